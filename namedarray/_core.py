@@ -1,0 +1,420 @@
+"""The ``NamedArray`` type: a JAX array plus a name (or ``None``) per dimension.
+
+Layout invariant: positional dimensions come first physically, named ones
+after them (in any order).  So positional axis ``i`` is physical dimension
+``i``, ``x.shape == x.data.shape[:x.ndim]``, NumPy code indexes ``x.data``
+directly, and ``jax.vmap`` over axis 0 maps the leading positional axis.
+The constructor establishes the invariant; every operation keeps it.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+_SCALARS = (bool, int, float, complex)
+
+
+# --------------------------------------------------------------------------
+# dims validation and errors
+# --------------------------------------------------------------------------
+def check_name(fn: str, arg: str, name) -> str:
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(name, (int, onp.integer)) and not isinstance(name, bool):
+        raise TypeError(
+            f"{fn}: {arg} got the int {name!r} as an axis name; names must be "
+            "non-empty str (ints denote positional axes)")
+    raise TypeError(f"{fn}: {arg} got {name!r} as an axis name; names must be non-empty str")
+
+
+def check_dims(fn: str, dims, ndim: int) -> tuple:
+    dims = tuple(dims)
+    if len(dims) != ndim:
+        raise ValueError(
+            f"{fn}: dims has {len(dims)} entries {dims!r} but the data has "
+            f"{ndim} dimensions")
+    seen = set()
+    for d in dims:
+        if d is None:
+            continue
+        check_name(fn, "dims", d)
+        if d in seen:
+            raise ValueError(f"{fn}: duplicate axis name {d!r} in dims {dims!r}")
+        seen.add(d)
+    return dims
+
+
+def unknown_name(fn: str, arg: str, name, x: "NamedArray"):
+    return ValueError(
+        f"{fn}: {arg} names axis {name!r}, but the array has named axes "
+        f"{x.named_shape} (positional shape {x.shape})")
+
+
+def canonical(data, dims):
+    """Transpose so positional dims come first; return (data, dims)."""
+    pos = [i for i, d in enumerate(dims) if d is None]
+    if pos == list(range(len(pos))):
+        return data, dims
+    named = [i for i, d in enumerate(dims) if d is not None]
+    perm = pos + named
+    return jax.lax.transpose(data, perm), tuple(dims[i] for i in perm)
+
+
+def to_jax(x, dtype=None):
+    if isinstance(x, NamedArray):
+        if x.dims.count(None) != len(x.dims):
+            raise TypeError(
+                f"cannot convert a NamedArray with named axes {x.named_shape} "
+                "to a plain array; call .untag(...) first")
+        x = x.data
+    if dtype is None:
+        if isinstance(x, jax.Array):
+            return x
+        return jnp.asarray(x)
+    return jnp.asarray(x, dtype=dtype)
+
+
+def new(data, dims) -> "NamedArray":
+    """Trusted constructor: ``dims`` valid and canonical for ``data``."""
+    x = object.__new__(NamedArray)
+    x.data = data
+    x.dims = dims
+    return x
+
+
+def positional(data) -> "NamedArray":
+    x = object.__new__(NamedArray)
+    x.data = data
+    x.dims = (None,) * data.ndim
+    return x
+
+
+def is_named(x) -> bool:
+    return isinstance(x, NamedArray) and x.dims.count(None) != len(x.dims)
+
+
+def operand(x):
+    """An argument as a NamedArray, or a Python scalar kept weakly typed."""
+    if isinstance(x, NamedArray):
+        return x
+    if isinstance(x, _SCALARS):
+        return x
+    return positional(to_jax(x))
+
+
+def normalize_axis(fn: str, axis, ndim: int) -> int:
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{fn}: axis must be an int or a name, got {axis!r}") from None
+    if not -ndim <= a < ndim:
+        raise onp.exceptions.AxisError(
+            f"{fn}: axis {a} is out of bounds for an array with {ndim} positional "
+            "dimensions")
+    return a % ndim if ndim else 0
+
+
+# --------------------------------------------------------------------------
+# alignment by name
+# --------------------------------------------------------------------------
+def align(fn: str, ops):
+    """Bring NamedArray operands to one layout: (P positional) + names.
+
+    Returns (list of data/scalars, result dims).  Positional axes broadcast by
+    NumPy's rules (left-padded with 1s); names broadcast by name.
+    """
+    sizes: dict = {}
+    owner: dict = {}
+    order: list = []
+    P = 0
+    for k, x in enumerate(ops):
+        if not isinstance(x, NamedArray):
+            continue
+        n = x.dims.count(None)
+        P = max(P, n)
+        for d, s in zip(x.dims[n:], x.data.shape[n:]):
+            if d in sizes:
+                if sizes[d] != s:
+                    j = owner[d]
+                    raise ValueError(
+                        f"{fn}: axis name {d!r} has size {sizes[d]} in argument {j} "
+                        f"(named shape {ops[j].named_shape}) but size {s} in argument "
+                        f"{k} (named shape {x.named_shape})")
+            else:
+                sizes[d] = s
+                owner[d] = k
+                order.append(d)
+    names = tuple(order)
+    out = []
+    for x in ops:
+        if not isinstance(x, NamedArray):
+            out.append(x)
+            continue
+        n = x.dims.count(None)
+        mine = x.dims[n:]
+        data = x.data
+        if mine != names:
+            if len(mine) == len(names):
+                data = jax.lax.transpose(
+                    data, tuple(range(n)) + tuple(n + mine.index(d) for d in names))
+            else:
+                if mine:
+                    want = [d for d in names if d in mine]
+                    if tuple(want) != mine:
+                        data = jax.lax.transpose(
+                            data, tuple(range(n)) + tuple(n + mine.index(d) for d in want))
+                shp = (1,) * (P - n) + data.shape[:n] + tuple(
+                    sizes[d] if d in mine else 1 for d in names)
+                data = data.reshape(shp)
+        elif n < P and names:
+            data = data.reshape((1,) * (P - n) + data.shape)
+        out.append(data)
+    return out, (None,) * P + names
+
+
+# --------------------------------------------------------------------------
+# the array type
+# --------------------------------------------------------------------------
+class NamedArray:
+    """A JAX array whose dimensions are positional (``None``) or named.
+
+    >>> import namedarray as np
+    >>> x = np.NamedArray(np.ones((2, 3)).data, dims=("batch", None))
+    >>> x.shape, x.named_shape
+    ((3,), {'batch': 2})
+    >>> (x + np.arange(3)).sum(axis="batch")
+    array([2., 4., 6.])
+    """
+
+    __slots__ = ("data", "dims")
+    __array_priority__ = 1000
+    __hash__ = None
+
+    def __init__(self, data, dims=None):
+        if isinstance(data, NamedArray):
+            if dims is not None:
+                raise ValueError("NamedArray: pass dims only for plain data; use "
+                                 ".tag/.rename to name a NamedArray's axes")
+            self.data, self.dims = data.data, data.dims
+            return
+        data = to_jax(data)
+        dims = (None,) * data.ndim if dims is None else check_dims(
+            "NamedArray", dims, data.ndim)
+        self.data, self.dims = canonical(data, dims)
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def ndim(self) -> int:
+        return self.dims.count(None)
+
+    @property
+    def shape(self) -> tuple:
+        return self.data.shape[: self.dims.count(None)]
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def named_shape(self) -> dict:
+        n = self.dims.count(None)
+        return dict(zip(self.dims[n:], self.data.shape[n:]))
+
+    @property
+    def names(self) -> tuple:
+        return self.dims[self.dims.count(None):]
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def itemsize(self) -> int:
+        return self.data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    @property
+    def device(self):
+        return getattr(self.data, "device", None)
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    # -- names -------------------------------------------------------------
+    def tag(self, *names) -> "NamedArray":
+        """Name positional axes left to right (``None`` keeps one positional).
+
+        >>> import namedarray as np
+        >>> np.zeros((2, 3, 4)).tag("b", None, "f").named_shape
+        {'b': 2, 'f': 4}
+        """
+        n = self.dims.count(None)
+        if len(names) != n:
+            raise ValueError(
+                f"tag: got {len(names)} names {names!r} for {n} positional axes "
+                f"(shape {self.shape}); pass None to keep an axis positional")
+        dims = tuple(names) + self.dims[n:]
+        check_dims("tag", dims, len(dims))
+        data, dims = canonical(self.data, dims)
+        return new(data, dims)
+
+    def untag(self, *names) -> "NamedArray":
+        """Turn named axes into positional ones, in front, in the order given.
+
+        >>> import namedarray as np
+        >>> x = np.zeros((2, 3, 4)).tag("b", None, "f")
+        >>> x.untag("f", "b").shape
+        (4, 2, 3)
+        """
+        seen = set()
+        for d in names:
+            check_name("untag", "names", d)
+            if d not in self.dims:
+                raise unknown_name("untag", "names", d, self)
+            if d in seen:
+                raise ValueError(f"untag: axis name {d!r} given twice in {names!r}")
+            seen.add(d)
+        n = self.dims.count(None)
+        src = [self.dims.index(d) for d in names]
+        rest = [i for i in range(n, len(self.dims)) if self.dims[i] not in seen]
+        perm = tuple(src) + tuple(range(n)) + tuple(rest)
+        data = self.data
+        if perm != tuple(range(len(perm))):
+            data = jax.lax.transpose(data, perm)
+        return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest))
+
+    def rename(self, mapping=None, /, **kw) -> "NamedArray":
+        """Rename axes: ``x.rename(batch="b")`` or ``x.rename({"batch": "b"})``."""
+        mapping = {**(mapping or {}), **kw}
+        for old, nw in mapping.items():
+            if old not in self.dims or old is None:
+                raise unknown_name("rename", "names", old, self)
+            check_name("rename", "new name", nw)
+        dims = tuple(mapping.get(d, d) if d is not None else None for d in self.dims)
+        check_dims("rename", dims, len(dims))
+        return new(self.data, dims)
+
+    # -- conversion --------------------------------------------------------
+    def _plain(self, what):
+        if self.dims.count(None) != len(self.dims):
+            raise TypeError(
+                f"{what}: the array has named axes {self.named_shape}; untag them "
+                "first (x.untag(...)) or reduce over them")
+        return self.data
+
+    def __array__(self, dtype=None, copy=None):
+        out = onp.asarray(self._plain("__array__"))
+        return out if dtype is None else out.astype(dtype)
+
+    def __jax_array__(self):
+        return self._plain("__jax_array__")
+
+    def __bool__(self):
+        return bool(self._plain("bool"))
+
+    def __int__(self):
+        return int(self._plain("int"))
+
+    def __float__(self):
+        return float(self._plain("float"))
+
+    def __complex__(self):
+        return complex(self._plain("complex"))
+
+    def __index__(self):
+        d = self._plain("__index__")
+        if d.ndim or not jnp.issubdtype(d.dtype, jnp.integer):
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(d)
+
+    def item(self, *args):
+        return onp.asarray(self._plain("item")).item(*args)
+
+    def tolist(self):
+        return onp.asarray(self._plain("tolist")).tolist()
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __repr__(self):
+        if isinstance(self.data, jax.core.Tracer):
+            return f"NamedArray({self.data}, dims={self.dims})"
+        if self.dims.count(None) == len(self.dims):
+            return repr(onp.asarray(self.data))
+        body = repr(onp.asarray(self.data)).replace("\n", "\n" + " " * 5)
+        return (f"NamedArray(named_shape={self.named_shape}, shape={self.shape}, "
+                f"dtype={self.dtype},\n     dims={self.dims},\n     data={body})")
+
+    def __str__(self):
+        if isinstance(self.data, jax.core.Tracer):
+            return repr(self)
+        if self.dims.count(None) == len(self.dims):
+            return str(onp.asarray(self.data))
+        return repr(self)
+
+    def __format__(self, spec):
+        if self.dims.count(None) == len(self.dims) and not self.dims:
+            return format(onp.asarray(self.data)[()], spec)
+        return format(str(self), spec)
+
+    def __copy__(self):
+        return new(self.data, self.dims)
+
+    def __deepcopy__(self, memo):
+        return new(self.data, self.dims)
+
+    def __reduce__(self):
+        return (NamedArray, (onp.asarray(self.data), self.dims))
+
+    # -- mutation: rebind .data functionally --------------------------------
+    def _assign(self, fn: str, value: "NamedArray"):
+        """Store ``value`` (broadcast to self) into self, NumPy-cast to self.dtype."""
+        extra = set(value.names) - set(self.names)
+        if extra:
+            raise ValueError(
+                f"{fn}: the value has named axes {value.named_shape} that the target "
+                f"(named shape {self.named_shape}) lacks")
+        if not onp.can_cast(value.dtype, self.dtype, "same_kind"):
+            raise TypeError(
+                f"{fn}: cannot cast the result from {value.dtype} to the target's "
+                f"{self.dtype} with casting rule 'same_kind'")
+        (data, _), dims = align(fn, [self, value])
+        data = jnp.broadcast_to(data, self.data.shape) if data.shape != self.data.shape else data
+        n = self.dims.count(None)
+        if dims[n:] != self.dims[n:]:
+            perm = tuple(range(n)) + tuple(n + dims[n:].index(d) for d in self.dims[n:])
+            data = jax.lax.transpose(data, perm)
+        self.data = data.astype(self.dtype)
+
+
+def _flatten(x):
+    return (x.data,), x.dims
+
+
+def _unflatten(dims, children):
+    (data,) = children
+    nd = getattr(data, "ndim", None)
+    if nd is not None and isinstance(nd, int) and nd != len(dims):
+        # jax.vmap removed (in_axes) or added (out_axes) a physical axis; the
+        # leading positional axes are physically first, so that is the axis.
+        if nd == len(dims) - 1:
+            dims = dims[1:]
+        elif nd == len(dims) + 1:
+            dims = (None,) + dims
+    return new(data, dims)
+
+
+jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)

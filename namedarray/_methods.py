@@ -1,0 +1,118 @@
+"""NamedArray's operators and methods, declared from the function tables."""
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from . import _indexing
+from ._core import NamedArray, new
+
+_BINARY = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "left_shift", "rshift": "right_shift", "divmod": "divmod",
+}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+            "gt": "greater", "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+# method name -> public function name (x.f(*a, **k) == namedarray.f(x, *a, **k))
+_METHODS = [
+    "sum", "prod", "mean", "max", "min", "any", "all", "std", "var", "argmax", "argmin",
+    "cumsum", "cumprod", "ptp", "clip", "round", "conj", "conjugate", "nonzero",
+    "transpose", "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
+    "diagonal", "searchsorted", "compress", "choose", "dot", "argpartition",
+]
+
+
+def install(ns: dict):
+    uf = ns["UFUNCS"]
+
+    def binary(f):
+        def op(self, other):
+            return f(self, other)
+
+        def rop(self, other):
+            return f(other, self)
+
+        def iop(self, other):
+            self._assign(f"__i{f.__name__}__", f(self, other))
+            return self
+        return op, rop, iop
+
+    for short, name in _BINARY.items():
+        if name == "divmod":
+            op, rop, _ = binary(uf[name])
+            NamedArray.__divmod__, NamedArray.__rdivmod__ = op, rop
+            continue
+        op, rop, iop = binary(uf[name])
+        setattr(NamedArray, f"__{short}__", op)
+        setattr(NamedArray, f"__r{short}__", rop)
+        setattr(NamedArray, f"__i{short}__", iop)
+    for short, name in _COMPARE.items():
+        setattr(NamedArray, f"__{short}__", binary(uf[name])[0])
+    for short, name in _UNARY.items():
+        setattr(NamedArray, f"__{short}__", (lambda f: lambda self: f(self))(uf[name]))
+
+    matmul = ns["matmul"]
+    NamedArray.__matmul__ = lambda self, other: matmul(self, other)
+    NamedArray.__rmatmul__ = lambda self, other: matmul(other, self)
+
+    def imatmul(self, other):
+        self._assign("__imatmul__", matmul(self, other))
+        return self
+    NamedArray.__imatmul__ = imatmul
+    NamedArray.__getitem__ = _indexing.getitem
+    NamedArray.__setitem__ = _indexing.setitem
+
+    for m in _METHODS:
+        fn = ns[m]
+        setattr(NamedArray, m, (lambda f: lambda self, *a, **k: f(self, *a, **k))(fn))
+        getattr(NamedArray, m).__doc__ = f"``namedarray.{m}(self, ...)``"
+        getattr(NamedArray, m).__name__ = m
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = tuple(shape[0])
+        return ns["reshape"](self, shape, order=order)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return new(self.data.astype(dtype), self.dims)
+
+    def fill(self, value):
+        self.data = jnp.full_like(self.data, value)
+
+    def sort(self, axis=-1, kind=None, order=None, stable=None):
+        """In-place sort, as ``numpy.ndarray.sort``."""
+        self.data = ns["sort"](self, axis=axis).data  # layout kept: names trailing
+
+    def view(self, dtype=None):
+        if dtype is not None:
+            raise NotImplementedError("view: reinterpreting memory as another dtype is "
+                                      "not supported (JAX arrays are immutable); use astype")
+        return new(self.data, self.dims)
+
+    def flatten(self, order="C"):
+        return ns["ravel"](self, order=order)
+
+    def to_device(self, device, /, *, stream=None):
+        import jax
+        return new(jax.device_put(self.data, device), self.dims)
+
+    def __array_namespace__(self, *, api_version=None):
+        import namedarray
+        return namedarray
+
+    props = {
+        "T": lambda self: ns["transpose"](self),
+        "mT": lambda self: ns["swapaxes"](self, -1, -2),
+        "real": lambda self: ns["real"](self),
+        "imag": lambda self: ns["imag"](self),
+        "flat": lambda self: ns["ravel"](self),
+    }
+    for k, f in props.items():
+        setattr(NamedArray, k, property(f))
+    for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__):
+        setattr(NamedArray, f.__name__, f)
+    NamedArray.copy = lambda self, order="K": new(jnp.array(self.data, copy=True), self.dims)
+    NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)

@@ -1,0 +1,89 @@
+"""``nmap``: run a function with the named axes of its arguments mapped.
+
+Inside ``f`` the named axes are invisible to positional code, and every named
+operation on them (``x.sum("batch")``, ``parallel.psum``, named einsum) is a
+collective over the enclosing map.  Without a mesh the names are ``vmap``-ed
+(with ``axis_name`` set to the name, so raw ``jax.lax`` collectives work too).
+
+>>> import namedarray as np
+>>> x = np.arange(6.0).reshape(2, 3).tag("b", None)
+>>> y = np.nmap(lambda v: v - v.mean(axis="b"))(x)
+>>> bool(np.allclose(y.untag("b"), (x - x.mean(axis="b")).untag("b")))
+True
+"""
+from __future__ import annotations
+
+import functools
+
+import jax
+
+from ._core import NamedArray, align, new, positional
+from ._placement import Binding, bind
+
+
+def nmap(f, mesh=None, axis_resources=None):
+    """Map ``f`` over the named axes of its arguments.
+
+    Outputs come back as NamedArrays carrying the mapped names (after the
+    positional axes and any names ``f`` created).
+    """
+    if mesh is not None or axis_resources is not None:
+        from ._mesh import mesh_nmap
+        return mesh_nmap(f, mesh, axis_resources)
+
+    @functools.wraps(f)
+    def mapped(*args, **kwargs):
+        is_na = lambda v: isinstance(v, NamedArray)  # noqa: E731
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_na)
+        idx = [i for i, v in enumerate(leaves) if is_na(v) and v.names]
+        if not idx:
+            return f(*args, **kwargs)
+        _, udims = align("nmap", [leaves[i] for i in idx])
+        union = [d for d in udims if d is not None]
+        sizes = {}
+        arrays = []
+        for i in idx:
+            x = leaves[i]
+            want = tuple(d for d in union if d in x.names)
+            x = x if x.names == want else new(*_order(x, want))
+            sizes.update(x.named_shape)
+            arrays.append((x.data, x.ndim, want))
+        out_dims = []
+
+        def body(*datas):
+            full = list(leaves)
+            for i, d in zip(idx, datas):
+                full[i] = positional(d)
+            a, k = jax.tree_util.tree_unflatten(tree, full)
+            with bind({n: Binding(n, (n,), sizes[n]) for n in union}):
+                res = f(*a, **k)
+            flat, otree = jax.tree_util.tree_flatten(res, is_leaf=is_na)
+            out_dims.append((otree, [v.dims if is_na(v) else None for v in flat]))
+            return [v.data if is_na(v) else v for v in flat]
+
+        g = body
+        for level in range(len(union) - 1, -1, -1):
+            name = union[level]
+            in_axes = []
+            for _, n, want in arrays:
+                if name in want:
+                    remaining = [w for w in want if union.index(w) >= level]
+                    in_axes.append(n + remaining.index(name))
+                else:
+                    in_axes.append(None)
+            g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=-1, axis_name=name)
+        flat = g(*[d for d, _, _ in arrays])
+        otree, dims = out_dims[-1]
+        tail = tuple(reversed(union))
+        out = []
+        for v, d in zip(flat, dims):
+            d = d if d is not None else (None,) * (v.ndim - len(tail))
+            out.append(new(v, d + tail))
+        return jax.tree_util.tree_unflatten(otree, out)
+    return mapped
+
+
+def _order(x, want):
+    n = x.ndim
+    perm = tuple(range(n)) + tuple(n + x.names.index(w) for w in want)
+    return jax.lax.transpose(x.data, perm), x.dims[:n] + want

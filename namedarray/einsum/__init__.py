@@ -1,0 +1,1 @@
+"""Named einsum (placeholder until the einsum engine lands)."""

@@ -1,0 +1,329 @@
+"""Parallel collective primitives over axis names.
+
+Each primitive takes one name or a tuple of names and resolves every name by
+placement (``namedarray._placement``):
+
+* a **physical** named dimension of the operand -> the primitive's batching
+  rule (``psum`` reduces that dimension; ``all_gather`` turns it into a
+  positional axis; ``ppermute`` gathers along it);
+* a name **bound** by an enclosing ``nmap`` -> the ``jax.lax`` collective;
+* a **split** name (a local block here times mesh axes) -> both, composed.
+
+>>> import namedarray as np
+>>> from namedarray import parallel
+>>> x = np.arange(6.0).reshape(2, 3).tag("i", "j")
+>>> parallel.psum(x, "i").named_shape
+{'j': 3}
+>>> np.nmap(lambda v: parallel.psum(v, "i"))(x).named_shape == x.named_shape
+True
+"""
+from __future__ import annotations
+
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ._core import NamedArray, new, operand, positional
+from ._placement import bindings, resolve
+
+__all__ = ["psum", "pmean", "pmax", "pmin", "pprod", "pany", "pall", "pargmax",
+           "pargmin", "all_gather", "all_to_all", "ppermute", "pshuffle",
+           "axis_index", "axis_size"]
+
+
+def _names(axis_name):
+    return (axis_name,) if isinstance(axis_name, str) else tuple(axis_name)
+
+
+def _as_named(x):
+    x = operand(x)
+    return x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
+
+
+def _drop(x: NamedArray, data, dims_removed):
+    keep = tuple(d for i, d in enumerate(x.dims) if i not in dims_removed)
+    return new(data, keep)
+
+
+def _mesh_axes(places):
+    axes = []
+    for p in places:
+        if p.binding is not None:
+            axes.extend(p.binding.axes)
+    return tuple(axes)
+
+
+# --------------------------------------------------------------------------
+# reductions over names
+# --------------------------------------------------------------------------
+def _reducer(fn, local, collective):
+    def prim(x, axis_name):
+        def one(v):
+            v = _as_named(v)
+            places = resolve(fn, v, _names(axis_name))
+            phys = tuple(p.dim for p in places if p.dim is not None)
+            data = local(v.data, phys) if phys else v.data
+            out = _drop(v, data, set(phys))
+            axes = _mesh_axes(places)
+            if axes:
+                out = new(collective(out.data, axes), out.dims)
+            return out
+        return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+    prim.__name__ = prim.__qualname__ = fn
+    return prim
+
+
+def _keep_dtype(red):
+    return lambda d, ax: red(d, axis=ax).astype(d.dtype)
+
+
+_pmax_bound = jax.custom_jvp(lambda x, axes: lax.pmax(x, axes), nondiff_argnums=(1,))
+_pmin_bound = jax.custom_jvp(lambda x, axes: lax.pmin(x, axes), nondiff_argnums=(1,))
+
+
+def _def_chooser(prim, coll):
+    @prim.defjvp
+    def _jvp(axes, primals, tangents):
+        (x,), (t,) = primals, tangents
+        m = coll(x, axes)
+        eq = x == m
+        tsum = lax.psum(jnp.where(eq, t, jnp.zeros_like(t)), axes)
+        cnt = lax.psum(eq.astype(t.dtype), axes)
+        return m, tsum / cnt
+
+
+_def_chooser(_pmax_bound, lax.pmax)
+_def_chooser(_pmin_bound, lax.pmin)
+
+
+def _bound_prod(x, axes):
+    g = lax.all_gather(x, axes, axis=0, tiled=False)
+    g = g.reshape((-1,) + x.shape)
+    return jnp.prod(g, axis=0)
+
+
+def _bool_coll(coll):
+    return lambda d, axes: coll(d.astype(jnp.int32), axes).astype(bool)
+
+
+psum = _reducer("psum", _keep_dtype(jnp.sum), lax.psum)
+pmax = _reducer("pmax", lambda d, ax: jnp.max(d, axis=ax), _pmax_bound)
+pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _pmin_bound)
+pprod = _reducer("pprod", _keep_dtype(jnp.prod), _bound_prod)
+pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _bool_coll(lax.pmax))
+pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _bool_coll(lax.pmin))
+psum.__doc__ = "Sum over the named axes (``lax.psum``; dtype kept)."
+pmax.__doc__ = "Maximum over the named axes (differentiable, unlike ``lax.pmax``)."
+pmin.__doc__ = "Minimum over the named axes (differentiable, unlike ``lax.pmin``)."
+pprod.__doc__ = "Product over the named axes."
+pany.__doc__ = "Logical or over the named axes."
+pall.__doc__ = "Logical and over the named axes."
+
+
+def pmean(x, axis_name):
+    """Mean over the named axes."""
+    def one(v):
+        v = _as_named(v)
+        s = psum(v, axis_name)
+        n = axis_size(axis_name, v)
+        d = s.data
+        if not jnp.issubdtype(d.dtype, jnp.inexact):
+            d = d.astype(jnp.result_type(float))
+        return new(d / n, s.dims)
+    return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+
+
+def _arg(fn, better):
+    def prim(x, axis_name):
+        names = _names(axis_name)
+        x = _as_named(x)
+        g = gather_names(fn, x, names)
+        k = len(names)
+        d = g.data.reshape((-1,) + g.data.shape[k:]) if k != 1 else g.data
+        return new(better(d, axis=0), g.dims[k:])
+    prim.__name__ = prim.__qualname__ = fn
+    prim.__doc__ = (f"Index of the {'maximum' if better is jnp.argmax else 'minimum'} "
+                    "over the named axes (flat, C order over the names given).")
+    return prim
+
+
+pargmax = _arg("pargmax", jnp.argmax)
+pargmin = _arg("pargmin", jnp.argmin)
+
+
+# --------------------------------------------------------------------------
+# data movement
+# --------------------------------------------------------------------------
+def axis_size(axis_name, x=None) -> int:
+    """Size of the named axes (product for a tuple); ``psum(1, name)``."""
+    x = _as_named(x) if x is not None else None
+    size = 1
+    for p in resolve("axis_size", x, _names(axis_name)):
+        if p.binding is not None:
+            size *= p.binding.size
+        else:
+            size *= x.data.shape[p.dim]
+    return size
+
+
+def axis_index(axis_name):
+    """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``."""
+    idx = None
+    for p in resolve("axis_index", None, _names(axis_name)):
+        b = p.binding
+        i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
+        idx = i if idx is None else idx * b.size + i
+    return positional(jnp.asarray(idx))
+
+
+def all_gather(x, axis_name, *, axis=0, tiled=False):
+    """Gather the values along the named axes into positional axis ``axis``.
+
+    The name is "forgotten": the result holds every value of the name and no
+    longer varies along it.  ``tiled=True`` concatenates into axis ``axis``
+    instead of stacking a new one.
+    """
+    def one(v):
+        v = _as_named(v)
+        names = _names(axis_name)
+        g = gather_names("all_gather", v, names)
+        k = len(names)
+        d = g.data
+        if k > 1:
+            d = d.reshape((-1,) + d.shape[k:])
+        n = v.ndim
+        ax = axis if axis >= 0 else axis + n + (0 if tiled else 1)
+        if tiled:
+            if n == 0:
+                raise ValueError("all_gather: tiled=True needs a positional axis to "
+                                 "concatenate into; the operand is 0-d")
+            d = jnp.moveaxis(d, 0, ax)
+            shp = d.shape
+            d = d.reshape(shp[:ax] + (shp[ax] * shp[ax + 1],) + shp[ax + 2:])
+            return new(d, (None,) * n + g.dims[k + n:])
+        d = jnp.moveaxis(d, 0, ax)
+        return new(d, (None,) * (n + 1) + g.dims[k + n:])
+    return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+
+
+def ppermute(x, axis_name, perm):
+    """Send data along a name: for each ``(src, dst)`` pair, ``out[dst] = in[src]``;
+    destinations nobody sends to get zeros."""
+    perm = [tuple(map(int, p)) for p in perm]
+    dsts = [d for _, d in perm]
+    if len(set(dsts)) != len(dsts) or len({s for s, _ in perm}) != len(perm):
+        raise ValueError(f"ppermute: perm {perm} sends from or to one index twice")
+
+    def one(v):
+        v = _as_named(v)
+        (p,) = resolve("ppermute", v, _names(axis_name))
+        if p.binding is not None and p.dim is None:
+            return new(lax.ppermute(v.data, p.binding.axes, perm), v.dims)
+        size = v.data.shape[p.dim] if p.binding is None else axis_size(axis_name, v)
+        src = [0] * size
+        mask = [False] * size
+        for s, d in perm:
+            if not (0 <= s < size and 0 <= d < size):
+                raise ValueError(f"ppermute: pair {(s, d)} is out of range for axis "
+                                 f"{axis_name!r} of size {size}")
+            src[d], mask[d] = s, True
+        if p.binding is not None:
+            g = gather_names("ppermute", v, (p.name,))
+            moved = jnp.take(g.data, jnp.asarray(src), axis=0)
+            moved = jnp.where(jnp.asarray(mask).reshape((-1,) + (1,) * (moved.ndim - 1)),
+                              moved, 0)
+            return scatter_names("ppermute", new(moved, g.dims), (p.name,))
+        moved = jnp.take(v.data, jnp.asarray(src), axis=p.dim)
+        shape = [1] * v.data.ndim
+        shape[p.dim] = size
+        moved = jnp.where(jnp.asarray(mask).reshape(shape), moved, 0).astype(v.dtype)
+        return new(moved, v.dims)
+    return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+
+
+def pshuffle(x, axis_name, perm):
+    """``out[i] = in[perm[i]]`` along the name (``lax.pshuffle``)."""
+    perm = [int(i) for i in perm]
+    if sorted(perm) != list(range(len(perm))):
+        raise ValueError(f"pshuffle: perm {perm} is not a permutation of range({len(perm)})")
+    return ppermute(x, axis_name, [(s, d) for d, s in enumerate(perm)])
+
+
+def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
+    """Exchange a positional axis with a named one (``lax.all_to_all``): the
+    positional ``split_axis`` is scattered over the name, and the name's
+    values are concatenated along positional ``concat_axis``."""
+    def one(v):
+        v = _as_named(v)
+        (p,) = resolve("all_to_all", v, _names(axis_name))
+        if p.binding is not None and p.dim is None:
+            d = lax.all_to_all(v.data, p.binding.axes, split_axis, concat_axis, tiled=tiled)
+            return new(d, v.dims)
+        n = v.ndim
+        size = v.data.shape[p.dim]
+        s = split_axis % n
+        if v.shape[s] != (size if not tiled else v.shape[s]) or v.shape[s] % size:
+            raise ValueError(
+                f"all_to_all: split_axis {split_axis} has size {v.shape[s]}, which "
+                f"{'must equal' if not tiled else 'must be divisible by'} the size "
+                f"{size} of axis {p.name!r}")
+        g = gather_names("all_to_all", v, (p.name,)).data   # (B, *pos, *rest)
+        if tiled:
+            shp = g.shape
+            g = g.reshape(shp[:1 + s] + (size, shp[1 + s] // size) + shp[2 + s:])
+            g = jnp.moveaxis(g, 1 + s, 0)            # (Bnew, Bold, *pos', *rest)
+            g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
+            shp = g.shape
+            c = 1 + concat_axis % n
+            g = g.reshape(shp[:c] + (shp[c] * shp[c + 1],) + shp[c + 2:])
+            g = jnp.moveaxis(g, 0, -1)
+            rest = tuple(d for d in v.names if d != p.name)
+            return new(g, (None,) * n + rest + (p.name,))
+        g = jnp.moveaxis(g, 1 + s, 0)                # (Bnew, Bold, *pos without s, *rest)
+        g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
+        g = jnp.moveaxis(g, 0, -1)
+        rest = tuple(d for d in v.names if d != p.name)
+        return new(g, (None,) * n + rest + (p.name,))
+    return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+
+
+# --------------------------------------------------------------------------
+# helpers for the frontend: names <-> leading positional axes
+# --------------------------------------------------------------------------
+def gather_names(fn, x: NamedArray, names) -> NamedArray:
+    """Make ``names`` the leading positional axes of ``x`` (in order): untag the
+    physical ones, ``all_gather`` the bound ones."""
+    places = resolve(fn, x, names)
+    for p in places:
+        if p.binding is not None and p.dim is None:
+            d = lax.all_gather(x.data, p.binding.axes, axis=0, tiled=False)
+            d = d.reshape((-1,) + x.data.shape) if len(p.binding.axes) > 1 else d
+            x = new(jnp.moveaxis(d, 0, x.ndim), x.dims[:x.ndim] + (p.name,) + x.dims[x.ndim:])
+        elif p.binding is not None:  # split: local block x mesh axes
+            d = lax.all_gather(x.data, p.binding.axes, axis=p.dim, tiled=True)
+            x = new(d, x.dims)
+    return x.untag(*names)
+
+
+def scatter_names(fn, y: NamedArray, names) -> NamedArray:
+    """Inverse of :func:`gather_names`: the leading positional axes of ``y`` get
+    the names back (bound names keep only this instance's slice)."""
+    k = len(names)
+    rest = y.dims[k:]
+    out = new(y.data, (None,) * k + rest).tag(*names, *([None] * (y.ndim - k)))
+    for name in names:
+        b = bindings().get(name)
+        if b is None:
+            continue
+        dim = out.dims.index(name)
+        if b.local:
+            block = out.data.shape[dim] // b.mesh_size
+            i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
+            d = lax.dynamic_slice_in_dim(out.data, i * block, block, axis=dim)
+            out = new(d, out.dims)
+        else:
+            i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
+            d = lax.dynamic_index_in_dim(out.data, i, axis=dim, keepdims=False)
+            out = new(d, tuple(v for v in out.dims if v != name))
+    return out

@@ -1,0 +1,1 @@
+"""``numpy.random`` placeholder replaced below."""

@@ -1,0 +1,117 @@
+"""Reductions and cumulative functions: a table over one engine.
+
+>>> import namedarray as np
+>>> x = np.arange(6, dtype=np.int8).reshape(2, 3).tag("b", None)
+>>> x.sum(axis="b")
+array([3, 5, 7])
+>>> x.sum(axis="b").dtype
+dtype('int64')
+>>> np.argmax(x, axis=("b", 0)).shape
+()
+"""
+from __future__ import annotations
+
+import jax.numpy as jnp
+from jax import lax
+from jax.scipy.special import logsumexp as _jlogsumexp
+
+from .. import parallel
+from .._dispatch import wrap
+from ._engine import reduction, ufunc_reduce  # noqa: F401
+
+
+def _bool(coll):
+    return lambda d, axes: coll(d.astype(jnp.int32), axes).astype(bool)
+
+
+def _logsumexp_coll(d, axes):
+    m = lax.stop_gradient(parallel._pmax_bound(d, axes))
+    m = jnp.where(jnp.isfinite(m), m, 0)
+    return m + jnp.log(lax.psum(jnp.exp(d - m), axes))
+
+
+def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+    return _jlogsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign,
+                       where=where)
+
+
+# name -> (jax.numpy function, collective for names bound by nmap, options)
+_TABLE = {
+    "sum": (jnp.sum, lax.psum, {}),
+    "prod": (jnp.prod, parallel._bound_prod, {}),
+    "mean": (jnp.mean, lax.pmean, {}),
+    "max": (jnp.max, parallel._pmax_bound, {}),
+    "min": (jnp.min, parallel._pmin_bound, {}),
+    "amax": (jnp.amax, parallel._pmax_bound, {}),
+    "amin": (jnp.amin, parallel._pmin_bound, {}),
+    "any": (jnp.any, _bool(lax.pmax), {}),
+    "all": (jnp.all, _bool(lax.pmin), {}),
+    "nansum": (jnp.nansum, lax.psum, {}),
+    "nanmax": (jnp.nanmax, None, {}),
+    "nanmin": (jnp.nanmin, None, {}),
+    "nanprod": (jnp.nanprod, parallel._bound_prod, {}),
+    "count_nonzero": (jnp.count_nonzero, lax.psum, {}),
+    "logsumexp": (_logsumexp, _logsumexp_coll, {}),
+    "std": (jnp.std, None, {}),
+    "var": (jnp.var, None, {}),
+    "nanstd": (jnp.nanstd, None, {}),
+    "nanvar": (jnp.nanvar, None, {}),
+    "nanmean": (jnp.nanmean, None, {}),
+    "ptp": (jnp.ptp, None, {}),
+    "median": (jnp.median, None, {}),
+    "nanmedian": (jnp.nanmedian, None, {}),
+    "argmax": (jnp.argmax, None, {"flat_none": True, "takes_tuple": False}),
+    "argmin": (jnp.argmin, None, {"flat_none": True, "takes_tuple": False}),
+    "nanargmax": (jnp.nanargmax, None, {"flat_none": True, "takes_tuple": False}),
+    "nanargmin": (jnp.nanargmin, None, {"flat_none": True, "takes_tuple": False}),
+}
+
+REDUCTIONS = {name: reduction(jfn, name, coll, **opts)
+              for name, (jfn, coll, opts) in _TABLE.items()}
+globals().update(REDUCTIONS)
+
+REDUCE_OF_UFUNC = {"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
+                   "maximum": REDUCTIONS["max"], "minimum": REDUCTIONS["min"],
+                   "logical_and": REDUCTIONS["all"], "logical_or": REDUCTIONS["any"]}
+
+
+def _quantile(jfn, name):
+    def f(a, q, axis=None, *args, **kwargs):
+        # q is the second argument; reduce over axis with q bound
+        return reduction(lambda d, axis, *ar, **kw: jfn(d, q, axis, *ar, **kw),
+                         name)(a, axis, *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "namedarray"
+    f.__doc__ = f"``numpy.{name}``; ``axis`` may mix ints and axis names."
+    return f
+
+
+for _n in ("quantile", "percentile", "nanquantile", "nanpercentile"):
+    globals()[_n] = _quantile(getattr(jnp, _n), _n)
+
+# cumulative and shape-keeping functions along an axis: a named axis is kept
+_KEEP = ("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+         "cumulative_prod")
+for _n in _KEEP:
+    globals()[_n] = wrap(getattr(jnp, _n), _n, named="keep")
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """``numpy.average``; ``axis`` may name axes (weights aligned by name)."""
+    from .._elementwise import UFUNCS
+    if weights is None:
+        avg = REDUCTIONS["mean"](a, axis, keepdims=keepdims)
+        if returned:
+            from .._core import operand
+            x = operand(a)
+            cnt = REDUCTIONS["sum"](UFUNCS["add"](UFUNCS["multiply"](x, 0), 1).astype(
+                avg.dtype), axis, keepdims=keepdims)
+            return avg, cnt
+        return avg
+    wsum = REDUCTIONS["sum"](UFUNCS["multiply"](weights, UFUNCS["add"](
+        UFUNCS["multiply"](a, 0), 1)), axis, keepdims=keepdims)
+    num = REDUCTIONS["sum"](UFUNCS["multiply"](a, weights), axis, keepdims=keepdims)
+    avg = UFUNCS["true_divide"](num, wsum)
+    if returned:
+        return avg, wsum.astype(avg.dtype)
+    return avg

@@ -1,0 +1,179 @@
+"""One reduction engine.
+
+``reduction(jfn, collective=...)`` declares a NumPy reduction from its
+``jax.numpy`` twin.  The ``axis`` argument may mix ints and names:
+
+* ints and ``None`` are positional axes (``None``: all positional axes; named
+  axes are kept), which are physical dims ``0..ndim-1`` by the layout rule;
+* a name that is a physical dimension of the operand joins the same single
+  ``jax.numpy`` reduce (the batching rule of ``psum``: one reduce op in HLO);
+* a name bound by an enclosing ``nmap`` is reduced locally first and then by
+  the collective of the parallel layer (``psum``, ``pmax``, ...); reductions
+  without one (``median``, ``std``, ...) ``all_gather`` the name first.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+import jax.numpy as jnp
+
+from .._core import NamedArray, new, normalize_axis, operand, positional
+from .._dispatch import _store_out
+from .._placement import resolve
+
+
+def _split_axis(fn, axis, x):
+    """-> (positional physical axes tuple or None for all, names tuple, was_scalar)"""
+    if axis is None:
+        return None, (), False
+    if isinstance(axis, str):
+        return (), (axis,), True
+    if isinstance(axis, (tuple, list)):
+        ints, names = [], []
+        for a in axis:
+            (names if isinstance(a, str) else ints).append(a)
+        ints = [normalize_axis(fn, a, x.ndim) for a in ints]
+        if len(set(ints)) != len(ints):
+            raise ValueError(f"{fn}: duplicate value in 'axis': {tuple(axis)!r}")
+        return tuple(ints), tuple(names), False
+    return (normalize_axis(fn, axis, x.ndim),), (), True
+
+
+def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True):
+    """Declare a NumPy reduction over NamedArrays.
+
+    ``collective``: the parallel-layer function for bound names, called as
+    ``collective(local_result_data, jax_axes)``; ``None`` -> gather first.
+    ``flat_none``: the function flattens for ``axis=None`` (``argmax``).
+    ``takes_tuple``: the ``jax.numpy`` function accepts a tuple ``axis``.
+    """
+    name = name or jfn.__name__
+    params = list(inspect.signature(jfn).parameters)
+    has_keepdims = "keepdims" in params
+
+    @functools.wraps(jfn)
+    def f(a, axis=None, *args, out=None, **kwargs):
+        x = operand(a)
+        if not isinstance(x, NamedArray):
+            x = positional(jnp.asarray(x))
+        if isinstance(axis, (list, tuple)) and len(axis) == 0:
+            axis = ()
+        if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
+            res = positional(jfn(x.data, axis, *args, **_strip_kw(kwargs)))
+        else:
+            res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
+                         takes_tuple, has_keepdims)
+        return _store_out(name, out, res) if out is not None else res
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "namedarray"
+    f.__doc__ = (f"``numpy.{name}``; ``axis`` may mix ints and axis names.\n\n"
+                 f"See ``numpy.{name}`` for the semantics.")
+    return f
+
+
+def _named_axis(axis):
+    return isinstance(axis, str) or (isinstance(axis, (tuple, list)) and any(
+        isinstance(a, str) for a in axis))
+
+
+def _strip_kw(kwargs):
+    return {k: (v.data if isinstance(v, NamedArray) and not v.names else v)
+            for k, v in kwargs.items()}
+
+
+def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd):
+    from .. import parallel
+    pos, names, scalar = _split_axis(fn, axis, x)
+    keepdims = kwargs.get("keepdims", False)
+    places = resolve(fn, x, names)
+    bound = [p for p in places if p.dim is None or p.binding is not None]
+    where = kwargs.get("where")
+    if isinstance(where, NamedArray) and where.names:
+        from .._core import align
+        (wd, xd), dims = align(fn, [where, x])
+        if xd.shape != wd.shape:
+            xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))
+        x = new(xd, dims)
+        kwargs = {**kwargs, "where": wd}
+    if bound and (collective is None or where is not None):
+        # no collective for this reduction: make the bound names physical first
+        g = parallel.gather_names(fn, x, [p.name for p in bound])
+        k = len(bound)
+        pos = tuple(range(k)) + tuple(k + i for i in (pos if pos is not None
+                                                     else range(x.ndim)))
+        x = g
+        gathered = {p.name for p in bound}
+        names = tuple(n for n in names if n not in gathered)
+        places = resolve(fn, x, names)
+        bound = []
+        if keepdims:
+            raise ValueError(f"{fn}: keepdims=True with a reduction over a name bound "
+                             "by nmap is not supported")
+        scalar = False
+    if pos is None:
+        pos = tuple(range(x.ndim))
+        scalar = False
+    phys = tuple(p.dim for p in places if p.dim is not None)
+    all_axes = pos + phys
+    data = x.data
+    n = x.ndim
+    if flat_none and axis is None and n != 1:
+        # jnp flattens everything for axis=None; flatten only the positional axes
+        data = data.reshape((-1,) + data.shape[n:])
+        if keepdims:
+            kwargs = {**kwargs, "keepdims": False}
+        res = jfn(data, 0, *args, **_strip_kw(kwargs))
+        if keepdims:
+            res = res.reshape((1,) * n + res.shape)
+        return new(res, (None,) * (n if keepdims else 0) + x.dims[n:])
+    if not takes_tuple and len(all_axes) != 1:
+        # move all reduced axes to the front and flatten them into one
+        keep = [i for i in range(data.ndim) if i not in all_axes]
+        data = jnp.transpose(data, all_axes + tuple(keep)) if all_axes else data[None]
+        data = data.reshape((-1,) + tuple(data.shape[len(all_axes) or 1:]) if all_axes
+                            else data.shape)
+        res = jfn(data, 0, *args, **_strip_kw({k: v for k, v in kwargs.items()
+                                               if k != "keepdims"}))
+        dims = tuple(x.dims[i] for i in keep)
+        if keepdims:
+            shp = list(res.shape)
+            for i in sorted(pos):
+                shp.insert(i, 1)
+            res = res.reshape(shp)
+            dims = (None,) * n + tuple(d for d in dims if d is not None)
+        out = new(res, dims)
+    else:
+        ax = all_axes[0] if (scalar and len(all_axes) == 1) else all_axes
+        res = jfn(data, ax, *args, **_strip_kw(kwargs))
+        if keepdims:
+            removed = set(phys)
+            dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
+            if phys:
+                res = res.squeeze(axis=phys)
+        else:
+            removed = set(all_axes)
+            dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
+        out = new(res, dims)
+    if bound:
+        axes = tuple(a for p in bound for a in p.binding.axes)
+        out = new(collective(out.data, axes), out.dims)
+    return out
+
+
+def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+                 where=True):
+    """``ufunc.reduce`` through the engine: the matching named reduction."""
+    from . import REDUCE_OF_UFUNC
+    red = REDUCE_OF_UFUNC.get(uf.__name__)
+    kw = {"keepdims": keepdims}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if initial is not None:
+        kw["initial"] = initial
+    if where is not True:
+        kw["where"] = where
+    if red is None:
+        jred = lambda d, axis, **k: uf._jfn.reduce(d, axis=axis, **k)  # noqa: E731
+        red = reduction(jred, name=f"{uf.__name__}.reduce")
+    return red(a, axis, out=out, **kw)
