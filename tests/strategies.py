@@ -1,0 +1,48 @@
+"""Shared Hypothesis strategies: shapes (0-size and 0-d included), dtypes, names."""
+from __future__ import annotations
+
+import numpy as onp
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+ALL_DTYPES = [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8,
+              onp.float16, onp.float32, onp.float64, onp.complex64, onp.complex128]
+NUMERIC = [d for d in ALL_DTYPES if d is not onp.bool_]
+FLOATS = [onp.float32, onp.float64]
+NAMES = ["a", "b", "c", "batch"]
+
+
+def shapes(min_dims=0, max_dims=3, min_side=0, max_side=4):
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side)
+
+
+def arrays(dtype, shape, small=True):
+    """Arrays of ``dtype`` with small finite values (no overflow noise)."""
+    dtype = onp.dtype(dtype)
+    if dtype.kind == "b":
+        elems = st.booleans()
+    elif dtype.kind in "iu":
+        lo = 0 if dtype.kind == "u" else -5
+        elems = st.integers(lo, 5)
+    elif dtype.kind == "f":
+        elems = st.floats(-10, 10, width=min(dtype.itemsize * 8, 64), allow_nan=False)
+    else:
+        elems = st.complex_numbers(max_magnitude=10, allow_nan=False, allow_infinity=False,
+                                   width=dtype.itemsize * 8)
+    return hnp.arrays(dtype, shape, elements=elems)
+
+
+@st.composite
+def named_arrays(draw, dtypes=FLOATS, min_dims=1, max_dims=3, min_side=1, max_side=4):
+    """(numpy array, dims) with at least one named dim; physical order arbitrary."""
+    shape = draw(shapes(min_dims, max_dims, min_side, max_side))
+    dt = draw(st.sampled_from(dtypes))
+    data = draw(arrays(dt, shape))
+    k = draw(st.integers(1, len(shape)))
+    names = draw(st.permutations(NAMES))[:k]
+    slots = draw(st.permutations(range(len(shape))))[:k]
+    dims = [None] * len(shape)
+    for s, n in zip(slots, names):
+        dims[s] = n
+    return data, tuple(dims)
