@@ -1,0 +1,162 @@
+"""A short printed tour of namedarray: ``python -m namedarray.tour``.
+
+The tour is a list of small sections (``SECTIONS``); each one is a title, a
+sentence and a few lines of code, run in one shared namespace and printed
+REPL-style (``>>>`` lines, then the value of each expression).  To extend the
+tour, append a :class:`Section` to ``SECTIONS``.
+
+The tour simulates 8 CPU devices (for the mesh examples), so it sets
+``XLA_FLAGS=--xla_force_host_platform_device_count=8`` and, unless already set,
+``JAX_PLATFORMS=cpu``, before JAX creates a backend.
+"""
+import os
+
+_FLAG = "--xla_force_host_platform_device_count=8"
+if _FLAG not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _FLAG).strip()
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import ast  # noqa: E402
+import dataclasses  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+import time  # noqa: E402
+
+import jax  # noqa: E402
+
+import namedarray  # noqa: E402,F401
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    title: str
+    blurb: str
+    code: str
+
+
+SECTIONS = [
+    Section(
+        "NumPy code, unchanged",
+        "`import namedarray as np` runs NumPy programs; arrays without names "
+        "behave and print like NumPy arrays.",
+        """
+        import namedarray as np
+        a = np.arange(12).reshape(3, 4)
+        a[1:, ::2]
+        a.T @ a[:, :2]
+        np.mean(a, axis=0)
+        """),
+    Section(
+        "NumPy dtypes",
+        "Results have NumPy's dtypes by default (64-bit defaults, NumPy 2 "
+        "promotion); namedarray.set_dtype_defaults('jax') switches to JAX's.",
+        """
+        np.dtype_defaults()
+        np.arange(3).dtype, np.ones(2).dtype
+        np.arange(3, dtype=np.int8).sum().dtype
+        (np.ones(2, dtype=np.float32) + 1).dtype
+        """),
+    Section(
+        "Names: tag, untag, rename",
+        "tag names positional axes left to right (None keeps one positional); "
+        "shape shows only the positional axes.",
+        """
+        x = np.arange(6.0).reshape(2, 3).tag("batch", None)
+        x.shape, x.named_shape
+        x.untag("batch").shape
+        x.rename(batch="b").named_shape
+        """),
+    Section(
+        "Alignment by name",
+        "Named axes are unordered: operands are aligned by name, whatever "
+        "their physical order.",
+        """
+        u = np.arange(6.0).reshape(2, 3).tag("b", "f")
+        v = np.arange(6.0).reshape(3, 2).tag("f", "b")
+        (u + v).named_shape
+        (u + v).untag("b", "f")
+        """),
+    Section(
+        "Named reductions",
+        "axis= may name an axis (or mix ints and names); the result equals the "
+        "positional call on the dimension holding the name.",
+        """
+        x.sum(axis="batch")
+        np.argmax(x, axis="batch")
+        np.cumsum(x, axis="batch").untag("batch")
+        x.sum(axis=("batch", 0))
+        """),
+    Section(
+        "Parallel primitives",
+        "Named operations are collectives over the name; on a local named "
+        "dimension they apply their batching rule.",
+        """
+        from namedarray import parallel
+        parallel.psum(x, "batch")
+        parallel.all_gather(x, "batch")
+        """),
+    Section(
+        "nmap",
+        "Inside nmap the named axes are mapped away (vmap); a named reduction "
+        "inside is a collective over the mapped name.",
+        """
+        center = np.nmap(lambda r: r - r.mean(axis="batch"))
+        center(x).untag("batch")
+        """),
+    Section(
+        "jit and grad",
+        "A NamedArray is a pytree: raw jax.jit and jax.grad work on functions "
+        "of NamedArrays.",
+        """
+        import jax
+        f = jax.jit(lambda a: (a * a).sum(axis="batch"))
+        f(x)
+        jax.grad(lambda a: (a * a).sum(axis="batch").sum().data)(x).untag("batch")
+        """),
+    Section(
+        "Devices",
+        "The tour simulates 8 CPU devices (XLA_FLAGS="
+        "--xla_force_host_platform_device_count=8).",
+        """
+        jax.device_count()
+        """),
+]
+
+
+def _show(value) -> str:
+    return repr(value)
+
+
+def run_section(section: Section, ns: dict, number: int, out=sys.stdout) -> None:
+    """Run one section in namespace ``ns``, printing code and results."""
+    print(f"\n== {number}. {section.title} ==", file=out)
+    print(textwrap.fill(section.blurb, 78), file=out)
+    code = textwrap.dedent(section.code).strip("\n")
+    for stmt in ast.parse(code).body:
+        src = ast.get_source_segment(code, stmt)
+        lines = src.splitlines()
+        print(">>> " + lines[0], file=out)
+        for line in lines[1:]:
+            print("... " + line, file=out)
+        if isinstance(stmt, ast.Expr):
+            value = eval(compile(ast.Expression(stmt.value), "<tour>", "eval"), ns)
+            if value is not None:
+                print(_show(value), file=out)
+        else:
+            exec(compile(ast.Module([stmt], []), "<tour>", "exec"), ns)
+
+
+def main(sections=None) -> int:
+    sections = SECTIONS if sections is None else sections
+    t0 = time.perf_counter()
+    print(f"namedarray {namedarray.__version__} tour (jax {jax.__version__}, "
+          f"{jax.device_count()} {jax.default_backend()} devices)")
+    ns: dict = {}
+    for i, section in enumerate(sections, 1):
+        run_section(section, ns, i)
+    print(f"\n(tour ran in {time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
