@@ -391,7 +391,7 @@ class NamedArray:
             raise TypeError(
                 f"{fn}: cannot cast the result from {value.dtype} to the target's "
                 f"{self.dtype} with casting rule 'same_kind'")
-        (data, _), dims = align(fn, [self, value])
+        (_, data), dims = align(fn, [self, value])
         data = jnp.broadcast_to(data, self.data.shape) if data.shape != self.data.shape else data
         n = self.dims.count(None)
         if dims[n:] != self.dims[n:]:

@@ -56,6 +56,14 @@ def _store_out(fn, out, res):
     return out
 
 
+def reraise(fn, e):
+    """Re-raise a JAX error from a positional call as the same type, naming ``fn``."""
+    msg = str(e).split("\n--------------------")[0]
+    if "out of bounds" in msg and "axis" in msg and isinstance(e, ValueError):
+        raise onp.exceptions.AxisError(f"{fn}: {msg}") from None
+    raise type(e)(msg if msg.startswith(f"{fn}:") else f"{fn}: {msg}") from None
+
+
 # --------------------------------------------------------------------------
 # elementwise engine
 # --------------------------------------------------------------------------
@@ -249,8 +257,11 @@ def _generic(fn, jfn, args, kwargs, axis_pos=None, named=None, axis_kw="axis"):
             return named_axis(fn, jfn, args, kwargs, axis_pos, axis_kw, named)
     if not any(_has_names(a) for a in args) and not any(
             _has_names(v) for v in kwargs.values()):
-        return wrap_result(jfn(*[_strip(a) for a in args],
-                               **{k: _strip(v) for k, v in kwargs.items()}))
+        try:
+            return wrap_result(jfn(*[_strip(a) for a in args],
+                                   **{k: _strip(v) for k, v in kwargs.items()}))
+        except (ValueError, TypeError, IndexError) as e:
+            reraise(fn, e)
     return vmap_names(fn, jfn, args, kwargs)
 
 

@@ -20,12 +20,19 @@ import jax
 from ._core import NamedArray, align, new, positional
 from ._placement import Binding, bind
 
+try:  # to tell which outputs a collective made invariant along a name
+    from jax._src.interpreters.batching import BatchTracer as _BatchTracer
+except ImportError:  # pragma: no cover
+    class _BatchTracer:  # every output then keeps every mapped name
+        pass
+
 
 def nmap(f, mesh=None, axis_resources=None):
     """Map ``f`` over the named axes of its arguments.
 
-    Outputs come back as NamedArrays carrying the mapped names (after the
-    positional axes and any names ``f`` created).
+    Outputs come back as NamedArrays carrying the mapped names they vary
+    along (a name reduced by a collective inside ``f`` is gone, as in the
+    unmapped run).
     """
     if mesh is not None or axis_resources is not None:
         from ._mesh import mesh_nmap
@@ -62,6 +69,7 @@ def nmap(f, mesh=None, axis_resources=None):
             return [v.data if is_na(v) else v for v in flat]
 
         g = body
+        varying = {}
         for level in range(len(union) - 1, -1, -1):
             name = union[level]
             in_axes = []
@@ -71,16 +79,37 @@ def nmap(f, mesh=None, axis_resources=None):
                     in_axes.append(n + remaining.index(name))
                 else:
                     in_axes.append(None)
-            g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=-1, axis_name=name)
+            g = jax.vmap(_probe(g, name, varying), in_axes=tuple(in_axes), out_axes=-1,
+                         axis_name=name)
         flat = g(*[d for d, _, _ in arrays])
         otree, dims = out_dims[-1]
         tail = tuple(reversed(union))
         out = []
-        for v, d in zip(flat, dims):
+        for j, (v, d) in enumerate(zip(flat, dims)):
             d = d if d is not None else (None,) * (v.ndim - len(tail))
-            out.append(new(v, d + tail))
+            # a name the output does not vary along (after a psum, say) is dropped,
+            # so nmap(f)(x) equals the unmapped f on x
+            keep = tuple(nm for nm in tail if varying.get(nm, [True] * len(flat))[j])
+            if keep != tail:
+                idx = (slice(None),) * len(d) + tuple(
+                    slice(None) if nm in keep else 0 for nm in tail)
+                v = v[idx]
+            out.append(new(v, d + keep))
         return jax.tree_util.tree_unflatten(otree, out)
     return mapped
+
+
+def _probe(inner, name, varying):
+    """Record, for each output, whether it varies along the name this vmap level
+    maps (a collective's result comes back unbatched)."""
+    def level(*datas):
+        outs = inner(*datas)
+        trace = next((getattr(d, "_trace", None) for d in datas
+                      if isinstance(d, _BatchTracer)), None)
+        varying[name] = [trace is None or (isinstance(o, _BatchTracer) and o._trace is trace
+                                           and o.batch_dim is not None) for o in outs]
+        return outs
+    return level
 
 
 def _order(x, want):

@@ -19,7 +19,7 @@ import inspect
 import jax.numpy as jnp
 
 from .._core import NamedArray, new, normalize_axis, operand, positional
-from .._dispatch import _store_out
+from .._dispatch import _store_out, reraise
 from .._placement import resolve
 
 
@@ -60,7 +60,12 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         if isinstance(axis, (list, tuple)) and len(axis) == 0:
             axis = ()
         if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
-            res = positional(jfn(x.data, axis, *args, **_strip_kw(kwargs)))
+            try:
+                res = positional(jfn(x.data, axis, *args, **_strip_kw(kwargs)))
+            except (ValueError, TypeError) as e:
+                if isinstance(axis, int) and not isinstance(axis, bool):
+                    normalize_axis(name, axis, x.ndim)
+                reraise(name, e)
         else:
             res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
                          takes_tuple, has_keepdims)
