@@ -29,7 +29,9 @@ from ._nmap import nmap
 from . import _frontend
 from ._frontend import *  # noqa: F401,F403
 globals().update(_frontend.declare(globals()))
+from .einsum import einsum, einsum_path, dot, matmul, tensordot, vecdot, inner, outer, matvec, vecmat  # noqa: E402
 from . import linalg, fft, random  # noqa: F401
+linalg.matmul, linalg.vecdot, linalg.tensordot = matmul, vecdot, tensordot
 
 ndarray = NamedArray
 

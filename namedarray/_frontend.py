@@ -254,20 +254,6 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return res
 
 
-def matmul(a, b, /, out=None, *, preferred_element_type=None, dtype=None):
-    """``numpy.matmul``; named axes batched."""
-    kw = {} if preferred_element_type is None else {
-        "preferred_element_type": preferred_element_type}
-    res = _generic("matmul", jnp.matmul, (a, b), kw)
-    if dtype is not None:
-        res = res.astype(dtype)
-    if out is not None:
-        out._assign("matmul", res)
-        return out
-    return res
-
-
-
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]
 

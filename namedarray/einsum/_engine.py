@@ -1,0 +1,439 @@
+"""The einsum engine: parse -> plan -> pairwise ``dot_general``.
+
+Every contraction in namedarray (``einsum``, ``dot``, ``matmul``,
+``tensordot``, ``vecdot``, ``inner``, ``outer``, ...) is one call of
+:func:`contract` with a subscripts string (see ``_spec.py`` for the syntax).
+
+**Labels.**  Each physical dimension of each operand gets a label: a positional
+subscript letter (``"i"``), an ellipsis dimension (``".0"`` is the last one), or
+an axis name (``"{k"``; the brace keeps names and letters apart).  An operand's
+named axes are labelled whether or not the spec mentions them, so names align
+by name across operands; a name no term mentions goes to the output (batched).
+A name the spec mentions that the operand does not carry must be bound by an
+enclosing ``nmap``: it has no physical dimension here and is contracted by a
+``psum`` over the map (the parallel layer) after the local work.
+
+**Plan** (cached per spec, operand layouts, shapes, dtypes and options):
+
+1. per operand: cast to the input dtype (NumPy's ``result_type``, or
+   ``dtype=``), take diagonals of repeated letters, squeeze size-1 dimensions
+   that broadcast, and sum labels no other operand nor the output has (in the
+   accumulation dtype, so ``int8 -> int32`` stays exact);
+2. contract pairs in the order ``opt_einsum`` gives (``optimize=``): each pair
+   is ONE ``lax.dot_general`` whose batch dimensions are the shared labels still
+   needed and whose contracting dimensions are the shared labels that are not;
+   ``preferred_element_type`` is the accumulation dtype;
+3. transpose the positional output labels to the front (the layout rule), then
+   ``psum`` names bound by ``nmap`` that the output drops.
+
+Eagerly, a plan runs as one cached ``jax.jit`` (one C++ dispatch, cheaper than
+even one eager ``lax`` call); under a trace it runs inline, so the jaxpr holds
+just the ``dot_general`` s (no nested call).  Gradients, ``jvp`` and ``vmap``
+come from the ``lax`` rules: a ``dot_general`` with ``preferred_element_type``
+transposes back to its input dtype.
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+import opt_einsum
+from jax import lax
+
+from .._core import NamedArray, new, positional
+from .._placement import bindings
+from ._spec import Spec, parse
+
+_PLANS: dict = {}
+
+
+def as_operand(x) -> NamedArray:
+    """NumPy's einsum/dot convert operands with ``asarray`` (no weak scalars)."""
+    return x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
+
+
+def _describe(label: str) -> str:
+    if label[0] == "{":
+        return f"axis name {label[1:]!r}"
+    if label[0] == ".":
+        return "a broadcast ('...') dimension"
+    return f"subscript {label!r}"
+
+
+def _count_error(fn, spec, k, x, term, npos):
+    lets = "".join(term.letters)
+    return ValueError(
+        f"{fn}: subscripts {spec.text!r} give operand {k} the positional subscripts "
+        f"{lets!r}, but it has {npos} positional axes (shape {x.shape}"
+        + (f", named shape {x.named_shape})" if x.names else ")"))
+
+
+def accumulation_dtype(fn, in_dtype, pet):
+    """Check ``preferred_element_type`` widens the input dtype (NumPy 'safe')."""
+    pet = onp.dtype(pet)
+    if not onp.can_cast(in_dtype, pet, "safe"):
+        raise TypeError(
+            f"{fn}: preferred_element_type={pet} cannot hold the input dtype "
+            f"{in_dtype} (a narrowing or sign-changing accumulation); use a wider "
+            f"type, e.g. {onp.promote_types(in_dtype, pet)}")
+    return pet
+
+
+def _sum(data, axes):
+    if not axes:
+        return data
+    if data.dtype == bool:
+        return jnp.any(data, axis=axes)
+    return jnp.sum(data, axis=axes, dtype=data.dtype)
+
+
+def _opt_path(eq, shapes, optimize):
+    """(path, PathInfo) from opt_einsum; ``optimize=False`` is left to right."""
+    if optimize is False:
+        path = [(0, 1)] + [(0, len(shapes) - 1 - i) for i in range(1, len(shapes) - 1)]
+        optimize = path
+    elif optimize is True:
+        optimize = "greedy"
+    elif isinstance(optimize, (list, tuple)):
+        optimize = [tuple(p) for p in optimize if p != "einsum_path"]
+    return opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=optimize)
+
+
+class Plan:
+    """The static recipe for one einsum call: a list of steps on the operand
+    datas, the output dims, and the contraction path."""
+
+    def __init__(self, fn, spec: Spec, ops, pet, dtype, casting, optimize, precision,
+                 bound):
+        self.steps = []
+        self.psum = ()
+        self._build(fn, spec, ops, pet, dtype, casting, optimize, precision, bound)
+        self.jitted = jax.jit(self.run)
+
+    def run(self, *datas):
+        vals = list(datas)
+        for step in self.steps:
+            step(vals)
+        return vals[0]
+
+    # ------------------------------------------------------------------
+    def _build(self, fn, spec, ops, pet, dtype, casting, optimize, precision, bound):
+        if len(spec.inputs) != len(ops):
+            raise ValueError(
+                f"{fn}: subscripts {spec.text!r} have {len(spec.inputs)} input terms "
+                f"but {len(ops)} operands were given")
+        if not ops:
+            raise ValueError(f"{fn}: no operands given")
+        steps = self.steps
+        mentioned = {n for t in spec.inputs for n in t.names}
+        if spec.output is not None:
+            mentioned.update(spec.output.names)
+
+        # -- labels, sizes --------------------------------------------------
+        labels, sizes, where, batched = [], {}, {}, []
+        n_ell = 0
+        for k, (x, term) in enumerate(zip(ops, spec.inputs)):
+            npos = x.ndim
+            lets = term.letters
+            if "..." in lets:
+                e = npos - len(lets) + 1
+                if e < 0:
+                    raise _count_error(fn, spec, k, x, term, npos)
+                i = lets.index("...")
+                lab = list(lets[:i]) + [f".{j}" for j in range(e - 1, -1, -1)] + list(
+                    lets[i + 1:])
+                n_ell = max(n_ell, e)
+            else:
+                if len(lets) != npos:
+                    raise _count_error(fn, spec, k, x, term, npos)
+                lab = list(lets)
+            names = x.names
+            for name in term.names:
+                if name not in names and name not in bound:
+                    raise ValueError(
+                        f"{fn}: subscripts {spec.text!r} name axis {name!r} for operand "
+                        f"{k}, which has named axes {x.named_shape} (positional shape "
+                        f"{x.shape}), and no enclosing nmap binds it")
+            for d in names:
+                if d not in mentioned and d not in batched:
+                    batched.append(d)
+            lab += ["{" + d for d in names]
+            seen = {}
+            for l, s in zip(lab, x.data.shape):
+                if l in seen and seen[l] != s:
+                    raise ValueError(
+                        f"{fn}: dimensions in operand {k} for collapsing {_describe(l)} "
+                        f"don't match ({seen[l]} != {s})")
+                seen[l] = s
+                old = sizes.get(l)
+                if old is None or (old == 1 and l[0] != "{"):
+                    sizes[l], where[l] = s, k
+                elif old != s and (s != 1 or l[0] == "{"):
+                    j = where[l]
+                    if l[0] == "{":
+                        raise ValueError(
+                            f"{fn}: axis name {l[1:]!r} has size {old} in operand {j} "
+                            f"(named shape {ops[j].named_shape}) but size {s} in operand "
+                            f"{k} (named shape {x.named_shape})")
+                    raise ValueError(
+                        f"{fn}: {_describe(l)} has size {old} in operand {j} (shape "
+                        f"{ops[j].shape}) but size {s} in operand {k} (shape {x.shape}); "
+                        "they do not broadcast")
+            labels.append(lab)
+
+        # -- output labels ----------------------------------------------------
+        ell = [f".{j}" for j in range(n_ell - 1, -1, -1)]
+        if spec.output is None:
+            counts = {}
+            for t in spec.inputs:
+                for l in t.letters:
+                    counts[l] = counts.get(l, 0) + 1
+                for n in t.names:
+                    counts["{" + n] = counts.get("{" + n, 0) + 1
+            out_pos = ell + sorted(l for l, c in counts.items()
+                                   if c == 1 and l[0] not in ".{")
+            out_names = [l[1:] for l, c in counts.items() if c == 1 and l[0] == "{"]
+        else:
+            lets = spec.output.letters
+            if "..." in lets:
+                i = lets.index("...")
+                out_pos = list(lets[:i]) + ell + list(lets[i + 1:])
+            else:
+                if n_ell:
+                    raise ValueError(
+                        f"{fn}: subscripts {spec.text!r}: the operands have "
+                        "broadcast ('...') dimensions but the output has no '...' to "
+                        "hold them")
+                out_pos = list(lets)
+            for l in lets:
+                if l != "..." and l not in sizes:
+                    raise ValueError(f"{fn}: subscripts {spec.text!r}: output subscript "
+                                     f"{l!r} does not appear in an input")
+            out_names = list(spec.output.names)
+            for n in out_names:
+                if "{" + n not in sizes and n not in bound:
+                    raise ValueError(
+                        f"{fn}: subscripts {spec.text!r}: output axis name {n!r} is not "
+                        "an axis of any operand, and no enclosing nmap binds it")
+        out_names += [n for n in batched if n not in out_names]
+        out_set = set(out_pos) | {"{" + n for n in out_names}
+        psum = []
+        for n in dict.fromkeys(n for t in spec.inputs for n in t.names):
+            b = bound.get(n)
+            if b is not None and n not in out_names and ("{" + n not in sizes or b.local):
+                psum.append(n)
+        self.psum = tuple(psum)
+
+        # -- dtypes -----------------------------------------------------------------
+        in_dts = [x.dtype for x in ops]
+        if dtype is not None:
+            in_dtype = onp.dtype(dtype)
+            for k, d in enumerate(in_dts):
+                if not onp.can_cast(d, in_dtype, casting):
+                    raise TypeError(f"{fn}: cannot cast operand {k} from {d} to "
+                                    f"dtype={in_dtype} with casting={casting!r}")
+        else:
+            in_dtype = onp.result_type(*in_dts)
+        acc = in_dtype if pet is None else accumulation_dtype(fn, in_dtype, pet)
+        self.dtype = acc
+        dts = []
+        for k, d in enumerate(in_dts):
+            if d != in_dtype:
+                steps.append(_cast(k, in_dtype))
+            dts.append(in_dtype)
+
+        # -- per operand: diagonals, broadcast squeezes ------------------------------
+        shapes = [list(x.data.shape) for x in ops]
+        for k, lab in enumerate(labels):
+            shp = shapes[k]
+            while len(set(lab)) != len(lab):
+                l = next(l for l in lab if lab.count(l) > 1)
+                i = lab.index(l)
+                j = lab.index(l, i + 1)
+                steps.append(_diag(k, i, j))
+                lab[:] = [v for t, v in enumerate(lab) if t not in (i, j)] + [l]
+                shp[:] = [v for t, v in enumerate(shp) if t not in (i, j)] + [shp[i]]
+            sq = tuple(i for i, l in enumerate(lab) if shp[i] == 1 and sizes[l] > 1)
+            if sq:
+                steps.append(_squeeze(k, sq))
+                lab[:] = [l for i, l in enumerate(lab) if i not in sq]
+                shp[:] = [s for i, s in enumerate(shp) if i not in sq]
+
+        # -- per operand: sum labels nobody else needs ----------------------------------
+        for k, lab in enumerate(labels):
+            others = out_set.union(*[set(m) for j, m in enumerate(labels) if j != k])
+            self._reduce(k, labels, shapes, dts, others, acc, pet)
+
+        # -- pairwise contractions -----------------------------------------------------
+        n = len(labels)
+        sym = _symbols(labels, out_pos)
+        self.eq = ",".join("".join(sym[l] for l in lab) for lab in labels) + "->" + "".join(
+            sym[l] for l in out_pos + ["{" + m for m in out_names if "{" + m in sizes])
+        self.opt_shapes = [tuple(s) for s in shapes]
+        self.path = _opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
+        pairs = self.path if self.path is not None else [(0, 1)] * (n - 1)
+        order = list(range(n))   # order[i]: the slot in `vals` holding operand i
+        for pair in pairs:
+            i, j = sorted(pair)
+            si, sj = order[i], order[j]
+            la, lb = labels[si], labels[sj]
+            rest = [labels[order[t]] for t in range(len(order)) if t not in (i, j)]
+            keep = out_set.union(*[set(m) for m in rest])
+            # labels of one side only that nothing later needs: sum them first
+            self._reduce(si, labels, shapes, dts, keep | set(lb), acc, pet)
+            self._reduce(sj, labels, shapes, dts, keep | set(la), acc, pet)
+            la, lb = labels[si], labels[sj]
+            batch = [l for l in la if l in lb and l in keep]
+            con = [l for l in la if l in lb and l not in keep]
+            dn = ((tuple(la.index(l) for l in con), tuple(lb.index(l) for l in con)),
+                  (tuple(la.index(l) for l in batch), tuple(lb.index(l) for l in batch)))
+            cast = None
+            if dts[si] != dts[sj]:
+                cast = acc
+            steps.append(_dot(si, sj, dn, None if pet is None else acc, precision, cast))
+            sa, sb = shapes[si], shapes[sj]
+            labels[si] = batch + [l for l in la if l not in lb] + [l for l in lb if l not in la]
+            shapes[si] = ([sa[la.index(l)] for l in batch] + [s for l, s in zip(la, sa)
+                          if l not in lb] + [s for l, s in zip(lb, sb) if l not in la])
+            dts[si] = acc if (pet is not None or cast is not None) else dts[si]
+            order = [o for t, o in enumerate(order) if t not in (i, j)] + [si]
+        last = order[0]
+        if last != 0:
+            steps.append(_move(last))
+            labels[0], shapes[0], dts[0] = labels[last], shapes[last], dts[last]
+
+        # -- output layout ---------------------------------------------------------------
+        self._reduce(0, labels, shapes, dts, out_set, acc, pet)
+        lab = labels[0]
+        named = [l for l in lab if l[0] == "{"]
+        perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
+        if perm != tuple(range(len(perm))):
+            steps.append(_transpose(perm))
+        if dts[0] != acc:
+            steps.append(_cast(0, acc))
+        self.dims = (None,) * len(out_pos) + tuple(l[1:] for l in named)
+        if self.psum:
+            steps.append(_psum(self.psum, self.dims))
+
+    def _reduce(self, k, labels, shapes, dts, keep, acc, pet):
+        lab = labels[k]
+        axes = tuple(i for i, l in enumerate(lab) if l not in keep)
+        if not axes:
+            return
+        if pet is not None and dts[k] != acc:
+            self.steps.append(_cast(k, acc))
+            dts[k] = acc
+        self.steps.append(_sumstep(k, axes))
+        labels[k] = [l for i, l in enumerate(lab) if i not in axes]
+        shapes[k] = [s for i, s in enumerate(shapes[k]) if i not in axes]
+
+
+def _symbols(labels, out_pos):
+    """opt_einsum symbols: letters stand for themselves, other labels get
+    symbols past the ASCII letters."""
+    sym, extra = {}, 52
+    for lab in labels + [out_pos]:
+        for l in lab:
+            if l not in sym:
+                if len(l) == 1:
+                    sym[l] = l
+                else:
+                    sym[l] = opt_einsum.get_symbol(extra)
+                    extra += 1
+    return sym
+
+
+# -- steps: small closures over static arguments, acting on the list of datas --------
+def _cast(k, dt):
+    def step(vals):
+        vals[k] = vals[k].astype(dt)
+    return step
+
+
+def _diag(k, i, j):
+    def step(vals):
+        vals[k] = jnp.diagonal(vals[k], axis1=i, axis2=j)
+    return step
+
+
+def _squeeze(k, axes):
+    def step(vals):
+        vals[k] = lax.squeeze(vals[k], axes)
+    return step
+
+
+def _sumstep(k, axes):
+    def step(vals):
+        vals[k] = _sum(vals[k], axes)
+    return step
+
+
+def _dot(i, j, dn, pet, precision, cast):
+    def step(vals):
+        a, b = vals[i], vals[j]
+        if cast is not None:
+            a, b = a.astype(cast), b.astype(cast)
+        vals[i] = lax.dot_general(a, b, dn, precision=precision, preferred_element_type=pet)
+    return step
+
+
+def _move(k):
+    def step(vals):
+        vals[0] = vals[k]
+    return step
+
+
+def _transpose(perm):
+    def step(vals):
+        vals[0] = lax.transpose(vals[0], perm)
+    return step
+
+
+def _psum(names, dims):
+    def step(vals):
+        from .. import parallel
+        x = new(vals[0], dims)
+        if x.dtype == bool:
+            vals[0] = parallel.pany(x, names).data
+        else:
+            vals[0] = parallel.psum(x, names).data
+    return step
+
+
+# --------------------------------------------------------------------------------------
+def _opt_key(optimize):
+    if isinstance(optimize, (list, tuple)):
+        return tuple(p if isinstance(p, str) else tuple(p) for p in optimize)
+    return optimize
+
+
+def plan(fn, spec, ops, pet=None, dtype=None, casting="safe", optimize="auto",
+         precision=None) -> Plan:
+    bound = bindings()
+    key = (fn, spec.text, tuple((x.dims, x.data.shape, x.data.dtype) for x in ops), pet,
+           dtype, casting, _opt_key(optimize), precision,
+           tuple(bound.items()) if bound else ())
+    p = _PLANS.get(key)
+    if p is None:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        p = _PLANS[key] = Plan(fn, spec, ops, pet, dtype, casting, optimize, precision,
+                               bound)
+    return p
+
+
+def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
+             precision=None) -> NamedArray:
+    """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine)."""
+    spec = parse(subscripts, fn)
+    if pet is not None:
+        pet = onp.dtype(pet)
+    if dtype is not None:
+        dtype = onp.dtype(dtype)
+    p = plan(fn, spec, ops, pet, dtype, casting, optimize, precision)
+    datas = [x.data for x in ops]
+    if p.psum or any(isinstance(d, jax.core.Tracer) for d in datas):
+        out = p.run(*datas)
+    else:
+        out = p.jitted(*datas)
+    return new(out, p.dims)
