@@ -11,13 +11,16 @@ dtype('int64')
 """
 from __future__ import annotations
 
+import inspect
+
 import jax.numpy as jnp
+import numpy as _onp
 from jax import lax
 from jax.scipy.special import logsumexp as _jlogsumexp
 
-from .. import parallel
+from .. import _config, parallel
 from .._dispatch import wrap
-from ._engine import reduction, ufunc_reduce  # noqa: F401
+from ._engine import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
 
 
 def _bool(coll):
@@ -35,6 +38,16 @@ def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=No
                        where=where)
 
 
+def _truth(jfn):
+    """jnp.any/all read only the real part of complex input; NumPy tests != 0."""
+    def f(a, axis=None, out=None, keepdims=False, *, where=None):
+        if jnp.iscomplexobj(a):
+            a = a != 0
+        return jfn(a, axis=axis, keepdims=keepdims, where=where)
+    f.__name__ = jfn.__name__
+    return f
+
+
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, lax.psum, {}),
@@ -44,8 +57,8 @@ _TABLE = {
     "min": (jnp.min, parallel._pmin_bound, {}),
     "amax": (jnp.amax, parallel._pmax_bound, {}),
     "amin": (jnp.amin, parallel._pmin_bound, {}),
-    "any": (jnp.any, _bool(lax.pmax), {}),
-    "all": (jnp.all, _bool(lax.pmin), {}),
+    "any": (_truth(jnp.any), _bool(lax.pmax), {}),
+    "all": (_truth(jnp.all), _bool(lax.pmin), {}),
     "nansum": (jnp.nansum, lax.psum, {}),
     "nanmax": (jnp.nanmax, None, {}),
     "nanmin": (jnp.nanmin, None, {}),
@@ -92,8 +105,23 @@ for _n in ("quantile", "percentile", "nanquantile", "nanpercentile"):
 # cumulative and shape-keeping functions along an axis: a named axis is kept
 _KEEP = ("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
          "cumulative_prod")
+
+
+def _numpy_typed(name):
+    """The jax.numpy cumulative function, accumulating in NumPy's dtype."""
+    jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
+
+    def f(a, axis=None, dtype=None, **kw):
+        if dtype is None and _config.numpy_dtypes():
+            dtype = numpy_dtype(name, np_fn, a.dtype, None, ())
+        return jfn(a, axis=axis, dtype=dtype, **kw)
+    f.__name__ = name
+    f.__signature__ = inspect.signature(jfn)
+    return f
+
+
 for _n in _KEEP:
-    globals()[_n] = wrap(getattr(jnp, _n), _n, named="keep")
+    globals()[_n] = wrap(_numpy_typed(_n), _n, named="keep")
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 
 import jax.numpy as jnp
+import numpy as onp
+
+from .. import _config
 
 from .._core import NamedArray, new, normalize_axis, operand, positional
 from .._dispatch import _store_out, reraise
@@ -52,11 +56,18 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
     params = list(inspect.signature(jfn).parameters)
     has_keepdims = "keepdims" in params
 
+    np_fn = getattr(onp, name, None)
+
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))
+        want = None
+        if np_fn is not None and _config.numpy_dtypes():
+            want = numpy_dtype(name, np_fn, x.dtype, kwargs.get("dtype"), args)
+            if want.kind in "fc" and x.dtype.kind in "biu":
+                x = new(x.data.astype(want), x.dims)  # compute as NumPy does
         if isinstance(axis, (list, tuple)) and len(axis) == 0:
             axis = ()
         if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
@@ -69,12 +80,33 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         else:
             res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
                          takes_tuple, has_keepdims)
+        if want is not None and res.dtype != want:
+            res = new(res.data.astype(want), res.dims)
         return _store_out(name, out, res) if out is not None else res
     f.__name__ = f.__qualname__ = name
     f.__module__ = "namedarray"
     f.__doc__ = (f"``numpy.{name}``; ``axis`` may mix ints and axis names.\n\n"
                  f"See ``numpy.{name}`` for the semantics.")
     return f
+
+
+@functools.lru_cache(maxsize=None)
+def _numpy_dtype(name, np_fn, dtype, dtype_kw, nargs):
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        args = (0.5,) * nargs
+        kw = {} if dtype_kw is None else {"dtype": dtype_kw}
+        return onp.asarray(np_fn(onp.ones(2, dtype), *args, axis=0, **kw)).dtype
+
+
+def numpy_dtype(name, np_fn, dtype, dtype_kw, args):
+    """The dtype NumPy's ``name`` gives for this input dtype (found once, by
+    calling NumPy on a two-element array, then cached)."""
+    try:
+        return _numpy_dtype(name, np_fn, onp.dtype(dtype), None if dtype_kw is None
+                            else onp.dtype(dtype_kw), len(args))
+    except TypeError:
+        return onp.dtype(dtype)
 
 
 def _named_axis(axis):
@@ -149,7 +181,7 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
             dims = (None,) * n + tuple(d for d in dims if d is not None)
         out = new(res, dims)
     else:
-        ax = all_axes[0] if (scalar and len(all_axes) == 1) else all_axes
+        ax = all_axes[0] if len(all_axes) == 1 and (scalar or not takes_tuple) else all_axes
         res = jfn(data, ax, *args, **_strip_kw(kwargs))
         if keepdims:
             removed = set(phys)
