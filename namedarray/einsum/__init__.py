@@ -52,8 +52,9 @@ def _finish(fn, res, out, dtype=None):
 def _sublist_spec(args):
     """NumPy's interleaved form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``; a str
     in a sublist is an axis name."""
+    out = args[-1] if len(args) % 2 else None
+    args = args[:-1] if len(args) % 2 else args
     ops, terms = list(args[0::2]), list(args[1::2])
-    out = terms.pop() if len(args) % 2 else None
 
     def term(sub):
         lets, names = [], []
