@@ -4,18 +4,324 @@
 >>> a = np.stack([np.eye(2), 2 * np.eye(2)], axis="b")
 >>> np.linalg.det(a).named_shape
 {'b': 2}
+
+Every function is ``jax.numpy.linalg``'s, adapted by one table to NumPy's
+contract: inputs are cast as NumPy casts them (bool and integers to
+``float64``; ``float16`` is refused with ``TypeError`` as NumPy refuses it),
+shapes are checked up front (``LinAlgError`` for a non-square or 1-d matrix,
+naming the function and the shape), results are NumPy's namedtuples
+(``SVDResult``, ``EighResult``, ``QRResult``, ``SlogdetResult``, ``EigResult``)
+of NamedArrays, ``eigh``/``eigvalsh``/``cholesky`` read only the triangle
+``UPLO``/``upper`` selects, and ``pinv``/``matrix_rank``/``lstsq`` take NumPy's
+``rcond``/``tol`` arguments.  ``norm``, ``vector_norm`` accept a named ``axis``
+(the name is reduced).
+
+Differences from NumPy
+----------------------
+* **Singular or non-positive-definite input does not raise.**  LAPACK reports
+  failure through an ``info`` code that NumPy turns into ``LinAlgError``; XLA
+  has no such channel, and checking the result would cost a device-to-host
+  synchronisation on every call (and cannot work under ``jax.jit``).  So
+  ``inv``/``solve``/``tensorinv``/``matrix_power(a, -n)`` of a singular matrix
+  give ``inf``/``nan`` entries, ``cholesky`` of a matrix that is not positive
+  definite gives ``nan`` entries, as in JAX.  Check with
+  ``np.isfinite(r).all()`` where it matters.  ``LinAlgError`` (a subclass of
+  ``ValueError``) is still raised for the static errors: wrong number of
+  dimensions, non-square matrices, ``cond`` of an empty array.
+* ``eig``/``eigvals`` of a real matrix: NumPy returns real arrays when every
+  eigenvalue is real (a value-dependent dtype, decided over the whole batch).
+  We do the same on concrete data; under ``jax.jit``/``nmap`` the result stays
+  complex.
+* ``lstsq``: residuals are NumPy's (empty unless ``M > N`` and full rank) on
+  concrete positional data; with named batch axes or under tracing they are
+  JAX's (always computed when ``M > N``).
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ._core import NamedArray, new
 from ._dispatch import wrap
 
 LinAlgError = onp.linalg.LinAlgError
 
-_NAMES = [n for n in dir(onp.linalg) if not n.startswith("_") and callable(
-    getattr(onp.linalg, n)) and not isinstance(getattr(onp.linalg, n), type)
-    and hasattr(jnp.linalg, n)]
-globals().update({n: wrap(getattr(jnp.linalg, n), n) for n in _NAMES})
+_NP_RESULTS = getattr(onp.linalg, "_linalg", None)
+
+
+# --------------------------------------------------------------------------
+# input checks and casts (run on the positional data, inside any vmap)
+# --------------------------------------------------------------------------
+def _float():
+    return jnp.result_type(float)
+
+
+def _cast(fn, a, lapack):
+    """NumPy's linalg input dtype: bool/int -> the default float; float16 refused."""
+    dt = a.dtype
+    if dt == jnp.bool_ or jnp.issubdtype(dt, jnp.integer):
+        return a.astype(_float())
+    if lapack and dt in (jnp.float16, jnp.bfloat16):
+        raise TypeError(f"{fn}: array type {dt} is unsupported in linalg "
+                        "(cast to float32 first)")
+    if not (jnp.issubdtype(dt, jnp.inexact)):
+        raise TypeError(f"{fn}: array type {dt} is unsupported in linalg")
+    return a
+
+
+def _check(fn, a, square, arg="a"):
+    if a.ndim < 2:
+        raise LinAlgError(f"{fn}: {a.ndim}-dimensional array given for argument "
+                          f"{arg!r} (shape {a.shape}); it must be at least two-dimensional")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise LinAlgError(f"{fn}: the last 2 dimensions of argument {arg!r} must "
+                          f"be square, got shape {a.shape}")
+
+
+def _numpy_result(r):
+    """JAX's result namedtuples -> NumPy's classes (same fields)."""
+    if isinstance(r, tuple) and hasattr(r, "_fields") and _NP_RESULTS is not None:
+        cls = getattr(_NP_RESULTS, type(r).__name__, None)
+        if cls is not None and getattr(cls, "_fields", None) == r._fields:
+            return cls(*r)
+    return r
+
+
+@functools.partial(jax.jit, static_argnames="upper")
+def _hermitian_from(a, upper):
+    """The Hermitian matrix LAPACK sees when it reads one triangle of ``a``
+    (the diagonal's imaginary part is ignored, as LAPACK does)."""
+    t = jnp.triu(a, 1) if upper else jnp.tril(a, -1)
+    d = jnp.diagonal(a, axis1=-2, axis2=-1)
+    if jnp.iscomplexobj(a):
+        d = d.real.astype(a.dtype)
+    return t + jnp.swapaxes(t, -1, -2).conj() + d[..., :, None] * jnp.eye(
+        a.shape[-1], dtype=a.dtype)
+
+
+def _uplo(fn, UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"{fn}: UPLO must be 'L' or 'U', got {UPLO!r}")
+    return UPLO == "U"
+
+
+# --------------------------------------------------------------------------
+# functions whose NumPy signature or semantics differ from jax.numpy's
+# --------------------------------------------------------------------------
+def eigh(a, UPLO="L"):
+    upper = _uplo("eigh", UPLO)
+    return jnp.linalg.eigh(_hermitian_from(a, upper), UPLO=UPLO, symmetrize_input=False)
+
+
+def eigvalsh(a, UPLO="L"):
+    upper = _uplo("eigvalsh", UPLO)
+    return jnp.linalg.eigvalsh(_hermitian_from(a, upper), UPLO=UPLO,
+                               symmetrize_input=False)
+
+
+def cholesky(a, /, *, upper=False):
+    return jnp.linalg.cholesky(_hermitian_from(a, upper), upper=upper,
+                               symmetrize_input=False)
+
+
+_NOVALUE = object()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
+    if rcond is not None and rtol is not _NOVALUE:
+        raise ValueError("pinv: rcond and rtol cannot both be given")
+    if rcond is None:  # NumPy's defaults
+        rcond = 1e-15 if rtol is _NOVALUE else rtol
+        if rcond is None:
+            rcond = max(a.shape[-2:]) * jnp.finfo(a.dtype).eps
+    return jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    # NumPy's tol is absolute and rtol relative to the largest singular value
+    # (jax.numpy.linalg.matrix_rank's rtol is absolute)
+    if tol is not None and rtol is not None:
+        raise ValueError("matrix_rank: tol and rtol cannot both be given")
+    if A.ndim < 2:
+        return jnp.asarray(jnp.any(A != 0), dtype=jnp.result_type(int))
+    if A.shape[-1] == 0 or A.shape[-2] == 0:
+        return jnp.zeros(A.shape[:-2], jnp.result_type(int))
+    return _rank(A, tol, rtol, hermitian)
+
+
+@functools.partial(jax.jit, static_argnames="hermitian")
+def _rank(A, tol, rtol, hermitian):
+    S = jnp.linalg.svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * jnp.finfo(S.dtype).eps
+        tol = S.max(axis=-1, keepdims=True) * jnp.asarray(rtol)[..., None]
+    else:
+        tol = jnp.asarray(tol)[..., None]
+    return jnp.sum(S > tol, axis=-1, dtype=jnp.result_type(int))
+
+
+def cond(x, p=None):
+    if x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
+        raise LinAlgError(f"cond: cond is not defined on empty arrays "
+                          f"(shape {x.shape})")
+    return jnp.linalg.cond(x, p)
+
+
+def lstsq(a, b, rcond=None):
+    if a.ndim != 2:
+        raise LinAlgError(f"lstsq: argument 'a' must be two-dimensional, got "
+                          f"shape {a.shape}")
+    x, resid, rank, s = _lstsq(a, b, rcond)
+    m, n = a.shape
+    if m > n and not isinstance(rank, jax.core.Tracer) and int(rank) < n:
+        resid = resid[:0]  # NumPy: no residuals unless full rank
+    return x, resid, rank, s
+
+
+@jax.jit
+def _lstsq(a, b, rcond):
+    x, resid, rank, s = jnp.linalg.lstsq(a, b, rcond)
+    rank = rank.astype(jnp.int32)  # NumPy's LAPACK rank is int32
+    s = s.real.astype(jnp.finfo(a.dtype).dtype)
+    resid = jnp.zeros((0,), s.dtype) if a.shape[0] <= a.shape[1] else resid.astype(s.dtype)
+    return x, resid, rank, s
+
+
+def qr(a, mode="reduced"):
+    r = jnp.linalg.qr(a, mode=mode)
+    return tuple(r) if mode == "raw" else r
+
+
+def matrix_power(a, n):
+    return jnp.linalg.matrix_power(a, n)
+
+
+# --------------------------------------------------------------------------
+# the table: name -> (how inputs are cast, which arguments must be square
+# matrices / at least 2-d, what a named `axis` means)
+# --------------------------------------------------------------------------
+_LAPACK, _NORM = "lapack", "norm"
+_OWN = {"eigh": eigh, "eigvalsh": eigvalsh, "cholesky": cholesky, "pinv": pinv,
+        "matrix_rank": matrix_rank, "cond": cond, "lstsq": lstsq, "qr": qr,
+        "matrix_power": matrix_power}
+
+#        name          cast      square  min-2d  arrays  named axis
+_TABLE = [
+    ("inv",          _LAPACK,  (0,),   (0,),   1,     None),
+    ("det",          _LAPACK,  (0,),   (0,),   1,     None),
+    ("slogdet",      _LAPACK,  (0,),   (0,),   1,     None),
+    ("eig",          _LAPACK,  (0,),   (0,),   1,     None),
+    ("eigvals",      _LAPACK,  (0,),   (0,),   1,     None),
+    ("eigh",         _LAPACK,  (0,),   (0,),   1,     None),
+    ("eigvalsh",     _LAPACK,  (0,),   (0,),   1,     None),
+    ("cholesky",     _LAPACK,  (0,),   (0,),   1,     None),
+    ("solve",        _LAPACK,  (0,),   (0,),   2,     None),
+    ("matrix_power", None,     (0,),   (0,),   1,     None),
+    ("qr",           _LAPACK,  (),     (0,),   1,     None),
+    ("svd",          _LAPACK,  (),     (0,),   1,     None),
+    ("svdvals",      _LAPACK,  (),     (0,),   1,     None),
+    ("pinv",         _LAPACK,  (),     (0,),   1,     None),
+    ("matrix_rank",  _LAPACK,  (),     (),     1,     None),
+    ("cond",         _LAPACK,  (),     (0,),   1,     None),
+    ("lstsq",        _LAPACK,  (),     (),     2,     None),
+    ("tensorinv",    _LAPACK,  (),     (),     1,     None),
+    ("tensorsolve",  _LAPACK,  (),     (),     2,     None),
+    ("norm",         _NORM,    (),     (),     1,     "reduce"),
+    ("vector_norm",  _NORM,    (),     (),     1,     "reduce"),
+    ("matrix_norm",  _NORM,    (),     (0,),   1,     None),
+    ("trace",        None,     (),     (0,),   1,     None),
+    ("diagonal",     None,     (),     (0,),   1,     None),
+    ("matrix_transpose", None, (),     (0,),   1,     None),
+    ("outer",        None,     (),     (),     2,     None),
+    ("cross",        None,     (),     (),     2,     None),
+    ("multi_dot",    None,     (),     (),     0,     None),
+]
+
+
+# arguments that are arrays (traced under jit); every other one is static
+_TRACED = {"a", "b", "x", "x1", "x2", "A", "M", "arrays", "rcond", "rtol", "tol"}
+# value-dependent Python logic: not jitted as a whole
+_NO_JIT = {"pinv", "lstsq", "matrix_rank"}
+
+
+def _jit(name, f, base):
+    if name in _NO_JIT:
+        return f
+    static = [p for p in inspect.signature(base).parameters if p not in _TRACED]
+    jf = jax.jit(f, static_argnames=static)
+
+    @functools.wraps(base)
+    def g(*args, **kwargs):
+        try:
+            return jf(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            if "hashable" not in str(e):
+                raise
+            return f(*args, **kwargs)  # e.g. a list given for a static argument
+    return g
+
+
+def _declare(name, cast, square, min2d, narrays, named):
+    base = _OWN.get(name) or getattr(jnp.linalg, name)
+    argnames = ("a", "b")
+
+    @functools.wraps(base)
+    def jfn(*args, **kwargs):
+        args = list(args)
+        for i in range(min(narrays, len(args))):
+            a = args[i]
+            if not isinstance(a, jax.Array):
+                a = args[i] = jnp.asarray(a)
+            if i in min2d:
+                _check(name, a, i in square, argnames[i])
+            if cast is not None:
+                args[i] = _cast(name, a, cast == _LAPACK)
+        if name == "matrix_power" and kwargs.get("n", args[1] if len(args) > 1 else 0) < 0:
+            args[0] = _cast(name, args[0], True)  # a negative power inverts
+        return _numpy_result(base(*args, **kwargs))
+
+    f = wrap(_jit(name, jfn, base), name, named=named)
+    f.__module__ = __name__
+    f.__doc__ = (f"``numpy.linalg.{name}`` on NamedArrays; named axes are batch axes"
+                 + (", and ``axis`` may name them (reduced)." if named else ".")
+                 + f"\n\nSee ``numpy.linalg.{name}`` and this module's docstring for "
+                 "the differences from NumPy.")
+    return f
+
+
+globals().update({row[0]: _declare(*row) for row in _TABLE})
+
+
+def _real_if_real(fn, res, real_input):
+    """NumPy's eig/eigvals of a real matrix are real when all eigenvalues are."""
+    w = res[0] if isinstance(res, tuple) else res
+    if (not real_input or isinstance(w.data, jax.core.Tracer)
+            or not bool(jnp.all(w.data.imag == 0))):
+        return res
+    re = lambda v: new(v.data.real, v.dims)  # noqa: E731
+    return type(res)(*map(re, res)) if isinstance(res, tuple) else re(res)
+
+
+def _eig_family(f):
+    @functools.wraps(f)
+    def g(a):
+        x = a if isinstance(a, NamedArray) else jnp.asarray(a)
+        real = not jnp.issubdtype(x.dtype, jnp.complexfloating)
+        return _real_if_real(f.__name__, f(a), real)
+    return g
+
+
+eig = _eig_family(globals()["eig"])  # noqa: F821
+eigvals = _eig_family(globals()["eigvals"])  # noqa: F821
+
+# the dot family (matmul, vecdot, tensordot) is declared by its owner
+_DOT = ("matmul", "vecdot", "tensordot")
+globals().update({n: wrap(getattr(jnp.linalg, n), n) for n in _DOT})
+
+_NAMES = sorted([row[0] for row in _TABLE] + list(_DOT))
 __all__ = _NAMES + ["LinAlgError"]
