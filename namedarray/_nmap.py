@@ -79,7 +79,8 @@ def nmap(f, mesh=None, axis_resources=None):
                     in_axes.append(n + remaining.index(name))
                 else:
                     in_axes.append(None)
-            g = jax.vmap(_probe(g, name, varying), in_axes=tuple(in_axes), out_axes=-1,
+            mapped_args = [k for k, ax in enumerate(in_axes) if ax is not None]
+            g = jax.vmap(_probe(g, name, varying, mapped_args), in_axes=tuple(in_axes), out_axes=-1,
                          axis_name=name)
         flat = g(*[d for d, _, _ in arrays])
         otree, dims = out_dims[-1]
@@ -99,13 +100,13 @@ def nmap(f, mesh=None, axis_resources=None):
     return mapped
 
 
-def _probe(inner, name, varying):
+def _probe(inner, name, varying, mapped_args):
     """Record, for each output, whether it varies along the name this vmap level
     maps (a collective's result comes back unbatched)."""
     def level(*datas):
         outs = inner(*datas)
-        trace = next((getattr(d, "_trace", None) for d in datas
-                      if isinstance(d, _BatchTracer)), None)
+        trace = next((datas[k]._trace for k in mapped_args
+                      if isinstance(datas[k], _BatchTracer)), None)
         varying[name] = [trace is None or (isinstance(o, _BatchTracer) and o._trace is trace
                                            and o.batch_dim is not None) for o in outs]
         return outs

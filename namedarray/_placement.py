@@ -29,6 +29,7 @@ class Binding:
     size: int            # global logical size of the name
     mesh_size: int = 1   # product of the mesh axes' sizes (1 for vmap)
     local: bool = False  # True when the name is also a physical local block
+    kind: str = "vmap"   # "vmap" or "mesh"
 
 
 _state = threading.local()

@@ -98,9 +98,10 @@ _def_chooser(_pmin_bound, lax.pmin)
 
 
 def _bound_prod(x, axes):
-    g = lax.all_gather(x, axes, axis=0, tiled=False)
-    g = g.reshape((-1,) + x.shape)
-    return jnp.prod(g, axis=0)
+    # one axis at a time: all_gather over several vmapped axes is unsupported in JAX
+    for ax in axes:
+        x = jnp.prod(lax.all_gather(x, ax, axis=0), axis=0)
+    return x
 
 
 def _bool_coll(coll):
@@ -218,8 +219,10 @@ def ppermute(x, axis_name, perm):
     def one(v):
         v = _as_named(v)
         (p,) = resolve("ppermute", v, _names(axis_name))
-        if p.binding is not None and p.dim is None:
-            return new(lax.ppermute(v.data, p.binding.axes, perm), v.dims)
+        b = p.binding
+        # vmap's ppermute rule needs a full permutation; partial ones gather
+        if b is not None and p.dim is None and (b.kind == "mesh" or len(perm) == b.size):
+            return new(lax.ppermute(v.data, b.axes, perm), v.dims)
         size = v.data.shape[p.dim] if p.binding is None else axis_size(axis_name, v)
         src = [0] * size
         mask = [False] * size
