@@ -1,17 +1,189 @@
-"""``numpy.fft`` over NamedArrays: named axes are mapped over.
+"""``numpy.fft`` over NamedArrays.
 
 >>> import namedarray as np
 >>> np.fft.fft(np.ones(4)).real
 array([4., 0., 0., 0.])
+
+Named axes not mentioned in ``axis``/``axes`` are mapped over.  ``axis`` (or
+``axes``) may *name* an axis: the transform runs along it and the name is kept
+(``rfft``/``irfft`` change its size, as they change a positional axis):
+
+>>> t = np.ones((8, 3)).tag("time", None)
+>>> np.fft.rfft(t, axis="time").named_shape
+{'time': 5}
+
+A name bound by an enclosing ``nmap`` (a sharded axis) is gathered, transformed
+and scattered back, so the result equals the unsharded transform.
+
+dtypes are NumPy 2's: bool and integer input is computed in ``float64``
+(``complex128`` results), ``float16`` in ``float32`` (``complex64``), ``float32``
+stays single precision; ``irfft``/``hfft`` of ``float16`` give ``float16``.
+The real-input transforms (``rfft*``, ``ihfft``) refuse complex input with
+``TypeError``, and a transform length below 1 is a ``ValueError``, as in NumPy.
+
+Difference from NumPy: repeated axes in ``fftn``-style ``axes`` (transforming
+an axis twice) are refused (JAX does not support them).
 """
 from __future__ import annotations
 
+import functools
+import inspect
+
+import jax
 import jax.numpy as jnp
-import numpy as onp
 
-from ._dispatch import wrap
+from . import parallel
+from ._core import NamedArray, normalize_axis, operand, positional
+from ._dispatch import _store_out, wrap
 
-_NAMES = [n for n in dir(onp.fft) if not n.startswith("_") and callable(
-    getattr(onp.fft, n)) and hasattr(jnp.fft, n)]
-globals().update({n: wrap(getattr(jnp.fft, n), n, named="keep") for n in _NAMES})
-__all__ = _NAMES
+# name -> (kind of axis argument, input kind, output length rule)
+#   input:  "any" (real or complex), "real" (complex refused), "none" (no cast)
+#   length: "same" (n / s or the input size), "c2r" (2 * (m - 1) by default)
+_TABLE = {
+    "fft": ("axis", "any", "same"),
+    "ifft": ("axis", "any", "same"),
+    "rfft": ("axis", "real", "same"),
+    "irfft": ("axis", "any", "c2r"),
+    "hfft": ("axis", "any", "c2r"),
+    "ihfft": ("axis", "real", "same"),
+    "fft2": ("axes", "any", "same"),
+    "ifft2": ("axes", "any", "same"),
+    "fftn": ("axes", "any", "same"),
+    "ifftn": ("axes", "any", "same"),
+    "rfft2": ("axes", "real", "same"),
+    "rfftn": ("axes", "real", "same"),
+    "irfft2": ("axes", "any", "c2r"),
+    "irfftn": ("axes", "any", "c2r"),
+    "fftshift": ("axes", "none", None),
+    "ifftshift": ("axes", "none", None),
+}
+
+
+def _input(fn, a, kind):
+    """NumPy 2's computation dtype for an FFT input."""
+    dt = a.dtype
+    if dt == jnp.bool_ or jnp.issubdtype(dt, jnp.integer):
+        a = a.astype(jnp.result_type(float))
+    elif dt in (jnp.float16, jnp.bfloat16):
+        a = a.astype(jnp.float32)
+    elif kind == "real" and jnp.issubdtype(dt, jnp.complexfloating):
+        raise TypeError(f"{fn}: the input must be real, got {dt} "
+                        f"(use {fn.replace('rfft', 'fft').replace('ihfft', 'ifft')} "
+                        "for complex input)")
+    return a
+
+
+def _check_lengths(fn, a, c2r, b):
+    """NumPy refuses a transform of fewer than one point."""
+    try:
+        if "n" in b:  # 1-d transforms
+            n = b["n"]
+            if n is None:
+                m = a.shape[b["axis"]]
+                n = 2 * (m - 1) if c2r else m
+            sizes = [n]
+        elif b["s"] is not None:
+            sizes = list(b["s"])
+        else:
+            axes = range(a.ndim) if b["axes"] is None else b["axes"]
+            sizes = [a.shape[x] for x in axes]
+            if c2r and sizes:
+                sizes[-1] = 2 * (sizes[-1] - 1)
+    except (IndexError, TypeError):
+        return  # a bad axis: JAX's error names it
+    for k in sizes:
+        if k is not None and k < 1:
+            raise ValueError(f"{fn}: invalid number of FFT data points ({k}) specified")
+
+
+def _declare(name, axis_kw, kind, length):
+    jfn = getattr(jnp.fft, name)
+    sig = inspect.signature(jfn)
+    params = list(sig.parameters)
+
+    @functools.wraps(jfn)
+    def adapted(a, *args, **kwargs):
+        a = jnp.asarray(a)
+        if kind == "none":
+            return jfn(a, *args, **kwargs)
+        b = sig.bind(a, *args, **kwargs)
+        b.apply_defaults()
+        _check_lengths(name, a, length == "c2r", b.arguments)
+        dt = a.dtype
+        r = jfn(_input(name, a, kind), *args, **kwargs)
+        if length == "c2r" and axis_kw == "axis" and dt == jnp.float16:
+            r = r.astype(jnp.float16)  # NumPy's 1-d complex-to-real keeps float16
+        return r
+
+    static = [p for p in params if p != params[0]]
+    jitted = jax.jit(adapted, static_argnames=static)
+
+    @functools.wraps(jfn)
+    def run(*args, **kwargs):
+        try:
+            return jitted(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            if "hashable" not in str(e):
+                raise
+            return adapted(*args, **kwargs)  # a list given for s/axes
+
+    w = wrap(run, name, named="keep", axis_kw=axis_kw)
+    pos = params.index(axis_kw)
+
+    @functools.wraps(w)
+    def f(*args, **kwargs):
+        ax = kwargs[axis_kw] if axis_kw in kwargs else (args[pos] if len(args) > pos else None)
+        if not _names_in(ax):
+            return w(*args, **kwargs)
+        return _along_names(name, w, args, kwargs, pos, axis_kw, ax)
+
+    f.__module__ = __name__
+    f.__doc__ = (f"``numpy.fft.{name}`` on NamedArrays; ``{axis_kw}`` may name axes "
+                 "(the transform runs along them and the names are kept); other named "
+                 f"axes are mapped over.\n\nSee ``numpy.fft.{name}``.")
+    return f
+
+
+def _names_in(ax):
+    if isinstance(ax, str):
+        return True
+    return isinstance(ax, (tuple, list)) and any(isinstance(a, str) for a in ax)
+
+
+def _along_names(fn, w, args, kwargs, pos, axis_kw, ax):
+    """Transform along named axes: make them the leading positional axes (the
+    parallel layer gathers bound names), keep the order of ``axes`` (it pairs
+    with ``s`` and the last one is the real axis of ``irfftn``), run the
+    positional transform, give the names back."""
+    out = kwargs.pop("out", None)
+    x = operand(args[0])
+    if not isinstance(x, NamedArray):
+        x = positional(jnp.asarray(x))
+    single = isinstance(ax, str)
+    axes = (ax,) if single else tuple(ax)
+    names = list(dict.fromkeys(a for a in axes if isinstance(a, str)))
+    k = len(names)
+    new_axes = tuple(names.index(a) if isinstance(a, str) else k + normalize_axis(fn, a, x.ndim)
+                     for a in axes)
+    g = parallel.gather_names(fn, x, names)
+    new_ax = new_axes[0] if single else new_axes
+    args = (g,) + tuple(args[1:])
+    if axis_kw in kwargs or len(args) <= pos:
+        kwargs = {**kwargs, axis_kw: new_ax}
+    else:
+        args = args[:pos] + (new_ax,) + args[pos + 1:]
+    res = parallel.scatter_names(fn, w(*args, **kwargs), names)
+    return _store_out(fn, out, res) if out is not None else res
+
+
+globals().update({n: _declare(n, *spec) for n, spec in _TABLE.items()})
+
+# sample frequencies: no array input
+fftfreq = wrap(jnp.fft.fftfreq, "fftfreq")
+rfftfreq = wrap(jnp.fft.rfftfreq, "rfftfreq")
+for _f in (fftfreq, rfftfreq):
+    _f.__module__ = __name__
+    _f.__doc__ = f"``numpy.fft.{_f.__name__}``.\n\nSee ``numpy.fft.{_f.__name__}``."
+del _f
+
+__all__ = sorted(list(_TABLE) + ["fftfreq", "rfftfreq"])
