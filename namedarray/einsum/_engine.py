@@ -99,15 +99,170 @@ def _opt_path(eq, shapes, optimize):
     return opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=optimize)
 
 
+def _labels(fn, spec, ops, bound):
+    """Label every physical dim of every operand; check sizes.
+
+    Returns (labels per operand, size per label, names to batch, ellipsis rank)."""
+    mentioned = {n for t in spec.inputs for n in t.names}
+    if spec.output is not None:
+        mentioned.update(spec.output.names)
+    labels, sizes, where, batched, n_ell = [], {}, {}, [], 0
+    for k, (x, term) in enumerate(zip(ops, spec.inputs)):
+        lets, npos = term.letters, x.ndim
+        if "..." in lets:
+            e = npos - len(lets) + 1
+            if e < 0:
+                raise _count_error(fn, spec, k, x, term, npos)
+            i = lets.index("...")
+            lab = list(lets[:i]) + [f".{j}" for j in range(e - 1, -1, -1)] + list(lets[i + 1:])
+            n_ell = max(n_ell, e)
+        elif len(lets) != npos:
+            raise _count_error(fn, spec, k, x, term, npos)
+        else:
+            lab = list(lets)
+        for name in term.names:
+            if name not in x.names and name not in bound:
+                raise ValueError(
+                    f"{fn}: subscripts {spec.text!r} name axis {name!r} for operand {k}, "
+                    f"which has named axes {x.named_shape} (positional shape {x.shape}), "
+                    "and no enclosing nmap binds it")
+        batched += [d for d in x.names if d not in mentioned and d not in batched]
+        lab += ["{" + d for d in x.names]
+        seen = {}
+        for l, s in zip(lab, x.data.shape):
+            if seen.setdefault(l, s) != s:
+                raise ValueError(f"{fn}: dimensions in operand {k} for collapsing "
+                                 f"{_describe(l)} don't match ({seen[l]} != {s})")
+            old = sizes.get(l)
+            if old is None or (old == 1 and l[0] != "{"):
+                sizes[l], where[l] = s, k
+            elif old != s and (s != 1 or l[0] == "{"):
+                j = where[l]
+                if l[0] == "{":
+                    raise ValueError(
+                        f"{fn}: axis name {l[1:]!r} has size {old} in operand {j} (named "
+                        f"shape {ops[j].named_shape}) but size {s} in operand {k} (named "
+                        f"shape {x.named_shape})")
+                raise ValueError(
+                    f"{fn}: {_describe(l)} has size {old} in operand {j} (shape "
+                    f"{ops[j].shape}) but size {s} in operand {k} (shape {x.shape}); they "
+                    "do not broadcast")
+        labels.append(lab)
+    return labels, sizes, batched, n_ell
+
+
+def _output(fn, spec, sizes, batched, n_ell, bound):
+    """(positional output labels in order, output names): NumPy's implicit rule
+    (labels seen once, letters sorted) when the spec has no ``->``."""
+    ell = [f".{j}" for j in range(n_ell - 1, -1, -1)]
+    if spec.output is None:
+        counts: dict = {}
+        for t in spec.inputs:
+            for l in t.letters + tuple("{" + n for n in t.names):
+                counts[l] = counts.get(l, 0) + 1
+        out_pos = ell + sorted(l for l, c in counts.items() if c == 1 and l[0] not in ".{")
+        out_names = [l[1:] for l, c in counts.items() if c == 1 and l[0] == "{"]
+    else:
+        lets = spec.output.letters
+        if "..." in lets:
+            i = lets.index("...")
+            out_pos = list(lets[:i]) + ell + list(lets[i + 1:])
+        elif n_ell:
+            raise ValueError(f"{fn}: subscripts {spec.text!r}: the operands have broadcast "
+                             "('...') dimensions but the output has no '...' to hold them")
+        else:
+            out_pos = list(lets)
+        for l in lets:
+            if l != "..." and l not in sizes:
+                raise ValueError(f"{fn}: subscripts {spec.text!r}: output subscript {l!r} "
+                                 "does not appear in an input")
+        out_names = list(spec.output.names)
+        for n in out_names:
+            if "{" + n not in sizes and n not in bound:
+                raise ValueError(
+                    f"{fn}: subscripts {spec.text!r}: output axis name {n!r} is not an axis "
+                    "of any operand, and no enclosing nmap binds it")
+    return out_pos, out_names + [n for n in batched if n not in out_names]
+
+
+def _dtypes(fn, ops, pet, dtype, casting):
+    """(input dtype, accumulation dtype): NumPy's result_type (or ``dtype=``),
+    and ``preferred_element_type`` when given."""
+    in_dts = [x.dtype for x in ops]
+    if dtype is None:
+        in_dtype = onp.result_type(*in_dts)
+    else:
+        in_dtype = dtype
+        for k, d in enumerate(in_dts):
+            if not onp.can_cast(d, in_dtype, casting):
+                raise TypeError(f"{fn}: cannot cast operand {k} from {d} to "
+                                f"dtype={in_dtype} with casting={casting!r}")
+    return in_dtype, (in_dtype if pet is None else accumulation_dtype(fn, in_dtype, pet))
+
+
 class Plan:
-    """The static recipe for one einsum call: a list of steps on the operand
-    datas, the output dims, and the contraction path."""
+    """The static recipe for one einsum call: ``steps`` acting on the list of
+    operand datas (slot ``k`` holds operand ``k``, a pair's result goes into its
+    first slot), the output ``dims``, the ``path`` and the names to ``psum``.
+
+    While building, ``labels[k]``, ``shapes[k]``, ``dts[k]`` track slot ``k``."""
 
     def __init__(self, fn, spec: Spec, ops, pet, dtype, casting, optimize, precision,
                  bound):
-        self.steps = []
-        self.psum = ()
-        self._build(fn, spec, ops, pet, dtype, casting, optimize, precision, bound)
+        if len(spec.inputs) != len(ops):
+            raise ValueError(f"{fn}: subscripts {spec.text!r} have {len(spec.inputs)} input "
+                             f"terms but {len(ops)} operands were given")
+        if not ops:
+            raise ValueError(f"{fn}: no operands given")
+        labels, sizes, batched, n_ell = _labels(fn, spec, ops, bound)
+        out_pos, out_names = _output(fn, spec, sizes, batched, n_ell, bound)
+        out = set(out_pos) | {"{" + n for n in out_names}
+        in_dtype, acc = _dtypes(fn, ops, pet, dtype, casting)
+        self.steps, self.pet, self.acc, self.precision = [], pet, acc, precision
+        self.labels, self.shapes = labels, [list(x.data.shape) for x in ops]
+        self.dts = [in_dtype] * len(ops)
+        self.steps += [_cast(k, in_dtype) for k, x in enumerate(ops) if x.dtype != in_dtype]
+
+        # 1. per operand: diagonals, broadcast squeezes, sums of private labels
+        for k in range(len(ops)):
+            self._prepare(k, sizes)
+        for k in range(len(ops)):
+            self._reduce(k, out.union(*[set(m) for j, m in enumerate(labels) if j != k]))
+
+        # 2. pairwise contractions in opt_einsum's order
+        sym = _symbols(labels, out_pos)
+        self.eq = ",".join("".join(sym[l] for l in lab) for lab in labels) + "->" + "".join(
+            sym[l] for l in out_pos + ["{" + m for m in out_names if "{" + m in sizes])
+        self.opt_shapes = [tuple(s) for s in self.shapes]
+        n = len(ops)
+        self.path = _opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
+        slots = list(range(n))             # opt_einsum's operand list, as slots
+        for pair in (self.path or [(0, 1)] * (n - 1)):
+            i, j = sorted(pair)
+            rest = [labels[slots[t]] for t in range(len(slots)) if t not in (i, j)]
+            self._contract(slots[i], slots[j], out.union(*[set(m) for m in rest]))
+            slots = [s for t, s in enumerate(slots) if t not in (i, j)] + [slots[i]]
+        if slots[0] != 0:
+            self.steps.append(_move(slots[0]))
+            for v in (labels, self.shapes, self.dts):
+                v[0] = v[slots[0]]
+
+        # 3. the output: leftover sums, positional labels first, dtype, psum
+        self._reduce(0, out)
+        lab = labels[0]
+        named = [l for l in lab if l[0] == "{"]
+        perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
+        if perm != tuple(range(len(perm))):
+            self.steps.append(_transpose(perm))
+        if self.dts[0] != acc:
+            self.steps.append(_cast(0, acc))
+        self.dims = (None,) * len(out_pos) + tuple(l[1:] for l in named)
+        # a name nmap binds that the output drops: psum (after the local dot)
+        self.psum = tuple(n for n in dict.fromkeys(n for t in spec.inputs for n in t.names)
+                          if n in bound and n not in out_names
+                          and ("{" + n not in sizes or bound[n].local))
+        if self.psum:
+            self.steps.append(_psum(self.psum, self.dims))
         self.jitted = jax.jit(self.run)
 
     def run(self, *datas):
@@ -116,216 +271,55 @@ class Plan:
             step(vals)
         return vals[0]
 
-    # ------------------------------------------------------------------
-    def _build(self, fn, spec, ops, pet, dtype, casting, optimize, precision, bound):
-        if len(spec.inputs) != len(ops):
-            raise ValueError(
-                f"{fn}: subscripts {spec.text!r} have {len(spec.inputs)} input terms "
-                f"but {len(ops)} operands were given")
-        if not ops:
-            raise ValueError(f"{fn}: no operands given")
-        steps = self.steps
-        mentioned = {n for t in spec.inputs for n in t.names}
-        if spec.output is not None:
-            mentioned.update(spec.output.names)
+    # -- building blocks (each appends steps and updates the slot's record) -----
+    def _drop(self, k, axes, append=()):
+        self.labels[k] = [l for i, l in enumerate(self.labels[k]) if i not in axes] + [
+            self.labels[k][i] for i in append]
+        self.shapes[k] = [s for i, s in enumerate(self.shapes[k]) if i not in axes] + [
+            self.shapes[k][i] for i in append]
 
-        # -- labels, sizes --------------------------------------------------
-        labels, sizes, where, batched = [], {}, {}, []
-        n_ell = 0
-        for k, (x, term) in enumerate(zip(ops, spec.inputs)):
-            npos = x.ndim
-            lets = term.letters
-            if "..." in lets:
-                e = npos - len(lets) + 1
-                if e < 0:
-                    raise _count_error(fn, spec, k, x, term, npos)
-                i = lets.index("...")
-                lab = list(lets[:i]) + [f".{j}" for j in range(e - 1, -1, -1)] + list(
-                    lets[i + 1:])
-                n_ell = max(n_ell, e)
-            else:
-                if len(lets) != npos:
-                    raise _count_error(fn, spec, k, x, term, npos)
-                lab = list(lets)
-            names = x.names
-            for name in term.names:
-                if name not in names and name not in bound:
-                    raise ValueError(
-                        f"{fn}: subscripts {spec.text!r} name axis {name!r} for operand "
-                        f"{k}, which has named axes {x.named_shape} (positional shape "
-                        f"{x.shape}), and no enclosing nmap binds it")
-            for d in names:
-                if d not in mentioned and d not in batched:
-                    batched.append(d)
-            lab += ["{" + d for d in names]
-            seen = {}
-            for l, s in zip(lab, x.data.shape):
-                if l in seen and seen[l] != s:
-                    raise ValueError(
-                        f"{fn}: dimensions in operand {k} for collapsing {_describe(l)} "
-                        f"don't match ({seen[l]} != {s})")
-                seen[l] = s
-                old = sizes.get(l)
-                if old is None or (old == 1 and l[0] != "{"):
-                    sizes[l], where[l] = s, k
-                elif old != s and (s != 1 or l[0] == "{"):
-                    j = where[l]
-                    if l[0] == "{":
-                        raise ValueError(
-                            f"{fn}: axis name {l[1:]!r} has size {old} in operand {j} "
-                            f"(named shape {ops[j].named_shape}) but size {s} in operand "
-                            f"{k} (named shape {x.named_shape})")
-                    raise ValueError(
-                        f"{fn}: {_describe(l)} has size {old} in operand {j} (shape "
-                        f"{ops[j].shape}) but size {s} in operand {k} (shape {x.shape}); "
-                        "they do not broadcast")
-            labels.append(lab)
+    def _prepare(self, k, sizes):
+        lab = self.labels[k]
+        while len(set(lab)) != len(lab):          # a repeated letter: its diagonal
+            l = next(l for l in lab if lab.count(l) > 1)
+            i = lab.index(l)
+            j = lab.index(l, i + 1)
+            self.steps.append(_diag(k, i, j))
+            self._drop(k, (i, j), append=(i,))
+            lab = self.labels[k]
+        sq = tuple(i for i, l in enumerate(lab) if self.shapes[k][i] == 1 and sizes[l] > 1)
+        if sq:                                    # size 1 broadcasting: squeeze
+            self.steps.append(_squeeze(k, sq))
+            self._drop(k, sq)
 
-        # -- output labels ----------------------------------------------------
-        ell = [f".{j}" for j in range(n_ell - 1, -1, -1)]
-        if spec.output is None:
-            counts = {}
-            for t in spec.inputs:
-                for l in t.letters:
-                    counts[l] = counts.get(l, 0) + 1
-                for n in t.names:
-                    counts["{" + n] = counts.get("{" + n, 0) + 1
-            out_pos = ell + sorted(l for l, c in counts.items()
-                                   if c == 1 and l[0] not in ".{")
-            out_names = [l[1:] for l, c in counts.items() if c == 1 and l[0] == "{"]
-        else:
-            lets = spec.output.letters
-            if "..." in lets:
-                i = lets.index("...")
-                out_pos = list(lets[:i]) + ell + list(lets[i + 1:])
-            else:
-                if n_ell:
-                    raise ValueError(
-                        f"{fn}: subscripts {spec.text!r}: the operands have "
-                        "broadcast ('...') dimensions but the output has no '...' to "
-                        "hold them")
-                out_pos = list(lets)
-            for l in lets:
-                if l != "..." and l not in sizes:
-                    raise ValueError(f"{fn}: subscripts {spec.text!r}: output subscript "
-                                     f"{l!r} does not appear in an input")
-            out_names = list(spec.output.names)
-            for n in out_names:
-                if "{" + n not in sizes and n not in bound:
-                    raise ValueError(
-                        f"{fn}: subscripts {spec.text!r}: output axis name {n!r} is not "
-                        "an axis of any operand, and no enclosing nmap binds it")
-        out_names += [n for n in batched if n not in out_names]
-        out_set = set(out_pos) | {"{" + n for n in out_names}
-        psum = []
-        for n in dict.fromkeys(n for t in spec.inputs for n in t.names):
-            b = bound.get(n)
-            if b is not None and n not in out_names and ("{" + n not in sizes or b.local):
-                psum.append(n)
-        self.psum = tuple(psum)
+    def _reduce(self, k, keep):
+        """Sum the labels of slot ``k`` not in ``keep`` (in the accumulation dtype)."""
+        axes = tuple(i for i, l in enumerate(self.labels[k]) if l not in keep)
+        if axes:
+            if self.pet is not None and self.dts[k] != self.acc:
+                self.steps.append(_cast(k, self.acc))
+                self.dts[k] = self.acc
+            self.steps.append(_sumstep(k, axes))
+            self._drop(k, axes)
 
-        # -- dtypes -----------------------------------------------------------------
-        in_dts = [x.dtype for x in ops]
-        if dtype is not None:
-            in_dtype = onp.dtype(dtype)
-            for k, d in enumerate(in_dts):
-                if not onp.can_cast(d, in_dtype, casting):
-                    raise TypeError(f"{fn}: cannot cast operand {k} from {d} to "
-                                    f"dtype={in_dtype} with casting={casting!r}")
-        else:
-            in_dtype = onp.result_type(*in_dts)
-        acc = in_dtype if pet is None else accumulation_dtype(fn, in_dtype, pet)
-        self.dtype = acc
-        dts = []
-        for k, d in enumerate(in_dts):
-            if d != in_dtype:
-                steps.append(_cast(k, in_dtype))
-            dts.append(in_dtype)
-
-        # -- per operand: diagonals, broadcast squeezes ------------------------------
-        shapes = [list(x.data.shape) for x in ops]
-        for k, lab in enumerate(labels):
-            shp = shapes[k]
-            while len(set(lab)) != len(lab):
-                l = next(l for l in lab if lab.count(l) > 1)
-                i = lab.index(l)
-                j = lab.index(l, i + 1)
-                steps.append(_diag(k, i, j))
-                lab[:] = [v for t, v in enumerate(lab) if t not in (i, j)] + [l]
-                shp[:] = [v for t, v in enumerate(shp) if t not in (i, j)] + [shp[i]]
-            sq = tuple(i for i, l in enumerate(lab) if shp[i] == 1 and sizes[l] > 1)
-            if sq:
-                steps.append(_squeeze(k, sq))
-                lab[:] = [l for i, l in enumerate(lab) if i not in sq]
-                shp[:] = [s for i, s in enumerate(shp) if i not in sq]
-
-        # -- per operand: sum labels nobody else needs ----------------------------------
-        for k, lab in enumerate(labels):
-            others = out_set.union(*[set(m) for j, m in enumerate(labels) if j != k])
-            self._reduce(k, labels, shapes, dts, others, acc, pet)
-
-        # -- pairwise contractions -----------------------------------------------------
-        n = len(labels)
-        sym = _symbols(labels, out_pos)
-        self.eq = ",".join("".join(sym[l] for l in lab) for lab in labels) + "->" + "".join(
-            sym[l] for l in out_pos + ["{" + m for m in out_names if "{" + m in sizes])
-        self.opt_shapes = [tuple(s) for s in shapes]
-        self.path = _opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
-        pairs = self.path if self.path is not None else [(0, 1)] * (n - 1)
-        order = list(range(n))   # order[i]: the slot in `vals` holding operand i
-        for pair in pairs:
-            i, j = sorted(pair)
-            si, sj = order[i], order[j]
-            la, lb = labels[si], labels[sj]
-            rest = [labels[order[t]] for t in range(len(order)) if t not in (i, j)]
-            keep = out_set.union(*[set(m) for m in rest])
-            # labels of one side only that nothing later needs: sum them first
-            self._reduce(si, labels, shapes, dts, keep | set(lb), acc, pet)
-            self._reduce(sj, labels, shapes, dts, keep | set(la), acc, pet)
-            la, lb = labels[si], labels[sj]
-            batch = [l for l in la if l in lb and l in keep]
-            con = [l for l in la if l in lb and l not in keep]
-            dn = ((tuple(la.index(l) for l in con), tuple(lb.index(l) for l in con)),
-                  (tuple(la.index(l) for l in batch), tuple(lb.index(l) for l in batch)))
-            cast = None
-            if dts[si] != dts[sj]:
-                cast = acc
-            steps.append(_dot(si, sj, dn, None if pet is None else acc, precision, cast))
-            sa, sb = shapes[si], shapes[sj]
-            labels[si] = batch + [l for l in la if l not in lb] + [l for l in lb if l not in la]
-            shapes[si] = ([sa[la.index(l)] for l in batch] + [s for l, s in zip(la, sa)
-                          if l not in lb] + [s for l, s in zip(lb, sb) if l not in la])
-            dts[si] = acc if (pet is not None or cast is not None) else dts[si]
-            order = [o for t, o in enumerate(order) if t not in (i, j)] + [si]
-        last = order[0]
-        if last != 0:
-            steps.append(_move(last))
-            labels[0], shapes[0], dts[0] = labels[last], shapes[last], dts[last]
-
-        # -- output layout ---------------------------------------------------------------
-        self._reduce(0, labels, shapes, dts, out_set, acc, pet)
-        lab = labels[0]
-        named = [l for l in lab if l[0] == "{"]
-        perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
-        if perm != tuple(range(len(perm))):
-            steps.append(_transpose(perm))
-        if dts[0] != acc:
-            steps.append(_cast(0, acc))
-        self.dims = (None,) * len(out_pos) + tuple(l[1:] for l in named)
-        if self.psum:
-            steps.append(_psum(self.psum, self.dims))
-
-    def _reduce(self, k, labels, shapes, dts, keep, acc, pet):
-        lab = labels[k]
-        axes = tuple(i for i, l in enumerate(lab) if l not in keep)
-        if not axes:
-            return
-        if pet is not None and dts[k] != acc:
-            self.steps.append(_cast(k, acc))
-            dts[k] = acc
-        self.steps.append(_sumstep(k, axes))
-        labels[k] = [l for i, l in enumerate(lab) if i not in axes]
-        shapes[k] = [s for i, s in enumerate(shapes[k]) if i not in axes]
+    def _contract(self, a, b, keep):
+        """One ``dot_general`` of slots ``a`` and ``b`` into slot ``a``."""
+        labels, shapes = self.labels, self.shapes
+        self._reduce(a, keep | set(labels[b]))    # private labels first (rare)
+        self._reduce(b, keep | set(labels[a]))
+        la, lb = labels[a], labels[b]
+        batch = [l for l in la if l in lb and l in keep]
+        con = [l for l in la if l in lb and l not in keep]
+        dn = ((tuple(la.index(l) for l in con), tuple(lb.index(l) for l in con)),
+              (tuple(la.index(l) for l in batch), tuple(lb.index(l) for l in batch)))
+        cast = self.acc if self.dts[a] != self.dts[b] else None
+        self.steps.append(_dot(a, b, dn, None if self.pet is None else self.acc,
+                               self.precision, cast))
+        sa, sb = dict(zip(la, shapes[a])), dict(zip(lb, shapes[b]))
+        labels[a] = batch + [l for l in la if l not in lb] + [l for l in lb if l not in la]
+        shapes[a] = [sa.get(l, sb.get(l)) for l in labels[a]]
+        if self.pet is not None or cast is not None:
+            self.dts[a] = self.acc
 
 
 def _symbols(labels, out_pos):
