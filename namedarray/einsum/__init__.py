@@ -32,7 +32,6 @@ import numpy as onp
 from .._core import NamedArray, new, normalize_axis
 from .._dispatch import _store_out
 from ._engine import _opt_path, as_operand, contract, plan
-from ._spec import parse
 
 __all__ = ["einsum", "einsum_path", "dot", "matmul", "tensordot", "vecdot", "inner",
            "outer", "matvec", "vecmat"]
@@ -105,7 +104,7 @@ def einsum_path(subscripts, *operands, optimize="greedy"):
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_spec((subscripts,) + operands)
     ops = [as_operand(x) for x in operands]
-    p = plan("einsum_path", parse(subscripts, "einsum_path"), ops)
+    p = plan("einsum_path", subscripts, ops)[0]
     path, info = _opt_path(p.eq, p.opt_shapes, optimize)
     return ["einsum_path", *path], str(info)
 
@@ -133,8 +132,8 @@ def _inner_spec(na, nb):
     return f"{a}Z,{b}Z->{a}{b}"
 
 
-_MATMUL = {(1, 1): "i,i->", (1, 2): "j,...jk->...k", (2, 1): "...ij,j->...i",
-           (2, 2): "...ij,...jk->...ik"}
+_MATMUL = {(False, False): "i,i->", (False, True): "j,...jk->...k",
+           (True, False): "...ij,j->...i", (True, True): "...ij,...jk->...ik"}
 
 
 def _ops(fn, *xs):
@@ -154,15 +153,16 @@ def matmul(a, b, /, out=None, *, dtype=None, casting="same_kind", precision=None
            preferred_element_type=None):
     """``numpy.matmul`` (``a @ b``): positional batch axes broadcast; named axes
     batched (aligned by name)."""
-    a, b = _ops("matmul", a, b)
-    if a.ndim == 0 or b.ndim == 0:
-        k = 0 if a.ndim == 0 else 1
+    a = a if type(a) is NamedArray else as_operand(a)
+    b = b if type(b) is NamedArray else as_operand(b)
+    na, nb = a.ndim, b.ndim
+    if not (na and nb):
+        k = 0 if na == 0 else 1
         raise ValueError(f"matmul: operand {k} has no positional axes (shape (), named "
                          f"shape {(a, b)[k].named_shape}); matmul needs at least one")
-    spec = _MATMUL[min(a.ndim, 2), min(b.ndim, 2)]
-    res = contract("matmul", spec, [a, b], preferred_element_type, dtype, casting,
-                   precision=precision)
-    return _finish("matmul", res, out)
+    res = contract("matmul", _MATMUL[na > 1, nb > 1], [a, b], preferred_element_type, dtype,
+                   casting, "auto", precision)
+    return res if out is None else _store_out("matmul", out, res)
 
 
 def inner(a, b, /, *, precision=None, preferred_element_type=None):

@@ -39,6 +39,7 @@ import jax.numpy as jnp
 import numpy as onp
 import opt_einsum
 from jax import lax
+from jax.core import Tracer
 
 from .._core import NamedArray, new, positional
 from .._placement import bindings
@@ -401,33 +402,39 @@ def _opt_key(optimize):
     return optimize
 
 
-def plan(fn, spec, ops, pet=None, dtype=None, casting="safe", optimize="auto",
-         precision=None) -> Plan:
+def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
+         precision=None):
+    """The cached plan for this call, the operand datas, and whether any is traced.
+
+    The key is flat (hashing nested tuples costs more than the lookup saves)."""
+    key = [subscripts, pet, dtype, casting,
+           optimize if isinstance(optimize, (str, bool)) else _opt_key(optimize), precision]
+    datas, traced = [], False
+    for x in ops:
+        d = x.data
+        key += (x.dims, d.shape, d.dtype)
+        datas.append(d)
+        traced = traced or isinstance(d, Tracer)
     bound = bindings()
-    key = (fn, spec.text, tuple((x.dims, x.data.shape, x.data.dtype) for x in ops), pet,
-           dtype, casting, _opt_key(optimize), precision,
-           tuple(bound.items()) if bound else ())
+    if bound:
+        key.append(tuple(bound.items()))
+    key = tuple(key)
     p = _PLANS.get(key)
     if p is None:
         if len(_PLANS) > 4096:
             _PLANS.clear()
-        p = _PLANS[key] = Plan(fn, spec, ops, pet, dtype, casting, optimize, precision,
-                               bound)
-    return p
+        p = _PLANS[key] = Plan(fn, parse(subscripts, fn), ops, pet, dtype, casting,
+                               optimize, precision, bound)
+    return p, datas, traced
 
 
 def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
              precision=None) -> NamedArray:
-    """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine)."""
-    spec = parse(subscripts, fn)
+    """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine):
+    eagerly as the plan's one cached ``jax.jit``, inline under a trace."""
     if pet is not None:
         pet = onp.dtype(pet)
     if dtype is not None:
         dtype = onp.dtype(dtype)
-    p = plan(fn, spec, ops, pet, dtype, casting, optimize, precision)
-    datas = [x.data for x in ops]
-    if p.psum or any(isinstance(d, jax.core.Tracer) for d in datas):
-        out = p.run(*datas)
-    else:
-        out = p.jitted(*datas)
-    return new(out, p.dims)
+    p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision)
+    return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims)
