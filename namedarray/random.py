@@ -1,1 +1,671 @@
-"""``numpy.random`` placeholder replaced below."""
+"""``numpy.random`` on JAX's counter-based PRNG.
+
+>>> import namedarray as np
+>>> np.random.seed(0)
+>>> np.random.normal(size=(2, 3)).shape
+(2, 3)
+>>> rng = np.random.default_rng(42)
+>>> rng.integers(10, size=4).dtype
+dtype('int64')
+
+Both NumPy APIs are here: the legacy global state (``seed``, ``rand``,
+``randn``, ``randint``, ``normal``, ..., ``get_state``/``set_state``,
+``RandomState``) and ``default_rng(seed)`` returning a :class:`Generator`.
+
+How it works.  A stream holds one JAX key (``threefry2x32``); every draw
+splits it into (next key, key for this draw).  A seed goes through NumPy's
+``SeedSequence`` (so ``None`` means fresh entropy, and ints of any size,
+sequences of ints, ``SeedSequence`` and NumPy bit generators are accepted);
+a JAX key can be given directly to ``default_rng``/``Generator``.  The same
+seed gives the same stream; the *values* differ from NumPy's (a different
+generator), the distributions are the same.  ``get_state()`` returns
+``("threefry2x32", key_data, draws)`` and ``set_state`` takes it back.
+
+Results are NamedArrays with NumPy's dtypes (``float64``/``int64`` by
+default).  With ``size=None`` and scalar parameters a draw is a Python
+``float``/``int`` where NumPy returns one, and a 0-d array where NumPy returns
+a NumPy scalar (``Generator.integers``, ``choice`` from an array).
+Parameters broadcast as in NumPy; a parameter with *named* axes gives a result
+with those names (one independent draw per named slice); ``size`` is
+positional.  ``shuffle`` works in place: on a NamedArray it rebinds
+``x.data`` (and ``axis`` may name an axis); NumPy arrays and lists are
+shuffled in place too.
+
+Differences from NumPy: parameter checks (``scale < 0`` and the like) run on
+concrete values only (not under tracing); inside ``jax.jit`` the key is
+advanced at trace time, so a jitted function replays the same numbers on
+every call (pass keys explicitly with ``jax.random`` for traced code); inside
+``nmap`` one draw is shared by all mapped instances.  ``Generator.spawn``
+advances the parent's stream.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+import operator
+from collections.abc import MutableSequence
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
+                          Philox, SeedSequence)
+
+from ._core import NamedArray, align, new, positional
+
+_IMPL = "threefry2x32"
+_Tracer = jax.core.Tracer
+
+
+def _float():
+    return jnp.result_type(float)
+
+
+def _int():
+    return jnp.result_type(int)
+
+
+@jax.jit
+def _split(key):
+    k = jax.random.split(key)
+    return k[0], k[1]
+
+
+# --------------------------------------------------------------------------
+# the core: seeds -> keys, one key per draw
+# --------------------------------------------------------------------------
+def _seed_words(fn, seed, legacy=False):
+    """A seed -> two uint32 words (the threefry key data)."""
+    if isinstance(seed, BitGenerator):
+        seed = getattr(seed, "seed_seq", None) or SeedSequence(
+            [int(v) for v in seed.random_raw(2)])
+    if isinstance(seed, SeedSequence):
+        return seed.generate_state(2, onp.uint32)
+    if legacy and seed is not None:
+        s = onp.asarray(seed)
+        if s.dtype.kind not in "iu":
+            raise TypeError(f"{fn}: seed must be an int or a sequence of ints, got {seed!r}")
+        if s.size and (s.min() < 0 or s.max() > 2**32 - 1):
+            raise ValueError(f"{fn}: seed must be between 0 and 2**32 - 1, got {seed!r}")
+    if isinstance(seed, (float, complex, str)):
+        raise TypeError(f"{fn}: seed must be an int or a sequence of ints, got {seed!r}")
+    try:
+        ss = SeedSequence(seed if seed is None or isinstance(seed, int) else
+                          [int(v) for v in onp.ravel(seed)])
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{fn}: seed {seed!r}: {e}") from None
+    return ss.generate_state(2, onp.uint32)
+
+
+def _is_key(x):
+    return isinstance(x, jax.Array) and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
+
+
+class _Stream:
+    """Key management shared by :class:`RandomState` and :class:`Generator`."""
+
+    def _set(self, words=None, key=None, count=0):
+        self._words, self._key, self._count = words, key, count
+
+    def _next_key(self):
+        with jax.ensure_compile_time_eval():  # state stays concrete under jit
+            key = self._key
+            if key is None:
+                key = jax.random.wrap_key_data(jnp.asarray(self._words, jnp.uint32),
+                                               impl=_IMPL)
+            self._key, sub = _split(key)
+        self._count += 1
+        return sub
+
+    def get_state(self, legacy=True):
+        """The stream's state: ``("threefry2x32", key_data, draws)`` (or, with
+        ``legacy=False``, a dict like NumPy's)."""
+        data = (onp.array(self._words, onp.uint32) if self._key is None
+                else onp.asarray(jax.random.key_data(self._key)))
+        if legacy:
+            return (_IMPL, data, self._count)
+        return {"bit_generator": _IMPL, "state": {"key": data, "counter": self._count}}
+
+    def set_state(self, state):
+        """Restore a state from :meth:`get_state`."""
+        if isinstance(state, dict):
+            name, inner = state.get("bit_generator"), state.get("state", {})
+            state = (name, inner.get("key"), inner.get("counter", 0))
+        if not isinstance(state, tuple) or len(state) != 3 or state[0] != _IMPL:
+            shown = state[0] if isinstance(state, tuple) and state else type(state).__name__
+            raise ValueError(
+                f"set_state: expected a state from namedarray.random get_state(), "
+                f"('{_IMPL}', key_data, draws), got a {shown!r} state")
+        words = onp.asarray(state[1], onp.uint32)
+        if words.shape != (2,):
+            raise ValueError(f"set_state: key data must have shape (2,), got {words.shape}")
+        self._set(words, None, int(state[2]))
+
+    # -- the one sampler ------------------------------------------------------
+    def _sample(self, fn, draw, params, size, dtype, scalar, work=None):
+        """Draw ``draw(key, shape, dtype, *params)`` (jitted; ``work`` is the
+        dtype it computes in, ``dtype`` the result's) with NumPy's broadcasting
+        of ``params`` against ``size``; named axes of parameters ride along."""
+        size = _size(fn, size)
+        datas, shape, dims = _layout(fn, params, size)
+        data = _jitted(draw)(self._next_key(), shape, work or dtype, *datas)
+        if data.dtype != dtype:
+            data = data.astype(dtype)
+        return _result(data, dims, scalar if size is None else None)
+
+
+_JITTED: dict = {}
+
+
+def _jitted(draw):
+    f = _JITTED.get(draw)
+    if f is None:
+        f = _JITTED[draw] = jax.jit(draw, static_argnums=(1, 2))
+    return f
+
+
+def _size(fn, size):
+    if size is None:
+        return None
+    try:
+        size = (operator.index(size),) if not isinstance(size, (tuple, list)) else tuple(
+            operator.index(s) for s in size)
+    except TypeError:
+        raise TypeError(f"{fn}: size must be an int or a tuple of ints, got {size!r}") from None
+    if any(s < 0 for s in size):
+        raise ValueError(f"{fn}: negative dimensions are not allowed in size {size}")
+    return size
+
+
+def _layout(fn, params, size):
+    """Parameters as arrays broadcastable to the output's physical shape.
+
+    Returns (parameter data, physical shape, dims)."""
+    ops = [p if isinstance(p, (NamedArray, int, float)) else positional(jnp.asarray(p))
+           for p in params]
+    arrays = [o for o in ops if isinstance(o, NamedArray)]
+    if any(o.names for o in arrays):
+        datas, dims = align(fn, ops)
+        P = dims.count(None)
+        names = dims[P:]
+        sizes = {}
+        for o in arrays:
+            sizes.update(o.named_shape)
+        shapes = [d.shape[:P] for d in datas if not isinstance(d, (int, float))]
+    else:
+        datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
+        names, sizes, P = (), {}, None
+        shapes = [o.shape for o in arrays]
+    try:
+        pshape = onp.broadcast_shapes(*shapes)
+        shape = pshape if size is None else size
+        if onp.broadcast_shapes(shape, pshape) != shape:
+            raise ValueError
+    except ValueError:
+        shown = ", ".join(str(s) for s in shapes)
+        raise ValueError(f"{fn}: parameters with shapes {shown} cannot be broadcast "
+                         + ("together" if size is None else f"to size {size}")) from None
+    if names:
+        pad = len(shape) - P
+        datas = [d if isinstance(d, (int, float)) else d.reshape((1,) * pad + d.shape)
+                 for d in datas]
+    return datas, tuple(shape) + tuple(sizes[n] for n in names), (None,) * len(shape) + names
+
+
+def _result(data, dims, scalar):
+    """NumPy's return kinds: a Python scalar for a 0-d draw with ``size=None``
+    where NumPy gives one (not while tracing), else an array."""
+    if scalar is not None and not dims and not isinstance(data, _Tracer):
+        return scalar(data)
+    return new(data, dims) if dims else positional(data)
+
+
+def _concrete(v):
+    if isinstance(v, NamedArray):
+        v = v.data
+    if isinstance(v, _Tracer):
+        return None
+    return onp.asarray(v)
+
+
+# --------------------------------------------------------------------------
+# the table of distributions
+# --------------------------------------------------------------------------
+_NONNEG = ("< 0", lambda v: v < 0)
+_POS = ("<= 0", lambda v: v <= 0)
+_PROB = ("< 0, > 1 or is nan", lambda v: ~((v >= 0) & (v <= 1)))
+_PROB_POS = ("<= 0, > 1 or is nan", lambda v: ~((v > 0) & (v <= 1)))
+
+R = jax.random
+
+
+def _normal(k, s, dt, loc, scale):
+    return loc + scale * R.normal(k, s, dt)
+
+
+def _uniform01(k, s, dt):
+    return R.uniform(k, s, dt)
+
+
+def _randint(k, s, dt, lo, hi):
+    return R.randint(k, s, lo, hi, dtype=dt)
+
+
+def _randint_closed(k, s, dt, lo, hi):
+    return R.randint(k, s, lo, hi + 1, dtype=dt)
+
+
+# name: ((param, default, check), ...), result kind, draw(key, shape, dtype, *params)
+_REQ = inspect.Parameter.empty
+DISTRIBUTIONS = {
+    "standard_normal": ((), "f", lambda k, s, dt: R.normal(k, s, dt)),
+    "normal": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f", _normal),
+    "uniform": ((("low", 0.0, None), ("high", 1.0, None)), "f",
+                lambda k, s, dt, lo, hi: lo + (hi - lo) * R.uniform(k, s, dt)),
+    "standard_exponential": ((), "f", lambda k, s, dt: R.exponential(k, s, dt)),
+    "exponential": ((("scale", 1.0, _NONNEG),), "f",
+                    lambda k, s, dt, scale: scale * R.exponential(k, s, dt)),
+    "standard_gamma": ((("shape", _REQ, _NONNEG),), "f",
+                       lambda k, s, dt, a: R.gamma(k, a, s, dt)),
+    "gamma": ((("shape", _REQ, _NONNEG), ("scale", 1.0, _NONNEG)), "f",
+              lambda k, s, dt, a, scale: scale * R.gamma(k, a, s, dt)),
+    "beta": ((("a", _REQ, _POS), ("b", _REQ, _POS)), "f",
+             lambda k, s, dt, a, b: R.beta(k, a, b, s, dt)),
+    "chisquare": ((("df", _REQ, _POS),), "f", lambda k, s, dt, df: R.chisquare(k, df, s, dt)),
+    "f": ((("dfnum", _REQ, _POS), ("dfden", _REQ, _POS)), "f",
+          lambda k, s, dt, a, b: R.f(k, a, b, s, dt)),
+    "standard_t": ((("df", _REQ, _POS),), "f", lambda k, s, dt, df: R.t(k, df, s, dt)),
+    "standard_cauchy": ((), "f", lambda k, s, dt: R.cauchy(k, s, dt)),
+    "lognormal": ((("mean", 0.0, None), ("sigma", 1.0, _NONNEG)), "f",
+                  lambda k, s, dt, m, sg: jnp.exp(_normal(k, s, dt, m, sg))),
+    "laplace": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
+                lambda k, s, dt, loc, scale: loc + scale * R.laplace(k, s, dt)),
+    "logistic": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
+                 lambda k, s, dt, loc, scale: loc + scale * R.logistic(k, s, dt)),
+    "gumbel": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
+               lambda k, s, dt, loc, scale: loc + scale * R.gumbel(k, s, dt)),
+    "rayleigh": ((("scale", 1.0, _NONNEG),), "f",
+                 lambda k, s, dt, scale: R.rayleigh(k, scale, s, dt)),
+    # NumPy's pareto is the Lomax distribution: Pareto I minus one
+    "pareto": ((("a", _REQ, _POS),), "f", lambda k, s, dt, a: R.pareto(k, a, s, dt) - 1),
+    "weibull": ((("a", _REQ, _NONNEG),), "f",
+                lambda k, s, dt, a: R.weibull_min(k, 1.0, a, s, dt)),
+    "power": ((("a", _REQ, _POS),), "f",
+              lambda k, s, dt, a: R.uniform(k, s, dt) ** (1.0 / a)),
+    "triangular": ((("left", _REQ, None), ("mode", _REQ, None), ("right", _REQ, None)), "f",
+                   lambda k, s, dt, lo, mo, hi: R.triangular(k, lo, mo, hi, s, dt)),
+    "poisson": ((("lam", 1.0, _NONNEG),), "i", lambda k, s, dt, lam: R.poisson(k, lam, s, dt)),
+    "binomial": ((("n", _REQ, _NONNEG), ("p", _REQ, _PROB)), "i",
+                 lambda k, s, dt, n, p: R.binomial(k, n, p, s, _float())),
+    "geometric": ((("p", _REQ, _PROB_POS),), "i",
+                  lambda k, s, dt, p: R.geometric(k, p, s, dt)),
+}
+# Generator methods that also take ``dtype`` (float32 or float64) and ``out``
+_WITH_DTYPE = {"standard_normal", "standard_exponential", "standard_gamma"}
+
+
+def _check_params(fn, spec, values):
+    for (pname, _, check), v in zip(spec, values):
+        if check is None:
+            continue
+        c = _concrete(v)
+        if c is not None and c.size and onp.any(check[1](c)):
+            raise ValueError(f"{fn}: {pname} {check[0]}")
+
+
+def _distribution(name, spec, kind, draw, with_dtype):
+    P = inspect.Parameter
+    sig = [P("self", P.POSITIONAL_OR_KEYWORD)]
+    sig += [P(p, P.POSITIONAL_OR_KEYWORD, default=d) for p, d, _ in spec]
+    sig += [P("size", P.POSITIONAL_OR_KEYWORD, default=None)]
+    if with_dtype:
+        sig += [P("dtype", P.POSITIONAL_OR_KEYWORD, default=onp.float64),
+                P("out", P.KEYWORD_ONLY, default=None)]
+    sig = inspect.Signature(sig)
+
+    def method(self, *args, **kwargs):
+        try:
+            b = sig.bind(self, *args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}: {e}") from None
+        b.apply_defaults()
+        a = b.arguments
+        values = [a[p] for p, _, _ in spec]
+        _check_params(name, spec, values)
+        if kind == "i":
+            dtype = _int()
+        elif with_dtype:
+            dtype = _float_dtype(name, a["dtype"])
+        else:
+            dtype = _float()
+        if with_dtype and a["out"] is not None:
+            return _fill_out(self, name, draw, values, dtype, a["out"])
+        return self._sample(name, draw, values, a["size"], dtype,
+                            int if kind == "i" else float)
+
+    method.__name__ = method.__qualname__ = name
+    method.__signature__ = sig
+    pnames = ", ".join(p for p, _, _ in spec)
+    method.__doc__ = (f"``numpy.random.{name}``: draws from JAX's PRNG; parameters "
+                      f"({pnames or 'none'}) broadcast as in NumPy, named axes ride along."
+                      f"\n\nSee ``numpy.random.Generator.{name}``.")
+    return method
+
+
+def _float_dtype(fn, dtype):
+    dt = onp.dtype(dtype)
+    if dt not in (onp.float32, onp.float64):
+        raise TypeError(f"{fn}: dtype must be float32 or float64, got {dt}")
+    return jnp.dtype(dt) if dt == onp.float32 else _float()
+
+
+def _fill_out(self, fn, draw, values, dtype, out):
+    if not isinstance(out, NamedArray):
+        raise TypeError(f"{fn}: out must be a NamedArray, got {type(out).__name__}")
+    if out.dtype != dtype:
+        raise TypeError(f"{fn}: out has dtype {out.dtype} but dtype is {dtype}")
+    res = self._sample(fn, draw, values, out.data.shape, dtype, None)
+    if res.data.shape != out.data.shape:
+        raise ValueError(f"{fn}: the parameters' named axes do not fit out "
+                         f"(named shape {out.named_shape})")
+    out.data = res.data  # one draw per element, named axes included
+    return out
+
+
+class _Sampler(_Stream):
+    """Methods common to RandomState and Generator (filled from the table)."""
+
+    def random_sample(self, size=None):
+        """Uniform floats in [0, 1)."""
+        return self._sample("random_sample", _uniform01, (), size, _float(), float)
+
+    def bytes(self, length):
+        """``length`` random bytes."""
+        n = operator.index(length)
+        return onp.asarray(R.bits(self._next_key(), (n,), jnp.uint8)).tobytes()
+
+    def _integers(self, fn, low, high, size, dtype, endpoint, scalar):
+        if high is None:
+            low, high = 0, low
+        dt = onp.dtype(dtype)
+        if dt.kind not in "biu":
+            raise TypeError(f"{fn}: dtype must be an integer or bool dtype, got {dt}")
+        lo, hi = _concrete(low), _concrete(high)
+        info = onp.iinfo(dt) if dt.kind != "b" else onp.iinfo(onp.uint8)
+        top = 1 if dt.kind == "b" else info.max
+        if lo is not None and lo.size and lo.min() < info.min:
+            raise ValueError(f"{fn}: low is out of bounds for {dt}")
+        if hi is not None and hi.size and (hi.max() - (0 if endpoint else 1)) > top:
+            raise ValueError(f"{fn}: high is out of bounds for {dt}")
+        if lo is not None and hi is not None and lo.size and hi.size:
+            bad = (lo > hi) if endpoint else (lo >= hi)
+            if onp.any(bad):
+                raise ValueError(f"{fn}: low {'>' if endpoint else '>='} high")
+        work = jnp.dtype(jnp.uint64 if dt == onp.uint64 else _int())
+        return self._sample(fn, _randint_closed if endpoint else _randint, (low, high), size,
+                            jnp.dtype(dt), scalar, work)
+
+    def _choice(self, fn, a, size, replace, p, axis=0, legacy=True):
+        shape = _size(fn, size) or ()
+        n_out = math.prod(shape)
+        arr = None
+        if isinstance(a, (int, onp.integer)) and not isinstance(a, bool):
+            pop = int(a)
+            if pop < 0 or pop == 0 and n_out:
+                raise ValueError(f"{fn}: a must be a positive integer unless no samples "
+                                 f"are taken, got {pop}")
+        else:
+            arr = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
+            if legacy and arr.ndim != 1:
+                raise ValueError(f"{fn}: a must be 1-dimensional, got shape {arr.shape}")
+            if arr.ndim == 0:
+                raise ValueError(f"{fn}: a must be an int or have at least one axis")
+            axis = _axis(fn, arr, axis)
+            pop = arr.data.shape[axis]
+            if pop == 0 and n_out:
+                raise ValueError(f"{fn}: a cannot be empty unless no samples are taken")
+        if p is not None:
+            pc = _concrete(p)
+            if pc is not None:
+                if pc.ndim != 1:
+                    raise ValueError(f"{fn}: p must be 1-dimensional, got shape {pc.shape}")
+                if pc.size != pop:
+                    raise ValueError(f"{fn}: a and p must have the same size, got {pop} "
+                                     f"and {pc.size}")
+                if onp.any(pc < 0) or not onp.all(onp.isfinite(pc)):
+                    raise ValueError(f"{fn}: probabilities are not non-negative")
+                if abs(pc.sum() - 1) > onp.sqrt(onp.finfo(onp.float64).eps):
+                    raise ValueError(f"{fn}: probabilities do not sum to 1 "
+                                     f"(they sum to {pc.sum()})")
+                if not replace and onp.count_nonzero(pc) < n_out:
+                    raise ValueError(f"{fn}: fewer non-zero entries in p than size")
+            p = p.data if isinstance(p, NamedArray) else jnp.asarray(p)
+        if not replace and n_out > pop:
+            raise ValueError(f"{fn}: cannot take a larger sample ({n_out}) than the "
+                             f"population ({pop}) when replace=False")
+        idx = R.choice(self._next_key(), pop, shape, replace, p).astype(_int())
+        if arr is None:
+            return _result(idx, (), int if size is None else None)
+        data = jnp.take(arr.data, idx, axis=axis)
+        k = arr.ndim - 1 + idx.ndim
+        return new(data, (None,) * k + arr.names) if arr.names else positional(data)
+
+    def _permute(self, fn, x, axis=0):
+        """A shuffled copy along ``axis`` (an int, or a name)."""
+        if isinstance(x, (int, onp.integer)) and not isinstance(x, bool):
+            return positional(R.permutation(self._next_key(), int(x)).astype(_int()))
+        arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
+        if arr.ndim == 0 and not isinstance(axis, str):
+            raise IndexError(f"{fn}: x must be an integer or at least 1-dimensional")
+        d = _axis(fn, arr, axis)
+        perm = R.permutation(self._next_key(), arr.data.shape[d])
+        return new(jnp.take(arr.data, perm, axis=d), arr.dims)
+
+    def _shuffle(self, fn, x, axis=0):
+        if isinstance(x, NamedArray):
+            if x.ndim == 0 and not isinstance(axis, str):
+                raise TypeError(f"{fn}: cannot shuffle a 0-d array")
+            x.data = self._permute(fn, x, axis).data
+            return None
+        if isinstance(x, onp.ndarray):
+            if x.ndim == 0:
+                raise TypeError(f"{fn}: cannot shuffle a 0-d array")
+            ax = axis if isinstance(axis, int) else 0
+            perm = onp.asarray(R.permutation(self._next_key(), x.shape[ax]))
+            x[...] = onp.take(x, perm, axis=ax)
+            return None
+        if isinstance(x, MutableSequence):
+            perm = onp.asarray(R.permutation(self._next_key(), len(x)))
+            x[:] = [x[i] for i in perm]
+            return None
+        raise TypeError(f"{fn}: x must be a mutable array (a NamedArray, a NumPy array or a "
+                        f"list) to be shuffled in place, got {type(x).__name__}; "
+                        "use permutation(x) for a shuffled copy")
+
+    def _vector(self, fn, draw, size, k, dtype):
+        shape = (_size(fn, size) or ())
+        return positional(draw(self._next_key(), shape, k).astype(dtype))
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8,
+                            *, method="svd"):
+        """Multivariate normal draws of shape ``size + (k,)``."""
+        mean, cov = jnp.asarray(mean, _float()), jnp.asarray(cov, _float())
+        if mean.ndim != 1 or cov.shape != mean.shape * 2:
+            raise ValueError(f"multivariate_normal: mean must be 1-d and cov (k, k), got "
+                             f"shapes {mean.shape} and {cov.shape}")
+        return self._vector("multivariate_normal", lambda key, s, _: R.multivariate_normal(
+            key, mean, cov, s, _float(), method=method), size, mean.shape[0], _float())
+
+    def dirichlet(self, alpha, size=None):
+        """Dirichlet draws of shape ``size + (k,)``."""
+        alpha = jnp.asarray(alpha, _float())
+        c = _concrete(alpha)
+        if c.ndim != 1 or onp.any(c <= 0):
+            raise ValueError("dirichlet: alpha must be 1-d with every entry > 0")
+        return self._vector("dirichlet", lambda key, s, _: R.dirichlet(key, alpha, s, _float()),
+                            size, alpha.shape[0], _float())
+
+    def multinomial(self, n, pvals, size=None):
+        """Multinomial counts of shape ``size + (k,)``."""
+        p = jnp.asarray(pvals, _float())
+        c = _concrete(p)
+        if c.ndim != 1 or onp.any(c < 0) or c[:-1].sum() > 1.0 + 1e-12:
+            raise ValueError("multinomial: pvals must be 1-d, non-negative, with "
+                             "sum(pvals[:-1]) <= 1")
+        if operator.index(n) < 0:
+            raise ValueError("multinomial: n < 0")
+        return self._vector("multinomial", lambda key, s, k: R.multinomial(
+            key, n, p, shape=s + (k,), dtype=_float()), size, p.shape[0], _int())
+
+
+def _axis(fn, arr, axis):
+    """An axis (int: positional, str: a name) -> the physical dimension."""
+    if isinstance(axis, str):
+        if axis not in arr.names:
+            raise ValueError(f"{fn}: axis names {axis!r}, but the array has named axes "
+                             f"{arr.named_shape} (positional shape {arr.shape})")
+        return arr.dims.index(axis)
+    from ._core import normalize_axis
+    return normalize_axis(fn, axis, arr.ndim)
+
+
+class RandomState(_Sampler):
+    """NumPy's legacy ``RandomState`` API on a JAX key stream.
+
+    >>> import namedarray as np
+    >>> rs = np.random.RandomState(1)
+    >>> float(rs.uniform(2, 3)) >= 2
+    True
+    """
+
+    def __init__(self, seed=None):
+        self.seed(seed)
+
+    def __repr__(self):
+        return f"RandomState({_IMPL}, draws={self._count})"
+
+    def seed(self, seed=None):
+        """Reseed: the same seed gives the same stream."""
+        self._set(_seed_words("seed", seed, legacy=True))
+
+    random = ranf = sample = _Sampler.random_sample
+
+    def rand(self, *shape):
+        """Uniform [0, 1) draws of the given shape."""
+        return self.random_sample(shape or None)
+
+    def randn(self, *shape):
+        """Standard normal draws of the given shape."""
+        return self.standard_normal(shape or None)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        """Integers in [low, high) (or [0, low))."""
+        default = onp.dtype(dtype) == onp.dtype(int)
+        return self._integers("randint", low, high, size, dtype, False,
+                              int if default else None)
+
+    def random_integers(self, low, high=None, size=None):
+        """Deprecated in NumPy: integers in [low, high] (or [1, low])."""
+        if high is None:
+            low, high = 1, low
+        return self._integers("random_integers", low, high, size, int, True, None)
+
+    def choice(self, a, size=None, replace=True, p=None):
+        """Samples from ``a`` (an int n means ``arange(n)``)."""
+        return self._choice("choice", a, size, replace, p, legacy=True)
+
+    def shuffle(self, x):
+        """Shuffle ``x`` in place along its first axis."""
+        return self._shuffle("shuffle", x)
+
+    def permutation(self, x):
+        """A shuffled copy of ``x`` (or of ``arange(x)``)."""
+        return self._permute("permutation", x)
+
+
+class Generator(_Sampler):
+    """NumPy's ``Generator`` API on a JAX key stream; see :func:`default_rng`.
+
+    ``Generator(seed)`` takes what ``default_rng`` takes: ``None``, an int or
+    sequence of ints, a ``SeedSequence``, a NumPy bit generator, or a JAX key.
+    """
+
+    def __init__(self, seed=None):
+        if _is_key(seed):
+            if seed.shape != ():
+                raise ValueError(f"Generator: expected a single JAX key, got shape {seed.shape}")
+            self._set(None, seed)
+        elif isinstance(seed, jax.Array) and seed.dtype == jnp.uint32 and seed.shape == (2,):
+            self._set(onp.asarray(seed))  # raw key data, as jax.random.PRNGKey makes
+        else:
+            self._set(_seed_words("default_rng", seed))
+
+    def __repr__(self):
+        return f"Generator({_IMPL}, draws={self._count})"
+
+    def random(self, size=None, dtype=onp.float64, out=None):
+        """Uniform floats in [0, 1)."""
+        dt = _float_dtype("random", dtype)
+        if out is not None:
+            return _fill_out(self, "random", _uniform01, (), dt, out)
+        return self._sample("random", _uniform01, (), size, dt, float)
+
+    def integers(self, low, high=None, size=None, dtype=onp.int64, endpoint=False):
+        """Integers in [low, high) (``endpoint=True``: [low, high])."""
+        return self._integers("integers", low, high, size, dtype, endpoint, None)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """Samples from ``a`` along ``axis`` (an int n means ``arange(n)``)."""
+        return self._choice("choice", a, size, replace, p, axis, legacy=False)
+
+    def shuffle(self, x, axis=0):
+        """Shuffle ``x`` in place along ``axis`` (which may name an axis)."""
+        return self._shuffle("shuffle", x, axis)
+
+    def permutation(self, x, axis=0):
+        """A shuffled copy of ``x`` along ``axis`` (or of ``arange(x)``)."""
+        return self._permute("permutation", x, axis)
+
+    def permuted(self, x, axis=None, out=None):
+        """Each slice along ``axis`` shuffled independently (``None``: the
+        positional axes flattened; named axes are batch axes)."""
+        arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
+        key = self._next_key()
+        if axis is None:
+            flat = arr.data.reshape((arr.size,) + arr.data.shape[arr.ndim:])
+            data = R.permutation(key, flat, axis=0, independent=True).reshape(arr.data.shape)
+        else:
+            data = R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
+                                 independent=True)
+        res = new(data, arr.dims)
+        if out is not None:
+            out._assign("permuted", res)
+            return out
+        return res
+
+    def spawn(self, n_children):
+        """``n_children`` independent generators (this stream advances by one draw)."""
+        keys = R.split(self._next_key(), operator.index(n_children))
+        return [Generator(k) for k in keys]
+
+
+for _name, (_spec, _kind, _draw) in DISTRIBUTIONS.items():
+    setattr(RandomState, _name, _distribution(_name, _spec, _kind, _draw, False))
+    setattr(Generator, _name, _distribution(_name, _spec, _kind, _draw, _name in _WITH_DTYPE))
+del _name, _spec, _kind, _draw
+
+
+def default_rng(seed=None):
+    """A :class:`Generator`; a Generator passed in is returned as is."""
+    return seed if isinstance(seed, Generator) else Generator(seed)
+
+
+# the legacy module-level API: bound methods of one global RandomState
+_rand = RandomState()
+_LEGACY = ["seed", "get_state", "set_state", "rand", "randn", "randint", "random_integers",
+           "random", "random_sample", "ranf", "sample", "choice", "shuffle", "permutation",
+           "bytes", "multivariate_normal", "dirichlet", "multinomial", *DISTRIBUTIONS]
+globals().update({_n: getattr(_rand, _n) for _n in _LEGACY})
+
+__all__ = _LEGACY + ["RandomState", "Generator", "default_rng", "SeedSequence",
+                     "BitGenerator", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"]
