@@ -85,6 +85,10 @@ class ufunc:
         self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
         self.signature = None
         self._loops: dict = {}
+        self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
+        # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
+        props = getattr(jfn, "_ufunc__static_props", None)
+        self._impl = (props or {}).get("call") or jfn
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
                         f"See ``numpy.{name}`` for the semantics.")
 
@@ -108,10 +112,50 @@ class ufunc:
                     f"{self.__name__}: not supported for the input types ({shown}): {e}"
                 ) from None
             self._loops[key] = loop
+            ins = key[:-1]
+            if (dtype is None and self.nout == 1 and
+                    any(isinstance(t, onp.dtype) for t in ins) and
+                    all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype))):
+                self._fast[ins] = loop[1][0]
         return loop
 
-    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
-                 order="K", subok=True):
+    def __call__(self, *args, **kwargs):
+        # fast path: positional NamedArrays (or an array and a Python scalar) whose
+        # dtypes are already NumPy's loop dtypes: one jax call, no cast, no alignment
+        if not kwargs and _config._state["mode"] == "numpy":
+            n = len(args)
+            if n == 1 == self.nin:
+                a = args[0]
+                if type(a) is NamedArray and a.dims.count(None) == len(a.dims):
+                    d = a.data
+                    out_dt = self._fast.get((d.dtype,))
+                    if out_dt is not None:
+                        return _result(self._impl(d), out_dt, a.dims)
+            elif n == 2 == self.nin:
+                a, b = args
+                if type(a) is NamedArray and a.dims.count(None) == len(a.dims):
+                    if type(b) is NamedArray:
+                        if b.dims.count(None) == len(b.dims):
+                            ad, bd = a.data, b.data
+                            out_dt = self._fast.get((ad.dtype, bd.dtype))
+                            if out_dt is not None:
+                                return _result(self._impl(ad, bd), out_dt, a.dims if len(
+                                    a.dims) >= len(b.dims) else b.dims)
+                    elif type(b) in _SCALARS:
+                        ad = a.data
+                        out_dt = self._fast.get((ad.dtype, type(b)))
+                        if out_dt is not None:
+                            return _result(self._impl(ad, b), out_dt, a.dims)
+                elif type(a) in _SCALARS and type(b) is NamedArray and \
+                        b.dims.count(None) == len(b.dims):
+                    bd = b.data
+                    out_dt = self._fast.get((type(a), bd.dtype))
+                    if out_dt is not None:
+                        return _result(self._impl(a, bd), out_dt, b.dims)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, out=None, where=True, dtype=None, casting="same_kind",
+              order="K", subok=True):
         nin = self.nin
         if len(args) != nin:
             if len(args) > nin and out is None:
@@ -199,6 +243,14 @@ def _index_data(idx):
     if isinstance(idx, list):
         return jnp.asarray(idx)
     return idx
+
+
+def _result(r, out_dt, dims):
+    """A positional result with known dims (the fast path's constructor)."""
+    x = object.__new__(NamedArray)
+    x.data = r if r.dtype == out_dt else r.astype(out_dt)
+    x.dims = dims
+    return x
 
 
 def _finish(res, out_dt, dims):

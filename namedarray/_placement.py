@@ -19,6 +19,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
+from typing import NamedTuple
+
+from ._core import check_name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,11 +35,16 @@ class Binding:
     kind: str = "vmap"   # "vmap" or "mesh"
 
 
-_state = threading.local()
+class _State(threading.local):
+    stack: dict = {}
+
+
+_state = _State()
 
 
 def bindings() -> dict:
-    return getattr(_state, "stack", {})
+    """The names bound by enclosing maps (this thread)."""
+    return _state.stack
 
 
 @contextlib.contextmanager
@@ -49,8 +57,7 @@ def bind(new: dict):
         _state.stack = old
 
 
-@dataclasses.dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     name: str
     dim: int | None        # physical dimension in the operand, if any
     binding: Binding | None  # enclosing map binding, if any
@@ -58,7 +65,6 @@ class Place:
 
 def resolve(fn: str, x, names) -> list:
     """Places of ``names`` for operand ``x`` (a NamedArray or None)."""
-    from ._core import check_name
     out = []
     dims = x.dims if x is not None else ()
     bound = bindings()

@@ -23,8 +23,8 @@ import numpy as onp
 from .. import _config
 
 from .._core import NamedArray, new, normalize_axis, operand, positional
-from .._dispatch import _store_out, reraise
-from .._placement import resolve
+from .._dispatch import _result, _store_out, reraise
+from .._placement import bindings, resolve
 
 
 def _split_axis(fn, axis, x):
@@ -57,9 +57,27 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
     has_keepdims = "keepdims" in params
 
     np_fn = getattr(onp, name, None)
+    wants: dict = {}   # input dtype -> NumPy's result dtype (plain calls, no cast first)
 
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
+        # fast path: a plain call over a positional axis, or over one physical name
+        if type(a) is NamedArray and not args and not kwargs and out is None:
+            d, dims = a.data, a.dims
+            want = wants.get(d.dtype)
+            if want is not None:
+                if (axis is None or type(axis) is int) and dims.count(None) == len(dims):
+                    try:
+                        r = jfn(d, axis)
+                    except (ValueError, TypeError):
+                        return slow(a, axis)   # for the error message
+                    return _result(r, want, (None,) * r.ndim)
+                if type(axis) is str and axis in dims and not bindings():
+                    i = dims.index(axis)
+                    return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
+        return slow(a, axis, *args, out=out, **kwargs)
+
+    def slow(a, axis=None, *args, out=None, **kwargs):
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))
@@ -68,6 +86,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
             want = numpy_dtype(name, np_fn, x.dtype, kwargs.get("dtype"), args)
             if want.kind in "fc" and x.dtype.kind in "biu":
                 x = new(x.data.astype(want), x.dims)  # compute as NumPy does
+            elif not args and kwargs.get("dtype") is None:
+                wants[x.dtype] = want
         if isinstance(axis, (list, tuple)) and len(axis) == 0:
             axis = ()
         if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
