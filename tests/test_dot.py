@@ -198,6 +198,18 @@ def test_int8_lowering_is_one_widening_dot():
     assert "-> tensor<4x4xi32>" in text
 
 
+def test_narrow_ints_accumulate_in_int32():
+    # NumPy's int8 result is the low byte of the exact sum: accumulate in int32
+    # (XLA's int8 dot is ~50x slower on CPU) and convert back
+    a = jnp.ones((4, 8), jnp.int8)
+    text = jax.jit(lambda u, v: np.matmul(u, v)).lower(a, a.T).as_text()
+    assert text.count("dot_general") == 1 and "-> tensor<4x4xi32>" in text
+    assert "tensor<4x4xi8>" in text.split("return")[-1]
+    big = np.full((3, 300), 127, dtype=np.int8)
+    want = onp.full((3, 300), 127, onp.int8) @ onp.full((300, 3), 127, onp.int8)
+    onp.testing.assert_array_equal(onp.asarray(big @ big.T), want)
+
+
 def test_check_grads_dot_family():
     x = NamedArray(jnp.asarray(_arr(3, 4, 2)), (None, "k", "h"))
     y = NamedArray(jnp.asarray(_arr(4, 5)), ("k", None))

@@ -333,7 +333,7 @@ def test_semantic_errors():
                    "but size 4 in operand 1 (named shape {'k': 4})")
     msg = _err("ij{k},{k}j", x, y)
     assert msg.startswith("einsum: subscripts 'ij{k},{k}j' give operand 0 the positional "
-                          "subscripts 'ij', but it has 1 positional axes (shape (2,)")
+                          "subscripts 'ij', but it has 1 positional axis (shape (2,)")
     assert "no enclosing nmap binds it" in _err("i{q}", x)
     assert "output subscript 'z' does not appear" in _err("i->z", np.ones(2))
     assert "2 input terms but 1 operands" in _err("i,i", np.ones(2))

@@ -9,7 +9,7 @@ dtype: ``int8 x int8 -> int32`` exact, ``bfloat16 -> float32``).
 
 >>> import namedarray as np
 >>> x = np.ones((2, 3, 4)).tag(None, "b", "k")
->>> y = np.ones((4, 5)).tag("k", None)
+>>> y = np.ones((4, 5)).tag("k", "m")
 >>> np.einsum("n{b,k},{k,m}->n{b,m}", x, y).named_shape
 {'b': 3, 'm': 5}
 >>> np.vecdot(x, np.ones(4).tag("k"), axis="k").named_shape
@@ -87,8 +87,12 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
 
     >>> import namedarray as np
     >>> x = np.arange(6.0).reshape(2, 3).tag(None, "i")
-    >>> np.einsum("{i},{i}->", x, x)
+    >>> np.einsum("n{i},n{i}->n", x, x)
     array([ 5., 50.])
+    >>> np.einsum("{i},{i}->", x, x)   # "n" is not mentioned: NumPy would refuse,
+    Traceback (most recent call last):
+    ...
+    ValueError: einsum: subscripts '{i},{i}->' give operand 0 the positional subscripts '', but it has 1 positional axis (shape (2,), named shape {'i': 3})
     """
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_spec((subscripts,) + operands)
@@ -187,29 +191,27 @@ def outer(a, b, out=None, *, precision=None, preferred_element_type=None):
 
 
 def _conj(x):
-    return new(jnp.conj(x.data), x.dims) if jnp.iscomplexobj(x.data) else x
+    return new(jnp.conj(x.data), x.dims) if x.dtype.kind == "c" else x
 
 
-def _loop_letters(na, nb):
-    """Right-aligned broadcast letters for ``na`` and ``nb`` loop axes."""
-    n = max(na, nb)
-    return _L[n - na:n], _L[n - nb:n], _L[:n]
+@functools.lru_cache(maxsize=None)
+def _vecdot_spec(na, nb, axis):
+    if isinstance(axis, str):
+        n = max(na, nb)   # loop axes broadcast right-aligned
+        return f"{_L[n - na:n]}{{{axis}}},{_L[n - nb:n]}{{{axis}}}->{_L[:n]}"
+    ia = normalize_axis("vecdot", axis, na)
+    ib = normalize_axis("vecdot", axis, nb)
+    n = max(na, nb) - 1
+    la, lb = _L[n - na + 1:n], _L[n - nb + 1:n]
+    return f"{la[:ia]}Z{la[ia:]},{lb[:ib]}Z{lb[ib:]}->{_L[:n]}"
 
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``numpy.vecdot``: ``sum(conj(x1) * x2)`` over ``axis``, which may name
     an axis (``axis="k"``, contracted by name); other axes broadcast."""
     a, b = _ops("vecdot", x1, x2)
-    a = _conj(a)
-    if isinstance(axis, str):
-        la, lb, lo = _loop_letters(a.ndim, b.ndim)
-        spec = f"{la}{{{axis}}},{lb}{{{axis}}}->{lo}"
-    else:
-        ia = normalize_axis("vecdot", axis, a.ndim)
-        ib = normalize_axis("vecdot", axis, b.ndim)
-        la, lb, lo = _loop_letters(a.ndim - 1, b.ndim - 1)
-        spec = f"{la[:ia]}Z{la[ia:]},{lb[:ib]}Z{lb[ib:]}->{lo}"
-    return contract("vecdot", spec, [a, b], preferred_element_type, precision=precision)
+    return contract("vecdot", _vecdot_spec(a.ndim, b.ndim, axis), [_conj(a), b],
+                    preferred_element_type, precision=precision)
 
 
 def matvec(x1, x2, /, *, precision=None, preferred_element_type=None):

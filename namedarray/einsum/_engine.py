@@ -46,6 +46,7 @@ from .._placement import bindings
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
+_INT32 = onp.dtype(onp.int32)
 
 
 def as_operand(x) -> NamedArray:
@@ -65,7 +66,8 @@ def _count_error(fn, spec, k, x, term, npos):
     lets = "".join(term.letters)
     return ValueError(
         f"{fn}: subscripts {spec.text!r} give operand {k} the positional subscripts "
-        f"{lets!r}, but it has {npos} positional axes (shape {x.shape}"
+        f"{lets!r}, but it has {npos} positional ax{'is' if npos == 1 else 'es'} (shape "
+        f"{x.shape}"
         + (f", named shape {x.named_shape})" if x.names else ")"))
 
 
@@ -187,8 +189,8 @@ def _output(fn, spec, sizes, batched, n_ell, bound):
 
 
 def _dtypes(fn, ops, pet, dtype, casting):
-    """(input dtype, accumulation dtype): NumPy's result_type (or ``dtype=``),
-    and ``preferred_element_type`` when given."""
+    """(input dtype, result dtype): NumPy's result_type (or ``dtype=``), and
+    ``preferred_element_type`` when given."""
     in_dts = [x.dtype for x in ops]
     if dtype is None:
         in_dtype = onp.result_type(*in_dts)
@@ -218,8 +220,12 @@ class Plan:
         labels, sizes, batched, n_ell = _labels(fn, spec, ops, bound)
         out_pos, out_names = _output(fn, spec, sizes, batched, n_ell, bound)
         out = set(out_pos) | {"{" + n for n in out_names}
-        in_dtype, acc = _dtypes(fn, ops, pet, dtype, casting)
-        self.steps, self.pet, self.acc, self.precision = [], pet, acc, precision
+        in_dtype, out_dtype = _dtypes(fn, ops, pet, dtype, casting)
+        # bool and narrow integers accumulate in int32 even without a request:
+        # NumPy's wrapping result is its low bits, and XLA's int8 dot is ~50x slower
+        self.wide = pet if pet is not None else (
+            _INT32 if in_dtype.kind in "biu" and in_dtype.itemsize < 4 else None)
+        self.acc, self.precision, self.steps = self.wide or in_dtype, precision, []
         self.labels, self.shapes = labels, [list(x.data.shape) for x in ops]
         self.dts = [in_dtype] * len(ops)
         self.steps += [_cast(k, in_dtype) for k, x in enumerate(ops) if x.dtype != in_dtype]
@@ -255,8 +261,8 @@ class Plan:
         perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
         if perm != tuple(range(len(perm))):
             self.steps.append(_transpose(perm))
-        if self.dts[0] != acc:
-            self.steps.append(_cast(0, acc))
+        if self.dts[0] != out_dtype:
+            self.steps.append(_cast(0, out_dtype))
         self.dims = (None,) * len(out_pos) + tuple(l[1:] for l in named)
         # a name nmap binds that the output drops: psum (after the local dot)
         self.psum = tuple(n for n in dict.fromkeys(n for t in spec.inputs for n in t.names)
@@ -297,7 +303,7 @@ class Plan:
         """Sum the labels of slot ``k`` not in ``keep`` (in the accumulation dtype)."""
         axes = tuple(i for i, l in enumerate(self.labels[k]) if l not in keep)
         if axes:
-            if self.pet is not None and self.dts[k] != self.acc:
+            if self.wide is not None and self.dts[k] != self.acc:
                 self.steps.append(_cast(k, self.acc))
                 self.dts[k] = self.acc
             self.steps.append(_sumstep(k, axes))
@@ -314,12 +320,12 @@ class Plan:
         dn = ((tuple(la.index(l) for l in con), tuple(lb.index(l) for l in con)),
               (tuple(la.index(l) for l in batch), tuple(lb.index(l) for l in batch)))
         cast = self.acc if self.dts[a] != self.dts[b] else None
-        self.steps.append(_dot(a, b, dn, None if self.pet is None else self.acc,
+        self.steps.append(_dot(a, b, dn, self.wide,
                                self.precision, cast))
         sa, sb = dict(zip(la, shapes[a])), dict(zip(lb, shapes[b]))
         labels[a] = batch + [l for l in la if l not in lb] + [l for l in lb if l not in la]
         shapes[a] = [sa.get(l, sb.get(l)) for l in labels[a]]
-        if self.pet is not None or cast is not None:
+        if self.wide is not None or cast is not None:
             self.dts[a] = self.acc
 
 
