@@ -158,6 +158,8 @@ _JITTED: dict = {}
 
 
 def _jitted(draw):
+    if getattr(draw, "composite", False):
+        return draw
     f = _JITTED.get(draw)
     if f is None:
         f = _JITTED[draw] = jax.jit(draw, static_argnums=(1, 2))
@@ -255,6 +257,65 @@ def _randint_closed(k, s, dt, lo, hi):
     return R.randint(k, s, lo, hi + 1, dtype=dt)
 
 
+# The gamma family shares one compiled kernel (log-space gamma draws, one
+# compile per shape and dtype): JAX's rejection sampler is slow to compile.
+def _composite(draw):
+    draw.composite = True  # _sample calls it as is; its parts are jitted
+    return draw
+
+
+@jax.jit(static_argnums=(2,))
+def _loggamma_kernel(key, a, dt):
+    return R.loggamma(key, a, a.shape, dt)
+
+
+def _loggamma(key, a, s, dt):
+    return _loggamma_kernel(key, jnp.broadcast_to(jnp.asarray(a, dt), s), dt)
+
+
+@_composite
+def _std_gamma(k, s, dt, a):
+    return jnp.exp(_loggamma(k, a, s, dt))
+
+
+@_composite
+def _gamma(k, s, dt, a, scale):
+    return scale * jnp.exp(_loggamma(k, a, s, dt))
+
+
+@_composite
+def _beta(k, s, dt, a, b):
+    k1, k2 = _split(k)
+    return jax.nn.sigmoid(_loggamma(k1, a, s, dt) - _loggamma(k2, b, s, dt))
+
+
+@_composite
+def _chisquare(k, s, dt, df):
+    return 2 * jnp.exp(_loggamma(k, jnp.asarray(df, dt) / 2, s, dt))
+
+
+@_composite
+def _t(k, s, dt, df):
+    k1, k2 = _split(k)
+    return R.normal(k1, s, dt) * jnp.sqrt(df / _chisquare(k2, s, dt, df))
+
+
+@_composite
+def _f(k, s, dt, a, b):
+    k1, k2 = _split(k)
+    return (_chisquare(k1, s, dt, a) / a) / (_chisquare(k2, s, dt, b) / b)
+
+
+@jax.jit(static_argnums=(1, 2, 3, 5))
+def _choice_idx(key, n, shape, replace, p, dt):
+    return R.choice(key, n, shape, replace, p).astype(dt)
+
+
+@jax.jit(static_argnums=(1, 2))
+def _perm(key, n, dt):
+    return R.permutation(key, n).astype(dt)
+
+
 # name: ((param, default, check), ...), result kind, draw(key, shape, dtype, *params)
 _REQ = inspect.Parameter.empty
 DISTRIBUTIONS = {
@@ -265,16 +326,12 @@ DISTRIBUTIONS = {
     "standard_exponential": ((), "f", lambda k, s, dt: R.exponential(k, s, dt)),
     "exponential": ((("scale", 1.0, _NONNEG),), "f",
                     lambda k, s, dt, scale: scale * R.exponential(k, s, dt)),
-    "standard_gamma": ((("shape", _REQ, _NONNEG),), "f",
-                       lambda k, s, dt, a: R.gamma(k, a, s, dt)),
-    "gamma": ((("shape", _REQ, _NONNEG), ("scale", 1.0, _NONNEG)), "f",
-              lambda k, s, dt, a, scale: scale * R.gamma(k, a, s, dt)),
-    "beta": ((("a", _REQ, _POS), ("b", _REQ, _POS)), "f",
-             lambda k, s, dt, a, b: R.beta(k, a, b, s, dt)),
-    "chisquare": ((("df", _REQ, _POS),), "f", lambda k, s, dt, df: R.chisquare(k, df, s, dt)),
-    "f": ((("dfnum", _REQ, _POS), ("dfden", _REQ, _POS)), "f",
-          lambda k, s, dt, a, b: R.f(k, a, b, s, dt)),
-    "standard_t": ((("df", _REQ, _POS),), "f", lambda k, s, dt, df: R.t(k, df, s, dt)),
+    "standard_gamma": ((("shape", _REQ, _NONNEG),), "f", _std_gamma),
+    "gamma": ((("shape", _REQ, _NONNEG), ("scale", 1.0, _NONNEG)), "f", _gamma),
+    "beta": ((("a", _REQ, _POS), ("b", _REQ, _POS)), "f", _beta),
+    "chisquare": ((("df", _REQ, _POS),), "f", _chisquare),
+    "f": ((("dfnum", _REQ, _POS), ("dfden", _REQ, _POS)), "f", _f),
+    "standard_t": ((("df", _REQ, _POS),), "f", _t),
     "standard_cauchy": ((), "f", lambda k, s, dt: R.cauchy(k, s, dt)),
     "lognormal": ((("mean", 0.0, None), ("sigma", 1.0, _NONNEG)), "f",
                   lambda k, s, dt, m, sg: jnp.exp(_normal(k, s, dt, m, sg))),
@@ -443,7 +500,7 @@ class _Sampler(_Stream):
         if not replace and n_out > pop:
             raise ValueError(f"{fn}: cannot take a larger sample ({n_out}) than the "
                              f"population ({pop}) when replace=False")
-        idx = R.choice(self._next_key(), pop, shape, replace, p).astype(_int())
+        idx = _choice_idx(self._next_key(), pop, shape, replace, p, _int())
         if arr is None:
             return _result(idx, (), int if size is None else None)
         data = jnp.take(arr.data, idx, axis=axis)
@@ -453,12 +510,12 @@ class _Sampler(_Stream):
     def _permute(self, fn, x, axis=0):
         """A shuffled copy along ``axis`` (an int, or a name)."""
         if isinstance(x, (int, onp.integer)) and not isinstance(x, bool):
-            return positional(R.permutation(self._next_key(), int(x)).astype(_int()))
+            return positional(_perm(self._next_key(), int(x), _int()))
         arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
         if arr.ndim == 0 and not isinstance(axis, str):
             raise IndexError(f"{fn}: x must be an integer or at least 1-dimensional")
         d = _axis(fn, arr, axis)
-        perm = R.permutation(self._next_key(), arr.data.shape[d])
+        perm = _perm(self._next_key(), arr.data.shape[d], _int())
         return new(jnp.take(arr.data, perm, axis=d), arr.dims)
 
     def _shuffle(self, fn, x, axis=0):
@@ -471,11 +528,11 @@ class _Sampler(_Stream):
             if x.ndim == 0:
                 raise TypeError(f"{fn}: cannot shuffle a 0-d array")
             ax = axis if isinstance(axis, int) else 0
-            perm = onp.asarray(R.permutation(self._next_key(), x.shape[ax]))
+            perm = onp.asarray(_perm(self._next_key(), x.shape[ax], _int()))
             x[...] = onp.take(x, perm, axis=ax)
             return None
         if isinstance(x, MutableSequence):
-            perm = onp.asarray(R.permutation(self._next_key(), len(x)))
+            perm = onp.asarray(_perm(self._next_key(), len(x), _int()))
             x[:] = [x[i] for i in perm]
             return None
         raise TypeError(f"{fn}: x must be a mutable array (a NamedArray, a NumPy array or a "
@@ -502,8 +559,8 @@ class _Sampler(_Stream):
         c = _concrete(alpha)
         if c.ndim != 1 or onp.any(c <= 0):
             raise ValueError("dirichlet: alpha must be 1-d with every entry > 0")
-        return self._vector("dirichlet", lambda key, s, _: R.dirichlet(key, alpha, s, _float()),
-                            size, alpha.shape[0], _float())
+        return self._vector("dirichlet", lambda key, s, k: jax.nn.softmax(
+            _loggamma(key, alpha, s + (k,), _float()), axis=-1), size, alpha.shape[0], _float())
 
     def multinomial(self, n, pvals, size=None):
         """Multinomial counts of shape ``size + (k,)``."""
@@ -560,9 +617,9 @@ class RandomState(_Sampler):
 
     def randint(self, low, high=None, size=None, dtype=int):
         """Integers in [low, high) (or [0, low))."""
-        default = onp.dtype(dtype) == onp.dtype(int)
-        return self._integers("randint", low, high, size, dtype, False,
-                              int if default else None)
+        dt = onp.dtype(dtype)
+        scalar = int if dt == onp.dtype(int) else bool if dt == onp.bool_ else None
+        return self._integers("randint", low, high, size, dtype, False, scalar)
 
     def random_integers(self, low, high=None, size=None):
         """Deprecated in NumPy: integers in [low, high] (or [1, low])."""
@@ -612,7 +669,8 @@ class Generator(_Sampler):
 
     def integers(self, low, high=None, size=None, dtype=onp.int64, endpoint=False):
         """Integers in [low, high) (``endpoint=True``: [low, high])."""
-        return self._integers("integers", low, high, size, dtype, endpoint, None)
+        return self._integers("integers", low, high, size, dtype, endpoint,
+                              bool if onp.dtype(dtype) == onp.bool_ else None)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Samples from ``a`` along ``axis`` (an int n means ``arange(n)``)."""

@@ -1,0 +1,422 @@
+"""namedarray.random: distributions (two-sample Kolmogorov-Smirnov against
+NumPy's own generator on large fixed-seed samples), NumPy's return kinds and
+dtypes, broadcasting, named parameters, reproducibility and state, choice,
+in-place shuffle, permutations, errors.
+
+The streams differ from NumPy's (JAX's threefry, not PCG64/MT19937), so
+values are never compared one by one; distributions are.
+"""
+from __future__ import annotations
+
+import jax
+import numpy as onp
+import pytest
+from hypothesis import given, strategies as st
+
+import namedarray as na
+from namedarray import random as nr
+
+N = 20_000
+
+
+def ks_stat(x, y):
+    """The two-sample Kolmogorov-Smirnov statistic."""
+    x, y = onp.sort(onp.ravel(x)), onp.sort(onp.ravel(y))
+    grid = onp.concatenate([x, y])
+    fx = onp.searchsorted(x, grid, side="right") / x.size
+    fy = onp.searchsorted(y, grid, side="right") / y.size
+    return onp.abs(fx - fy).max()
+
+
+def same_distribution(ours, theirs, alpha=1e-6):
+    ours = onp.asarray(ours)
+    n, m = ours.size, theirs.size
+    crit = onp.sqrt(-onp.log(alpha / 2) / 2) * onp.sqrt((n + m) / (n * m))
+    d = ks_stat(ours, theirs)
+    assert d < crit, f"KS statistic {d:.4f} >= {crit:.4f}"
+    # the means agree within a few standard errors (where they exist)
+    if onp.isfinite(theirs.var()) and theirs.var() < 1e6:
+        se = onp.sqrt(ours.var() / n + theirs.var() / m) + 1e-12
+        assert abs(ours.mean() - theirs.mean()) < 6 * se
+
+
+# parameters for every distribution in the table
+PARAMS = {
+    "standard_normal": (), "normal": (1.5, 2.0), "uniform": (-1.0, 3.0),
+    "standard_exponential": (), "exponential": (2.5,), "standard_gamma": (0.7,),
+    "gamma": (2.0, 1.5), "beta": (0.5, 2.0), "chisquare": (3.0,), "f": (5.0, 7.0),
+    "standard_t": (4.0,), "standard_cauchy": (), "lognormal": (0.3, 0.5),
+    "laplace": (1.0, 2.0), "logistic": (-1.0, 0.5), "gumbel": (0.5, 2.0), "rayleigh": (1.5,),
+    "pareto": (3.0,), "weibull": (1.5,), "power": (2.5,), "triangular": (-1.0, 0.5, 2.0),
+    "poisson": (4.5,), "binomial": (12, 0.3), "geometric": (0.25,),
+}
+
+
+def test_every_table_entry_is_tested():
+    assert set(PARAMS) == set(nr.DISTRIBUTIONS)
+
+
+@pytest.mark.parametrize("name", sorted(PARAMS))
+def test_distribution_matches_numpy(name):
+    ours = getattr(na.random.default_rng(12345), name)(*PARAMS[name], size=N)
+    theirs = getattr(onp.random.default_rng(54321), name)(*PARAMS[name], size=N)
+    assert isinstance(ours, na.NamedArray)
+    assert (ours.dtype, ours.shape) == (theirs.dtype, theirs.shape)
+    same_distribution(ours, theirs)
+    # the legacy global-state function draws from the same distribution
+    na.random.seed(7)
+    legacy = getattr(na.random, name)(*PARAMS[name], size=N)
+    assert legacy.dtype == getattr(onp.random, name)(*PARAMS[name], size=3).dtype
+    same_distribution(legacy, theirs)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("rand", (N,)), ("randn", (N,)), ("random", (N,)), ("random_sample", (N,)),
+    ("ranf", (N,)), ("sample", (N,))])
+def test_legacy_uniform_and_normal_aliases(name, args):
+    na.random.seed(3)
+    onp.random.seed(3)
+    ours, theirs = getattr(na.random, name)(*args), getattr(onp.random, name)(*args)
+    assert (ours.dtype, ours.shape) == (theirs.dtype, theirs.shape)
+    same_distribution(ours, theirs)
+
+
+def test_integers_match_numpy():
+    ours = na.random.default_rng(1).integers(-3, 7, size=N)
+    theirs = onp.random.default_rng(2).integers(-3, 7, size=N)
+    assert ours.dtype == theirs.dtype
+    same_distribution(ours, theirs)
+    o, t = onp.asarray(ours), theirs
+    assert o.min() == t.min() == -3 and o.max() == t.max() == 6
+    closed = onp.asarray(na.random.default_rng(1).integers(0, 3, size=N, endpoint=True))
+    assert set(onp.unique(closed)) == set(onp.unique(onp.random.default_rng(1).integers(
+        0, 3, size=N, endpoint=True)))
+    na.random.seed(0)
+    same_distribution(na.random.randint(5, size=N), onp.random.default_rng(0).integers(5, size=N))
+
+
+# --------------------------------------------------------------------------
+# NumPy's return kinds and dtypes
+# --------------------------------------------------------------------------
+CALLS = {
+    "rand": lambda m, size: m.rand() if size is None else m.rand(*size),
+    "randn": lambda m, size: m.randn() if size is None else m.randn(*size),
+    "randint": lambda m, size: m.randint(5, size=size),
+    "randint_int8": lambda m, size: m.randint(5, size=size, dtype=onp.int8),
+    "random": lambda m, size: m.random(size),
+    "normal": lambda m, size: m.normal(0.0, 1.0, size),
+    "normal_0d_param": lambda m, size: m.normal(onp.zeros(()), 1.0, size),
+    "poisson": lambda m, size: m.poisson(2.0, size),
+    "binomial": lambda m, size: m.binomial(5, 0.5, size),
+    "choice_int": lambda m, size: m.choice(5, size),
+    "choice_list": lambda m, size: m.choice([1.5, 2.5], size),
+    "gamma": lambda m, size: m.gamma(2.0, size=size),
+    "randint_bool": lambda m, size: m.randint(2, size=size, dtype=bool),
+}
+GEN_CALLS = {
+    "random": lambda g, size: g.random(size),
+    "random_f32": lambda g, size: g.random(size, dtype=onp.float32),
+    "integers": lambda g, size: g.integers(5, size=size),
+    "integers_uint8": lambda g, size: g.integers(5, size=size, dtype=onp.uint8),
+    "integers_bool": lambda g, size: g.integers(2, size=size, dtype=bool),
+    "normal": lambda g, size: g.normal(size=size),
+    "standard_normal_f32": lambda g, size: g.standard_normal(size, dtype=onp.float32),
+    "standard_gamma_f32": lambda g, size: g.standard_gamma(2.0, size, dtype=onp.float32),
+    "exponential": lambda g, size: g.exponential(size=size),
+    "poisson": lambda g, size: g.poisson(size=size),
+    "geometric": lambda g, size: g.geometric(0.5, size=size),
+    "choice_int": lambda g, size: g.choice(5, size),
+    "choice_array": lambda g, size: g.choice(onp.arange(5.0), size),
+}
+
+
+def same_kind(ours, theirs):
+    if type(theirs) in (float, int, bool):
+        assert type(ours) is type(theirs), (type(ours), type(theirs))
+        return
+    assert isinstance(ours, na.NamedArray), type(ours)
+    assert (ours.dtype, ours.shape) == (onp.asarray(theirs).dtype, onp.shape(theirs))
+
+
+@given(call=st.sampled_from(sorted(CALLS)), size=st.sampled_from([None, (), (2, 3)]))
+def test_legacy_return_kinds_and_dtypes(call, size):
+    same_kind(CALLS[call](na.random, size), CALLS[call](onp.random, size))
+    same_kind(CALLS[call](na.random.RandomState(0), size),
+              CALLS[call](onp.random.RandomState(0), size))
+
+
+@given(call=st.sampled_from(sorted(GEN_CALLS)), size=st.sampled_from([None, (), 6, (2, 3)]))
+def test_generator_return_kinds_and_dtypes(call, size):
+    same_kind(GEN_CALLS[call](na.random.default_rng(0), size),
+              GEN_CALLS[call](onp.random.default_rng(0), size))
+
+
+def test_bytes():
+    b = na.random.default_rng(0).bytes(7)
+    assert type(b) is type(onp.random.default_rng(0).bytes(7)) and len(b) == 7
+    assert type(na.random.bytes(3)) is bytes
+
+
+# --------------------------------------------------------------------------
+# broadcasting, named parameters
+# --------------------------------------------------------------------------
+@given(loc_shape=st.sampled_from([(), (2, 1), (4,)]),
+       scale_shape=st.sampled_from([(), (2, 3)]),
+       size=st.sampled_from([None, (2, 3)]))
+def test_parameters_broadcast_like_numpy(loc_shape, scale_shape, size):
+    loc, scale = onp.zeros(loc_shape), onp.ones(scale_shape)
+    try:
+        want = onp.random.default_rng(0).normal(loc, scale, size)
+    except ValueError:
+        with pytest.raises(ValueError, match="^normal: parameters with shapes"):
+            na.random.default_rng(0).normal(loc, scale, size)
+        return
+    got = na.random.default_rng(0).normal(na.asarray(loc), scale, size)
+    same_kind(got, want)
+
+
+def test_named_parameters_give_named_independent_draws():
+    loc = na.asarray(onp.array([0.0, 100.0, 200.0])).tag("b")
+    x = na.random.default_rng(0).normal(loc, 1.0, size=(N // 10,))
+    assert x.named_shape == {"b": 3} and x.shape == (N // 10,)
+    d = onp.asarray(x.untag("b"))  # (3, N/10)
+    for i in range(3):
+        same_distribution(d[i] - 100.0 * i, onp.random.default_rng(i).normal(size=N // 10))
+    assert not onp.allclose(d[0], d[1] - 100.0)  # not one draw shared by the slices
+    # two parameters with different names: the union of the names
+    p = na.asarray(onp.array([0.2, 0.8])).tag("p")
+    n = na.asarray(onp.array([10, 20, 30])).tag("n")
+    c = na.random.default_rng(1).binomial(n, p)
+    assert c.named_shape == {"n": 3, "p": 2} and c.shape == () and c.dtype == onp.int64
+
+
+# --------------------------------------------------------------------------
+# reproducibility and state
+# --------------------------------------------------------------------------
+def draws(m):
+    return onp.concatenate([onp.ravel(m.normal(size=3)), onp.ravel(m.randint(9, size=2)),
+                            onp.ravel(m.choice(10, 3, replace=False))])
+
+
+def test_same_seed_same_stream():
+    na.random.seed(42)
+    a = draws(na.random)
+    na.random.seed(42)
+    b = draws(na.random)
+    na.random.seed(43)
+    c = draws(na.random)
+    onp.testing.assert_array_equal(a, b)
+    assert not onp.array_equal(a, c)
+    onp.testing.assert_array_equal(draws(na.random.RandomState(42)), a)
+    g1, g2 = na.random.default_rng(5), na.random.default_rng(5)
+    onp.testing.assert_array_equal(g1.random(4), g2.random(4))
+    assert not onp.array_equal(g1.random(4), g1.random(4))  # the stream advances
+    for seed in ([1, 2, 3], onp.random.SeedSequence(9), 2**80, onp.int64(7)):
+        onp.testing.assert_array_equal(na.random.default_rng(seed).random(3),
+                                       na.random.default_rng(seed).random(3))
+    assert na.random.default_rng(g1) is g1
+    key = jax.random.key(0)
+    onp.testing.assert_array_equal(na.random.default_rng(key).random(3),
+                                   na.random.Generator(key).random(3))
+
+
+def test_get_state_set_state_roundtrip():
+    rs = na.random.RandomState(0)
+    rs.normal(size=2)
+    state = rs.get_state()
+    a = draws(rs)
+    rs.set_state(state)
+    onp.testing.assert_array_equal(draws(rs), a)
+    rs.set_state(state)
+    rs.set_state(rs.get_state(legacy=False))
+    onp.testing.assert_array_equal(draws(rs), a)
+    na.random.seed(1)
+    s = na.random.get_state()
+    x = na.random.rand(3)
+    na.random.set_state(s)
+    onp.testing.assert_array_equal(na.random.rand(3), x)
+
+
+def test_spawn():
+    g = na.random.default_rng(0)
+    kids = g.spawn(3)
+    vals = [onp.asarray(k.random(5)) for k in kids]
+    assert all(isinstance(k, nr.Generator) for k in kids)
+    assert not onp.array_equal(vals[0], vals[1])
+    again = [onp.asarray(k.random(5)) for k in na.random.default_rng(0).spawn(3)]
+    for v, w in zip(vals, again):
+        onp.testing.assert_array_equal(v, w)
+
+
+def test_under_jit_the_state_stays_concrete():
+    na.random.seed(0)
+    f = jax.jit(lambda x: x + na.random.normal(size=3).data)
+    out = f(onp.zeros(3))
+    assert out.shape == (3,)
+    assert isinstance(na.random.normal(size=2), na.NamedArray)  # no leaked tracer
+    assert not isinstance(na.random.get_state()[1], jax.core.Tracer)
+
+
+# --------------------------------------------------------------------------
+# choice, shuffle, permutation
+# --------------------------------------------------------------------------
+@given(n=st.sampled_from([1, 7, 30]), data=st.data(), seed=st.integers(0, 2**16))
+def test_choice_without_replacement_is_distinct(n, data, seed):
+    k = data.draw(st.sampled_from([0, 1, n]))
+    got = onp.asarray(na.random.default_rng(seed).choice(n, k, replace=False))
+    assert got.shape == (k,) and len(set(got.tolist())) == k
+    assert ((0 <= got) & (got < n)).all()
+    pool = onp.arange(n) * 10
+    got = onp.asarray(na.random.choice(pool, k, replace=False))
+    assert len(set(got.tolist())) == k and set(got.tolist()) <= set(pool.tolist())
+
+
+def test_choice_with_p_matches_numpy_frequencies():
+    p = onp.array([0.1, 0.0, 0.6, 0.3])
+    ours = onp.asarray(na.random.default_rng(0).choice(4, N, p=p))
+    theirs = onp.random.default_rng(0).choice(4, N, p=p)
+    assert (ours != 1).all()
+    f_ours = onp.bincount(ours, minlength=4) / N
+    f_theirs = onp.bincount(theirs, minlength=4) / N
+    onp.testing.assert_allclose(f_ours, f_theirs, atol=6 * onp.sqrt(0.25 / N) * 2)
+    nz = onp.asarray(na.random.default_rng(1).choice(4, 3, replace=False, p=p))
+    assert sorted(nz.tolist()) == [0, 2, 3]
+
+
+def test_generator_choice_along_axis_and_named_rows():
+    a = onp.arange(12).reshape(3, 4)
+    got = na.random.default_rng(0).choice(a, 5, axis=1)
+    assert got.shape == onp.random.default_rng(0).choice(a, 5, axis=1).shape
+    cols = onp.asarray(got).T
+    assert all(any((c == a[:, j]).all() for j in range(4)) for c in cols)
+    x = na.asarray(a).tag(None, "f")  # positional rows, named columns ride along
+    rows = na.random.default_rng(0).choice(x, 2)
+    assert rows.shape == (2,) and rows.named_shape == {"f": 4}
+
+
+@given(shape=st.sampled_from([(5,), (4, 3), (3, 2, 2)]), seed=st.integers(0, 2**16))
+def test_shuffle_in_place(shape, seed):
+    a = onp.arange(int(onp.prod(shape))).reshape(shape)
+    x = na.asarray(a)
+    dims = x.dims
+    assert na.random.default_rng(seed).shuffle(x) is None
+    got = onp.asarray(x)
+    assert x.dims == dims and got.shape == a.shape
+    # rows moved whole: the same multiset of rows
+    assert sorted(map(tuple, got.reshape(shape[0], -1))) == sorted(
+        map(tuple, a.reshape(shape[0], -1)))
+    y = a.copy()
+    na.random.shuffle(y)  # a NumPy array in place
+    assert sorted(y.ravel().tolist()) == sorted(a.ravel().tolist())
+    lst = list(range(10))
+    na.random.shuffle(lst)
+    assert sorted(lst) == list(range(10))
+
+
+def test_shuffle_changes_order_eventually_and_along_a_name():
+    x = na.arange(20)
+    na.random.seed(0)
+    na.random.shuffle(x)
+    assert not onp.array_equal(onp.asarray(x), onp.arange(20))
+    a = onp.arange(24).reshape(4, 6)
+    named = na.asarray(a).tag(None, "t")
+    na.random.default_rng(0).shuffle(named, axis="t")
+    got = onp.asarray(named.untag("t"))  # (6, 4): columns of a, permuted
+    assert sorted(map(tuple, got)) == sorted(map(tuple, a.T))
+    assert named.named_shape == {"t": 6} and named.shape == (4,)
+
+
+def test_permutation_and_permuted():
+    p = na.random.permutation(10)
+    assert p.dtype == onp.random.permutation(10).dtype
+    assert sorted(onp.asarray(p).tolist()) == list(range(10))
+    a = onp.arange(12).reshape(3, 4)
+    q = onp.asarray(na.random.default_rng(0).permutation(a, axis=1))
+    assert sorted(map(tuple, q.T)) == sorted(map(tuple, a.T))
+    r = onp.asarray(na.random.default_rng(0).permuted(a, axis=1))
+    for row, orig in zip(r, a):
+        assert sorted(row.tolist()) == orig.tolist()
+    flat = onp.asarray(na.random.default_rng(0).permuted(a))
+    assert sorted(flat.ravel().tolist()) == list(range(12))
+
+
+def test_vector_distributions():
+    g = na.random.default_rng(0)
+    cov = onp.array([[2.0, 0.5], [0.5, 1.0]])
+    mv = onp.asarray(g.multivariate_normal([1.0, -1.0], cov, size=N))
+    theirs = onp.random.default_rng(0).multivariate_normal([1.0, -1.0], cov, size=N)
+    assert mv.shape == theirs.shape
+    onp.testing.assert_allclose(onp.cov(mv.T), onp.cov(theirs.T), atol=0.1)
+    d = g.dirichlet([1.0, 2.0, 3.0], size=(4,))
+    assert d.shape == onp.random.default_rng(0).dirichlet([1.0, 2.0, 3.0], size=(4,)).shape
+    onp.testing.assert_allclose(onp.asarray(d).sum(-1), 1.0, rtol=1e-12)
+    m = g.multinomial(10, [0.2, 0.3, 0.5], size=5)
+    want = onp.random.default_rng(0).multinomial(10, [0.2, 0.3, 0.5], size=5)
+    assert (m.dtype, m.shape) == (want.dtype, want.shape)
+    assert (onp.asarray(m).sum(-1) == 10).all()
+
+
+# --------------------------------------------------------------------------
+# errors (NumPy raises the same types)
+# --------------------------------------------------------------------------
+ERRORS = [
+    (lambda m: m.normal(0, -1), ValueError, "^normal: scale < 0"),
+    (lambda m: m.poisson(-1.0), ValueError, "^poisson: lam < 0"),
+    (lambda m: m.binomial(3, 1.5), ValueError, "^binomial: p < 0, > 1"),
+    (lambda m: m.beta(0, 1), ValueError, "^beta: a <= 0"),
+    (lambda m: m.normal(size=-1), ValueError, "^normal: negative dimensions"),
+    (lambda m: m.normal(size=1.5), TypeError, "^normal: size must be an int"),
+    (lambda m: m.normal(onp.zeros(2), 1, size=3), ValueError,
+     r"^normal: parameters with shapes \(2,\) cannot be broadcast to size \(3,\)"),
+    (lambda m: m.randint(0), ValueError, "^randint: low >= high"),
+    (lambda m: m.randint(3, 2), ValueError, "^randint: low >= high"),
+    (lambda m: m.randint(0, 300, dtype=onp.int8), ValueError,
+     "^randint: high is out of bounds for int8"),
+    (lambda m: m.choice(0), ValueError, "^choice: a must be a positive integer"),
+    (lambda m: m.choice([]), ValueError, "^choice: a cannot be empty"),
+    (lambda m: m.choice(3, 4, replace=False), ValueError, "^choice: cannot take a larger"),
+    (lambda m: m.choice(3, p=[0.5, 0.6, 0.0]), ValueError, "^choice: probabilities do not sum"),
+    (lambda m: m.choice(3, p=[0.5, 0.5]), ValueError, "^choice: a and p must have the same"),
+    (lambda m: m.choice([[1, 2]]), ValueError, "^choice: a must be 1-dimensional"),
+    (lambda m: m.permutation(onp.array(3)), IndexError, "^permutation: x must be an integer"),
+    (lambda m: m.shuffle(onp.array(3)), TypeError, "^shuffle: cannot shuffle a 0-d"),
+    (lambda m: m.seed(-1), ValueError, "^seed: seed must be between 0 and 2\\*\\*32 - 1"),
+    (lambda m: m.seed(2**32), ValueError, "^seed: seed must be between"),
+    (lambda m: m.seed(1.5), TypeError, "^seed: seed must be an int"),
+    (lambda m: m.normal(0, 1, 2, 3), TypeError, "^normal: too many positional"),
+]
+
+
+@pytest.mark.parametrize("call,exc,match", ERRORS)
+def test_errors_like_numpy(call, exc, match):
+    with pytest.raises(exc):
+        call(onp.random.RandomState(0))
+    with pytest.raises(exc, match=match):
+        call(na.random.RandomState(0))
+
+
+def test_more_errors():
+    with pytest.raises(ValueError):
+        onp.random.default_rng(-1)
+    with pytest.raises(ValueError, match="^default_rng: seed -1: expected non-negative"):
+        na.random.default_rng(-1)
+    with pytest.raises(ValueError, match="^set_state: expected a state from namedarray"):
+        na.random.set_state(onp.random.get_state())
+    with pytest.raises(TypeError, match="^shuffle: x must be a mutable array .* got ArrayImpl"):
+        na.random.shuffle(jax.numpy.arange(3))
+    with pytest.raises(ValueError, match=r"^shuffle: axis names 'u'.*\{'t': 3\}"):
+        na.random.default_rng(0).shuffle(na.ones((3, 2)).tag("t", None), axis="u")
+    with pytest.raises(TypeError, match="^random: dtype must be float32 or float64"):
+        na.random.default_rng(0).random(dtype=onp.int32)
+    with pytest.raises(TypeError):
+        onp.random.default_rng(0).random(dtype=onp.int32)
+    with pytest.raises(ValueError, match="^integers: high is out of bounds for bool"):
+        na.random.default_rng(0).integers(5, dtype=bool)
+
+
+def test_out_argument():
+    out = na.zeros((2, 3))
+    r = na.random.default_rng(0).standard_normal(out=out)
+    assert r is out and onp.asarray(out).std() > 0
+    with pytest.raises(TypeError, match="^random: out has dtype float64 but dtype is float32"):
+        na.random.default_rng(0).random(dtype=onp.float32, out=na.zeros(2))
