@@ -62,7 +62,7 @@ def nmap(f, mesh=None, axis_resources=None):
             for i, d in zip(idx, datas):
                 full[i] = positional(d)
             a, k = jax.tree_util.tree_unflatten(tree, full)
-            with bind({n: Binding(n, (n,), sizes[n]) for n in union}):
+            with bind({n: Binding(n, ((n,),), (sizes[n],)) for n in union}):
                 res = f(*a, **k)
             flat, otree = jax.tree_util.tree_flatten(res, is_leaf=is_na)
             out_dims.append((otree, [v.dims if is_na(v) else None for v in flat]))

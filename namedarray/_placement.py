@@ -26,13 +26,31 @@ from ._core import check_name
 
 @dataclasses.dataclass(frozen=True)
 class Binding:
-    """How an enclosing map binds a name: the JAX axis names and total size."""
+    """How an enclosing map binds a name.
+
+    ``groups`` are the JAX axis names to run collectives over, major to minor:
+    ``((name,),)`` for a name ``vmap``-ed by a local ``nmap``;
+    ``((mesh axes...), (block,))`` for a name split over a mesh: a local block of
+    ``sizes[1]`` (itself ``vmap``-ed) on each of ``sizes[0]`` devices.
+    JAX cannot run one collective over a vmap axis and mesh axes together, so
+    the parallel layer applies one collective per group.
+    """
     name: str
-    axes: tuple          # JAX axis names for lax collectives (vmap name or mesh axes)
-    size: int            # global logical size of the name
-    mesh_size: int = 1   # product of the mesh axes' sizes (1 for vmap)
-    local: bool = False  # True when the name is also a physical local block
+    groups: tuple
+    sizes: tuple
     kind: str = "vmap"   # "vmap" or "mesh"
+    local: bool = False  # never a physical dimension: blocks are vmapped too
+
+    @property
+    def axes(self) -> tuple:
+        return tuple(a for g in self.groups for a in g)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.sizes:
+            n *= s
+        return n
 
 
 class _State(threading.local):

@@ -46,12 +46,27 @@ def _drop(x: NamedArray, data, dims_removed):
     return new(data, keep)
 
 
-def _mesh_axes(places):
-    axes = []
+def bound_collective(collective, data, places):
+    """Apply ``collective(data, axes)`` over every bound name's axis groups, one
+    group at a time (a vmap axis and mesh axes cannot share one collective)."""
     for p in places:
         if p.binding is not None:
-            axes.extend(p.binding.axes)
-    return tuple(axes)
+            for group in p.binding.groups:
+                data = collective(data, group)
+    return data
+
+
+def _group_index(group):
+    return lax.axis_index(group if len(group) > 1 else group[0])
+
+
+def _index(b):
+    """This instance's global index along a bound name (major to minor groups)."""
+    idx = None
+    for g, size in zip(b.groups, b.sizes):
+        i = _group_index(g)
+        idx = i if idx is None else idx * size + i
+    return idx
 
 
 # --------------------------------------------------------------------------
@@ -65,10 +80,7 @@ def _reducer(fn, local, collective):
             phys = tuple(p.dim for p in places if p.dim is not None)
             data = local(v.data, phys) if phys else v.data
             out = _drop(v, data, set(phys))
-            axes = _mesh_axes(places)
-            if axes:
-                out = new(collective(out.data, axes), out.dims)
-            return out
+            return new(bound_collective(collective, out.data, places), out.dims)
         return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
     prim.__name__ = prim.__qualname__ = fn
     return prim
@@ -172,9 +184,8 @@ def axis_index(axis_name):
     """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``."""
     idx = None
     for p in resolve("axis_index", None, _names(axis_name)):
-        b = p.binding
-        i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
-        idx = i if idx is None else idx * b.size + i
+        i = _index(p.binding)
+        idx = i if idx is None else idx * p.binding.size + i
     return positional(jnp.asarray(idx))
 
 
@@ -221,8 +232,9 @@ def ppermute(x, axis_name, perm):
         (p,) = resolve("ppermute", v, _names(axis_name))
         b = p.binding
         # vmap's ppermute rule needs a full permutation; partial ones gather
-        if b is not None and p.dim is None and (b.kind == "mesh" or len(perm) == b.size):
-            return new(lax.ppermute(v.data, b.axes, perm), v.dims)
+        if b is not None and p.dim is None and len(b.groups) == 1 and (
+                b.kind == "mesh" or len(perm) == b.size):
+            return new(lax.ppermute(v.data, b.groups[0], perm), v.dims)
         size = v.data.shape[p.dim] if p.binding is None else axis_size(axis_name, v)
         src = [0] * size
         mask = [False] * size
@@ -261,8 +273,15 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
         v = _as_named(v)
         (p,) = resolve("all_to_all", v, _names(axis_name))
         if p.binding is not None and p.dim is None:
-            d = lax.all_to_all(v.data, p.binding.axes, split_axis, concat_axis, tiled=tiled)
-            return new(d, v.dims)
+            if len(p.binding.groups) == 1:
+                d = lax.all_to_all(v.data, p.binding.groups[0], split_axis, concat_axis,
+                                   tiled=tiled)
+                return new(d, v.dims)
+            # split name: exchange on the gathered axis, keep this instance's part
+            g = gather_names("all_to_all", v, (p.name,))
+            g = g.tag(p.name, *([None] * (g.ndim - 1)))
+            r = all_to_all(g, p.name, split_axis, concat_axis, tiled=tiled)
+            return scatter_names("all_to_all", r.untag(p.name), (p.name,))
         n = v.ndim
         size = v.data.shape[p.dim]
         s = split_axis % n
@@ -296,37 +315,29 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
 # --------------------------------------------------------------------------
 def gather_names(fn, x: NamedArray, names) -> NamedArray:
     """Make ``names`` the leading positional axes of ``x`` (in order): untag the
-    physical ones, ``all_gather`` the bound ones."""
-    places = resolve(fn, x, names)
-    for p in places:
-        if p.binding is not None and p.dim is None:
-            d = lax.all_gather(x.data, p.binding.axes, axis=0, tiled=False)
-            d = d.reshape((-1,) + x.data.shape) if len(p.binding.axes) > 1 else d
-            x = new(jnp.moveaxis(d, 0, x.ndim), x.dims[:x.ndim] + (p.name,) + x.dims[x.ndim:])
-        elif p.binding is not None:  # split: local block x mesh axes
-            d = lax.all_gather(x.data, p.binding.axes, axis=p.dim, tiled=True)
-            x = new(d, x.dims)
+    physical ones, ``all_gather`` the bound ones (global order for split names)."""
+    for p in resolve(fn, x, names):
+        b = p.binding
+        if b is None or p.dim is not None:
+            continue
+        d = x.data
+        for k, g in enumerate(reversed(b.groups)):   # minor group first
+            d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=0, tiled=k > 0)
+        n = x.ndim
+        x = new(jnp.moveaxis(d, 0, n), x.dims[:n] + (p.name,) + x.dims[n:])
     return x.untag(*names)
 
 
 def scatter_names(fn, y: NamedArray, names) -> NamedArray:
     """Inverse of :func:`gather_names`: the leading positional axes of ``y`` get
-    the names back (bound names keep only this instance's slice)."""
+    the names back (for a bound name, this instance keeps its own slice)."""
     k = len(names)
-    rest = y.dims[k:]
-    out = new(y.data, (None,) * k + rest).tag(*names, *([None] * (y.ndim - k)))
+    out = new(y.data, (None,) * k + y.dims[k:]).tag(*names, *([None] * (y.ndim - k)))
     for name in names:
         b = bindings().get(name)
         if b is None:
             continue
         dim = out.dims.index(name)
-        if b.local:
-            block = out.data.shape[dim] // b.mesh_size
-            i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
-            d = lax.dynamic_slice_in_dim(out.data, i * block, block, axis=dim)
-            out = new(d, out.dims)
-        else:
-            i = lax.axis_index(b.axes if len(b.axes) > 1 else b.axes[0])
-            d = lax.dynamic_index_in_dim(out.data, i, axis=dim, keepdims=False)
-            out = new(d, tuple(v for v in out.dims if v != name))
+        d = lax.dynamic_index_in_dim(out.data, _index(b), axis=dim, keepdims=False)
+        out = new(d, tuple(v for v in out.dims if v != name))
     return out

@@ -213,8 +213,7 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
             dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
         out = new(res, dims)
     if bound:
-        axes = tuple(a for p in bound for a in p.binding.axes)
-        out = new(collective(out.data, axes), out.dims)
+        out = new(parallel.bound_collective(collective, out.data, bound), out.dims)
     return out
 
 
