@@ -26,6 +26,7 @@ from .reductions import cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, 
 from ._indexing import nonzero
 from . import parallel
 from ._nmap import nmap
+from ._mesh import shard
 from . import _frontend
 from ._frontend import *  # noqa: F401,F403
 globals().update(_frontend.declare(globals()))
