@@ -70,6 +70,10 @@ def test_tour_results_match_numpy(tour):
         "f(x)": (x * x).sum(axis=0),
         "jax.grad(lambda a: (a * a).sum(axis=\"batch\").sum().data)(x).untag(\"batch\")":
             2 * x,
+        "np.einsum(\"{batch,k},{k}->{batch}\", w, k).untag(\"batch\")":
+            onp.arange(8.0).reshape(2, 4) @ onp.arange(4.0),
+        "local": (lambda d: (d - d.mean(0)).max(0))(onp.arange(48.0).reshape(16, 3)),
+        "sharded": (lambda d: (d - d.mean(0)).max(0))(onp.arange(48.0).reshape(16, 3)),
     }
     for code, want in expected.items():
         assert code in res, f"the tour no longer prints {code!r}"
