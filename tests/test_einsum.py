@@ -245,6 +245,21 @@ def test_mapped_contraction_keeps_accumulation_dtype():
     assert int(unmapped) == want
 
 
+@pytest.mark.parametrize("k", [4, 8])   # exactly the mesh axis, or split (2 per device)
+def test_contraction_over_mesh_name(k):
+    pytest.importorskip("namedarray._mesh")
+    mesh = jax.make_mesh((4,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
+    x, y = _arr(3, k), _arr(k, 5)
+    f = np.nmap(lambda u, v: np.einsum("i{k},{k}j->ij", u, v), mesh=mesh,
+                axis_resources={"k": "x"})
+    got = f(NamedArray(x, (None, "k")), NamedArray(y, ("k", None)))
+    onp.testing.assert_allclose(onp.asarray(got), x @ y, rtol=1e-12)
+    g = np.nmap(lambda u, v: np.vecdot(u, v, axis="k", preferred_element_type=np.int32),
+                mesh=mesh, axis_resources={"k": "x"})
+    i8 = NamedArray(jnp.full((2, k), 127, jnp.int8), (None, "k"))
+    assert g(i8, i8).tolist() == [127 * 127 * k] * 2
+
+
 # --------------------------------------------------------------------------
 # accumulation dtype, gradients
 # --------------------------------------------------------------------------
