@@ -8,10 +8,18 @@ Pure dtype/introspection helpers are NumPy's own functions.
 """
 from __future__ import annotations
 
+import functools
+import math
+import operator
+import inspect
+
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ._core import NamedArray, new, operand, positional, to_jax
+from . import _config
+
+from ._core import NamedArray, new, normalize_axis, operand, positional, to_jax
 from ._dispatch import _generic, wrap
 
 # what a named `axis` means for these functions
@@ -44,8 +52,123 @@ def _declare(ns):
         if isinstance(v, (type, onp.ufunc)) or not callable(v) or not hasattr(jnp, n):
             continue
         kind = "keep" if n in _KEEP else ("reduce" if n in _REDUCE else None)
-        out[n] = wrap(getattr(jnp, n), n, named=kind)
+        out[n] = wrap(_numpy_args(getattr(jnp, n), n), n, named=kind)
     return out
+
+
+# -- NumPy's argument conventions for the jax.numpy functions ----------------
+# parameters that are Python structure (shapes, axes, counts, options), never data
+_PY_PARAMS = {
+    "shape", "new_shape", "newshape", "axis", "axes", "axis1", "axis2", "axisa", "axisb",
+    "axisc", "source", "destination", "reps", "pad_width", "indices_or_sections",
+    "shift", "kth", "dtype", "mode", "order", "side", "kind", "method", "dims",
+    "dimensions", "shapes", "subscripts", "funclist", "func", "func1d", "pyfunc",
+    "excluded", "signature", "range", "size", "total_repeat_length", "ndmin", "n", "N",
+    "M", "k", "num", "copy", "indexing", "sparse", "varargs", "out", "device",
+    "out_sharding", "length", "bitorder", "edge_order", "ddof",
+    "correction", "decimals", "deg", "base", "endpoint", "retstep", "sorted",
+}
+# parameters holding a sequence of arrays: convert each element
+_SEQ_PARAMS = {"tup", "arrays", "choices", "condlist", "choicelist", "keys",
+               "multi_index"}
+# functions whose integer results are indices (NumPy: intp)
+_INDEX_RESULT = {
+    "argsort", "argpartition", "searchsorted", "argwhere", "flatnonzero", "nonzero",
+    "lexsort", "digitize", "tril_indices", "triu_indices", "diag_indices",
+    "tril_indices_from", "triu_indices_from", "diag_indices_from", "indices",
+    "mask_indices", "unravel_index", "ravel_multi_index", "bincount",
+}
+# functions that return a list where NumPy returns a tuple
+_TUPLE_RESULT = {"meshgrid", "broadcast_arrays", "atleast_1d", "atleast_2d",
+                 "atleast_3d", "ix_", "unstack", "nonzero", "tril_indices",
+                 "triu_indices", "diag_indices", "unravel_index"}
+_NO_CONVERT = {"block", "array", "asarray", "piecewise", "apply_along_axis",
+               "apply_over_axes", "vectorize", "frompyfunc", "fromfunction"}
+
+
+def _is_data(v) -> bool:
+    return isinstance(v, (list, tuple)) and not isinstance(v, NamedArray)
+
+
+def _as_data(v):
+    """A (nested) list/tuple argument as an array, as NumPy's ``asarray`` reads it."""
+    if not _is_data(v):
+        return v
+    try:
+        return _np_asarray(v)
+    except (TypeError, ValueError):
+        return [_as_data(e) for e in v]    # ragged: a sequence of arrays
+
+
+def _np_asarray(v, dtype=None):
+    """``numpy.asarray`` dtype inference, then onto the device."""
+    try:
+        h = onp.asarray(v, dtype=dtype)
+    except (TypeError, ValueError, jax.errors.TracerArrayConversionError):
+        return jnp.asarray(v, dtype=dtype)
+    except Exception as e:  # noqa: BLE001 -- tracers raise JAX's own errors
+        if "Tracer" in type(e).__name__:
+            return jnp.asarray(v, dtype=dtype)
+        raise
+    if h.dtype.kind not in "biufc":
+        raise TypeError(
+            f"asarray: cannot make an array of dtype {h.dtype} (from {type(v).__name__} "
+            f"{_short(v)}); namedarray holds numeric and bool data only (no object, "
+            "string or datetime arrays)")
+    return jnp.asarray(h)
+
+
+def _short(v):
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def _numpy_args(jfn, name):
+    """``jfn`` taking NumPy's argument conventions: lists and tuples of data are
+    arrays; index results are ``intp``; lists NumPy returns as tuples are tuples."""
+    if name in _NO_CONVERT:
+        return jfn
+    try:
+        sig = inspect.signature(jfn)
+    except (TypeError, ValueError):
+        return jfn
+    params = list(sig.parameters.values())
+    pos_names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    var_pos = next((p.name for p in params if p.kind == p.VAR_POSITIONAL), None)
+    known = {p.name for p in params}
+    idx_result = name in _INDEX_RESULT
+    tup_result = name in _TUPLE_RESULT
+
+    def conv(pname, v):
+        if pname is None or pname in _PY_PARAMS or not _is_data(v):
+            return v
+        if pname in _SEQ_PARAMS:
+            return type(v)(_as_data(e) for e in v) if isinstance(v, tuple) else [
+                _as_data(e) for e in v]
+        return _as_data(v)
+
+    @functools.wraps(jfn)
+    def f(*args, **kwargs):
+        args = [conv(pos_names[i] if i < len(pos_names) else var_pos, a)
+                for i, a in enumerate(args)]
+        kwargs = {k: conv(k, v) if k in known else v for k, v in kwargs.items()}
+        r = jfn(*args, **kwargs)
+        if idx_result and "dtype" not in kwargs and _config.numpy_dtypes():
+            r = _to_intp(r)
+        if tup_result and isinstance(r, list):
+            r = tuple(r)
+        return r
+    return f
+
+
+def _to_intp(r):
+    if isinstance(r, (list, tuple)):
+        items = [_to_intp(v) for v in r]
+        return type(r)(items) if not hasattr(r, "_fields") else type(r)(*items)
+    if hasattr(r, "dtype") and jnp.issubdtype(r.dtype, jnp.integer) and r.dtype != onp.intp:
+        return r.astype(onp.intp)
+    return r
 
 
 # -- creation: NumPy semantics on top of jnp -------------------------------
@@ -55,7 +178,13 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
         return a if dtype is None or a.dtype == dtype else new(a.data.astype(dtype), a.dims)
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
         return _stack_nested(a, dtype)
-    return positional(jnp.asarray(a, dtype=dtype))
+    if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
+        if getattr(a, "dtype", onp.dtype(float)).kind not in "biufc":
+            raise TypeError(f"asarray: cannot hold dtype {a.dtype}; namedarray holds "
+                            "numeric and bool data only (no object, string or datetime "
+                            "arrays)")
+        return positional(jnp.asarray(a, dtype=dtype))
+    return positional(_np_asarray(a, dtype=dtype))
 
 
 def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like=None):
@@ -117,13 +246,45 @@ def copy(a, order="K", subok=False):
 
 def copyto(dst, src, casting="same_kind", where=True):
     """``numpy.copyto``: writes into ``dst`` (rebinding its data)."""
-    from ._elementwise import where as _where
+    from ._elementwise import result_type, where as _where
     if not isinstance(dst, NamedArray):
         raise TypeError("copyto: dst must be a NamedArray (it is updated in place)")
     val = operand(src)
+    if not isinstance(val, NamedArray):
+        # a Python scalar is weak: it casts as it would promote with dst
+        src_dt = result_type(onp.empty(0, dst.dtype), val)
+        val = positional(jnp.asarray(val, src_dt))
+    else:
+        src_dt = val.dtype
+    if not onp.can_cast(src_dt, dst.dtype, casting):
+        raise TypeError(f"copyto: cannot cast from {onp.dtype(src_dt)} to {dst.dtype} "
+                        f"according to the rule {casting!r}")
+    val = new(val.data.astype(dst.dtype), val.dims)
     if where is not True:
         val = _where(where, val, dst)
-    dst._assign("copyto", val if isinstance(val, NamedArray) else positional(jnp.asarray(val)))
+    dst._assign("copyto", val)
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """``numpy.take``; ``mode='raise'`` checks host indices (device index arrays
+    are not synced: out-of-range entries give JAX's fill value)."""
+    x = asarray(a)
+    n = x.size if axis is None else x.shape[normalize_axis("take", axis, x.ndim)] \
+        if not isinstance(axis, str) else None
+    if mode in (None, "raise"):
+        if n is not None:
+            _check_host_indices("take", indices, n, "axis " + str(
+                0 if axis is None else normalize_axis("take", axis, x.ndim)))
+        mode = None
+    elif mode not in ("wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    ind = _as_data(indices) if _is_data(indices) else indices
+    res = _generic("take", lambda d, i: jnp.take(d, i, axis=axis, mode=mode),
+                   (x, ind), {})
+    if out is not None:
+        out._assign("take", res)
+        return out
+    return res
 
 
 def putmask(a, mask, values):
@@ -223,10 +384,14 @@ fromregex = _from_numpy(onp.fromregex)
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.stack``; ``axis="name"`` stacks along a new *named* axis."""
+    xs = _operands(arrays)
+    _join_check("stack", xs, axis, True)
+    dt = _join_dtype(xs, dtype)
     if isinstance(axis, str):
-        res = _generic("stack", jnp.stack, (list(arrays),), {"axis": 0, "dtype": dtype})
+        res = _generic("stack", jnp.stack, (xs,), {"axis": 0, "dtype": dt})
         return res.tag(axis, *([None] * (res.ndim - 1)))
-    res = _generic("stack", jnp.stack, (list(arrays),), {"axis": axis, "dtype": dtype})
+    normalize_axis("stack", axis, xs[0].ndim + 1)
+    res = _generic("stack", jnp.stack, (xs,), {"axis": axis, "dtype": dt})
     if out is not None:
         out._assign("stack", res)
         return out
@@ -235,23 +400,359 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate``; ``axis="name"`` joins along a named axis."""
-    arrays = list(arrays)
+    xs = _operands(arrays)
     if isinstance(axis, str):
-        xs = [operand(a) for a in arrays]
         for i, x in enumerate(xs):
-            if not isinstance(x, NamedArray) or axis not in x.dims:
+            if axis not in x.dims:
                 from ._core import unknown_name
-                raise unknown_name("concatenate", f"axis (argument {i})", axis,
-                                   x if isinstance(x, NamedArray) else positional(
-                                       jnp.asarray(x)))
+                raise unknown_name("concatenate", f"axis (argument {i})", axis, x)
         parts = [x.untag(axis) for x in xs]
-        res = _generic("concatenate", jnp.concatenate, (parts,), {"axis": 0, "dtype": dtype})
+        res = _generic("concatenate", jnp.concatenate, (parts,),
+                       {"axis": 0, "dtype": _join_dtype(xs, dtype)})
         return res.tag(axis, *([None] * (res.ndim - 1)))
-    res = _generic("concatenate", jnp.concatenate, (arrays,), {"axis": axis, "dtype": dtype})
+    _join_check("concatenate", xs, axis, False)
+    res = _generic("concatenate", jnp.concatenate, (xs,),
+                   {"axis": axis, "dtype": _join_dtype(xs, dtype)})
     if out is not None:
         out._assign("concatenate", res)
         return out
     return res
+
+
+
+
+# -- creation with NumPy's dtypes and errors --------------------------------
+def _shape_arg(fn, shape):
+    """A shape argument as a tuple of ints, NumPy's errors for bad ones."""
+    if isinstance(shape, NamedArray):
+        shape = shape.tolist()
+    try:
+        dims = (operator.index(shape),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in shape)
+        except TypeError:
+            raise TypeError(f"{fn}: shape must be an int or a sequence of ints, got "
+                            f"{shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{fn}: negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def _creator(name):
+    jfn = getattr(jnp, name)
+
+    def f(shape, dtype=None, order="C", *, device=None, like=None):
+        dims = _shape_arg(name, shape)
+        return positional(jfn(dims, dtype=float if dtype is None else dtype))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: a new positional array (default dtype float64)."
+    return f
+
+
+zeros = _creator("zeros")
+ones = _creator("ones")
+empty = _creator("empty")
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """``numpy.full``; the dtype is that of ``numpy.array(fill_value)`` by default."""
+    dims = _shape_arg("full", shape)
+    v = operand(fill_value)
+    if isinstance(v, NamedArray):
+        if v.names:
+            res = _generic("full", lambda d: jnp.full(dims, d, dtype=dtype), (v,), {})
+            return res
+        v = v.data
+    else:
+        v = _np_asarray(v)
+    return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
+
+
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
+    """``numpy.arange``: NumPy's result dtype (the default int or float64)."""
+    vals = [v.item() if isinstance(v, (NamedArray, jax.Array)) else v
+            for v in (start, stop, step)]
+    for v in vals:
+        if v is not None and not isinstance(v, (int, float, complex, onp.generic)):
+            raise TypeError(f"arange: start, stop and step must be scalars, got {v!r}")
+    start, stop, step = vals
+    if step is not None and step == 0:
+        raise ZeroDivisionError("arange: step must not be 0")
+    if dtype is None:
+        probe = [start] if stop is None else [start, stop]
+        probe = [probe[0], probe[0]] + ([step] if step is not None else [])
+        dtype = onp.arange(*probe).dtype
+    args = [start] if stop is None else [start, stop]
+    if step is not None:
+        args = (args if stop is not None else [0, start]) + [step]
+    if onp.dtype(dtype) == bool:
+        return positional(jnp.asarray(onp.arange(*args, dtype=bool)))
+    return positional(jnp.arange(*args, dtype=dtype))
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    """``numpy.tri`` (default dtype float64)."""
+    return positional(jnp.tri(N, M, k, dtype=dtype))
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    """``numpy.fromiter`` (read on the host)."""
+    return positional(_np_asarray(onp.fromiter(iter, dtype, count)))
+
+
+# -- shape manipulation: NumPy's error types ---------------------------------
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """``numpy.reshape`` of the positional axes (named axes ride along)."""
+    if shape is None:
+        shape = newshape
+    x = asarray(a)
+    dims = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+    try:
+        dims = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"reshape: shape must be ints, got {shape!r}") from None
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    known = math.prod(d for d in dims if d != -1)
+    if len(unknown) > 1 or any(d < -1 for d in dims) or (
+            known != x.size if not unknown else (known == 0 or x.size % known)):
+        if not (unknown and known == 0 and x.size == 0 and len(unknown) == 1):
+            raise ValueError(f"reshape: cannot reshape array of size {x.size} (shape "
+                             f"{x.shape}) into shape {dims}")
+    if order not in ("C", "F", "A", None):
+        raise ValueError(f"reshape: order must be 'C', 'F' or 'A', got {order!r}")
+    return _generic("reshape", jnp.reshape, (x, dims), {"order": order or "C"})
+
+
+def transpose(a, axes=None):
+    """``numpy.transpose`` of the positional axes."""
+    x = asarray(a)
+    if axes is not None:
+        ax = tuple(normalize_axis("transpose", i, x.ndim) for i in axes)
+        if sorted(ax) != list(range(x.ndim)):
+            raise ValueError(f"transpose: axes {tuple(axes)} don't match an array with "
+                             f"{x.ndim} positional dimensions (shape {x.shape})")
+        axes = ax
+    return _generic("transpose", jnp.transpose, (x, axes), {})
+
+
+def swapaxes(a, axis1, axis2):
+    """``numpy.swapaxes`` of two positional axes."""
+    x = asarray(a)
+    a1 = normalize_axis("swapaxes", axis1, x.ndim)
+    a2 = normalize_axis("swapaxes", axis2, x.ndim)
+    return _generic("swapaxes", jnp.swapaxes, (x, a1, a2), {})
+
+
+def _join_check(fn, xs, axis, new_axis):
+    if not xs:
+        raise ValueError(f"{fn}: need at least one array to {fn}")
+    nds = [x.ndim for x in xs]
+    if new_axis:
+        shapes = {x.shape for x in xs}
+        if len(shapes) > 1:
+            raise ValueError(f"{fn}: all input arrays must have the same shape, got "
+                             f"{[x.shape for x in xs]}")
+    elif axis is not None:
+        if len(set(nds)) > 1:
+            raise ValueError(f"{fn}: all the input arrays must have the same number of "
+                             f"dimensions, got shapes {[x.shape for x in xs]}")
+        if nds[0] == 0:
+            raise ValueError(f"{fn}: zero-dimensional arrays cannot be concatenated")
+        ax = normalize_axis(fn, axis, nds[0])
+        for i, x in enumerate(xs):
+            if x.shape[:ax] + x.shape[ax + 1:] != xs[0].shape[:ax] + xs[0].shape[ax + 1:]:
+                raise ValueError(
+                    f"{fn}: all the input array dimensions except for the concatenation "
+                    f"axis must match exactly, but along dimension "
+                    f"{next(j for j in range(nds[0]) if j != ax and x.shape[j] != xs[0].shape[j])}"
+                    f", the array at index 0 has shape {xs[0].shape} and the array at "
+                    f"index {i} has shape {x.shape}")
+
+
+def _operands(arrays):
+    if isinstance(arrays, NamedArray):
+        return [arrays[i] for i in range(len(arrays))]
+    return [a if isinstance(a, NamedArray) else positional(_np_asarray(a)) for a in arrays]
+
+
+def _join_dtype(xs, dtype):
+    from ._elementwise import result_type
+    return dtype if dtype is not None else result_type(*xs)
+
+
+def _cast_all(xs, dtype=None):
+    dt = _join_dtype(xs, dtype)
+    return [x if x.dtype == dt else new(x.data.astype(dt), x.dims) for x in xs]
+
+
+def _stacker(name):
+    jfn = getattr(jnp, name)
+
+    def f(tup, *, dtype=None, casting="same_kind"):
+        xs = _operands(tup)
+        if not xs:
+            raise ValueError(f"{name}: need at least one array to concatenate")
+        return _generic(name, jfn, (_cast_all(xs, dtype),), {})
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}`` (NumPy's result dtype); named axes are mapped over."
+    return f
+
+
+hstack = _stacker("hstack")
+vstack = _stacker("vstack")
+dstack = _stacker("dstack")
+column_stack = _stacker("column_stack")
+
+
+def append(arr, values, axis=None):
+    """``numpy.append`` (NumPy's result dtype)."""
+    xs = _cast_all(_operands([arr, values]))
+    return _generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
+
+
+def split(ary, indices_or_sections, axis=0):
+    """``numpy.split``: equal sections, or split points (clipped like slices)."""
+    return _split("split", ary, indices_or_sections, axis, equal=True)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """``numpy.array_split``: like ``split``, sections may differ by one."""
+    return _split("array_split", ary, indices_or_sections, axis, equal=False)
+
+
+def _split(fn, ary, ios, axis, equal):
+    x = asarray(ary)
+    if isinstance(axis, str):
+        raise ValueError(f"{fn}: axis={axis!r} names an axis; split along a positional "
+                         "axis (untag it first)")
+    ax = normalize_axis(fn, axis, x.ndim)
+    n = x.shape[ax]
+    if isinstance(ios, (int, onp.integer)):
+        k = int(ios)
+        if k <= 0:
+            raise ValueError(f"{fn}: number of sections must be larger than 0, got {k}")
+        if equal and n % k:
+            raise ValueError(f"{fn}: array split does not result in an equal division "
+                             f"(axis {ax} has size {n}, {k} sections)")
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        bounds = list(onp.cumsum([0] + sizes))
+        pairs = list(zip(bounds[:-1], bounds[1:]))
+    else:
+        idx = [int(i) for i in (ios.tolist() if isinstance(ios, NamedArray) else ios)]
+        pairs = list(zip([0] + idx, idx + [None]))
+    pre = (slice(None),) * ax
+    return [x[pre + (slice(s, e),)] for s, e in pairs]
+
+
+def hsplit(ary, indices_or_sections):
+    """``numpy.hsplit``."""
+    x = asarray(ary)
+    if x.ndim == 0:
+        raise ValueError("hsplit: hsplit only works on arrays of 1 or more dimensions")
+    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """``numpy.vsplit``."""
+    x = asarray(ary)
+    if x.ndim < 2:
+        raise ValueError("vsplit: vsplit only works on arrays of 2 or more dimensions")
+    return split(x, indices_or_sections, axis=0)
+
+
+def dsplit(ary, indices_or_sections):
+    """``numpy.dsplit``."""
+    x = asarray(ary)
+    if x.ndim < 3:
+        raise ValueError("dsplit: dsplit only works on arrays of 3 or more dimensions")
+    return split(x, indices_or_sections, axis=2)
+
+
+# -- functions that write into their argument ---------------------------------
+def _inplace(fn, target, res):
+    if not isinstance(target, NamedArray):
+        raise TypeError(f"{fn}: the target must be a NamedArray (it is updated in place), "
+                        f"got {type(target).__name__}")
+    target._assign(fn, res)
+
+
+def put(a, ind, v, mode="raise"):
+    """``numpy.put``: ``a.flat[ind] = v``, in place."""
+    x = asarray(a)
+    idx = _np_asarray(ind) if _is_data(ind) or isinstance(ind, (int, onp.integer)) else ind
+    if mode == "raise":
+        _check_host_indices("put", ind, x.size, "the flattened array")
+        mode = None
+    res = _generic("put", lambda d, i, w: jnp.put(d, i, w, mode=mode, inplace=False),
+                   (x, idx, _as_data(v)), {})
+    _inplace("put", a, res.astype(x.dtype))
+
+
+def put_along_axis(arr, indices, values, axis):
+    """``numpy.put_along_axis``, in place."""
+    x = asarray(arr)
+    res = _generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
+        d, i, w, axis, inplace=False), (x, _as_data(indices), _as_data(values)), {})
+    _inplace("put_along_axis", arr, res)
+
+
+def place(arr, mask, vals):
+    """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
+    x = asarray(arr)
+    res = _generic("place", lambda d, m, w: jnp.place(d, m, w, inplace=False),
+                   (x, _as_data(mask), _as_data(vals)), {})
+    _inplace("place", arr, res)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """``numpy.fill_diagonal``, in place."""
+    x = asarray(a)
+    res = _generic("fill_diagonal", lambda d, w: jnp.fill_diagonal(
+        d, w, wrap=wrap, inplace=False), (x, _as_data(val)), {})
+    _inplace("fill_diagonal", a, res)
+
+
+def _check_host_indices(fn, ind, size, what):
+    """NumPy's bounds check for indices known on the host (lists, ints, numpy)."""
+    if isinstance(ind, (jax.Array, NamedArray)):
+        return
+    h = onp.asarray(ind)
+    if h.size and h.dtype.kind in "iu":
+        bad = h[(h < -size) | (h >= size)]
+        if bad.size:
+            raise IndexError(f"{fn}: index {bad.flat[0]} is out of bounds for {what} "
+                             f"with size {size}")
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.sort``; ``axis`` may name an axis (sorted along it, name kept)."""
+    return _SORT("sort", a, axis, kind, order, stable)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.argsort`` (stable); ``axis`` may name an axis."""
+    return _SORT("argsort", a, axis, kind, order, stable)
+
+
+_KINDS = ("quicksort", "mergesort", "heapsort", "stable", None)
+
+
+def _SORT(fn, a, axis, kind, order, stable):
+    if kind not in _KINDS:
+        raise ValueError(f"{fn}: kind must be one of {_KINDS[:-1]}, got {kind!r}")
+    if order is not None:
+        raise ValueError(f"{fn}: order= sorts structured arrays, which namedarray does "
+                         "not have")
+    x = asarray(a)
+    if axis is None and x.names:
+        raise ValueError(f"{fn}: axis=None flattens the positional axes; the array also "
+                         f"has named axes {x.named_shape}, which stay")
+    jfn = getattr(jnp, fn)
+    f = wrap(lambda d, axis=-1: jfn(d, axis=axis, stable=True), fn, named="keep")
+    res = f(x, axis=axis)
+    return res.astype(onp.intp) if fn == "argsort" and _config.numpy_dtypes() else res
 
 
 __all__ = [n for n, v in list(globals().items())

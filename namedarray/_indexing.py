@@ -7,7 +7,11 @@ name that holds ``x`` sees the change, as in NumPy.
 """
 from __future__ import annotations
 
+import operator
+
+import jax
 import jax.numpy as jnp
+import numpy as onp
 
 from ._core import NamedArray, new, operand, positional
 from ._dispatch import vmap_names, wrap_result
@@ -42,7 +46,73 @@ def _full(idx, k):
     return idx + (slice(None),) * k
 
 
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+              "and integer or boolean arrays are valid indices")
+
+
+def _check_index(fn, shape, idx):
+    """NumPy's static index errors: out-of-bounds ints (and host integer arrays),
+    float indices, too many indices.  Device index arrays are not synced."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    consumed = []
+    for it in items:
+        if it is None:
+            consumed.append(0)
+        elif it is Ellipsis:
+            consumed.append(-1)
+        elif isinstance(it, (bool, onp.bool_)):
+            consumed.append(0)
+        elif isinstance(it, (NamedArray, jax.Array, onp.ndarray, list)):
+            dt = getattr(it, "dtype", None)
+            if dt is None:
+                h = onp.asarray(it)
+                dt = h.dtype if h.size else onp.dtype(onp.intp)
+            consumed.append(len(getattr(it, "shape", onp.shape(it))) if dt == bool else 1)
+            if dt != bool and onp.dtype(dt).kind not in "iu":
+                raise IndexError(f"{fn}: {_BAD_INDEX}; got an array of dtype {dt}")
+        elif isinstance(it, slice):
+            consumed.append(1)
+        else:
+            try:
+                operator.index(it)
+            except TypeError:
+                raise IndexError(f"{fn}: {_BAD_INDEX}; got {it!r}") from None
+            consumed.append(1)
+    if consumed.count(-1) > 1:
+        raise IndexError(f"{fn}: an index can only have a single ellipsis ('...')")
+    used = sum(c for c in consumed if c > 0)
+    if used > len(shape):
+        raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
+                         f"dimensional, but {used} were indexed")
+    ax = 0
+    for it, c in zip(items, consumed):
+        if c == -1:
+            ax += len(shape) - used
+            continue
+        if c and not isinstance(it, (slice, NamedArray, jax.Array)):
+            if isinstance(it, (list, onp.ndarray)):
+                h = onp.asarray(it)
+                if h.dtype != bool and h.size:
+                    lo, hi = h.min(), h.max()
+                    bad = lo if lo < -shape[ax] else (hi if hi >= shape[ax] else None)
+                    if bad is not None:
+                        raise IndexError(f"{fn}: index {bad} is out of bounds for axis "
+                                         f"{ax} with size {shape[ax]}")
+                elif h.dtype == bool and h.shape != tuple(shape[ax:ax + c]):
+                    raise IndexError(
+                        f"{fn}: boolean index did not match indexed array along axis "
+                        f"{ax}; size of axis is {shape[ax]} but size of corresponding "
+                        f"boolean axis is {h.shape[0] if h.ndim else 0}")
+            else:
+                i = operator.index(it)
+                if not -shape[ax] <= i < shape[ax]:
+                    raise IndexError(f"{fn}: index {i} is out of bounds for axis {ax} "
+                                     f"with size {shape[ax]}")
+        ax += c
+
+
 def getitem(x: NamedArray, idx):
+    _check_index("__getitem__", x.shape, idx)
     if _named_index(idx):
         # named index arrays: map over their names (and x's)
         return vmap_names("__getitem__", lambda d, i: d[i], (x, idx), {})
@@ -55,6 +125,7 @@ def getitem(x: NamedArray, idx):
 
 
 def setitem(x: NamedArray, idx, value):
+    _check_index("__setitem__", x.shape, idx)
     if _named_index(idx):
         raise TypeError("__setitem__: an index with named axes is not supported; "
                         "index with positional arrays")

@@ -20,7 +20,7 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "in
 _METHODS = [
     "sum", "prod", "mean", "max", "min", "any", "all", "std", "var", "argmax", "argmin",
     "cumsum", "cumprod", "ptp", "clip", "round", "conj", "conjugate", "nonzero",
-    "transpose", "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
+    "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
     "diagonal", "searchsorted", "compress", "choose", "dot", "argpartition",
 ]
 
@@ -77,14 +77,24 @@ def install(ns: dict):
         return ns["reshape"](self, shape, order=order)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return new(self.data.astype(dtype), self.dims)
+        import numpy as onp
+        dt = onp.dtype(dtype)
+        if dt.kind not in "biufc":
+            raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
+                            "numeric and bool data only")
+        if not onp.can_cast(self.dtype, dt, casting):
+            raise TypeError(f"astype: cannot cast array data from {self.dtype} to {dt} "
+                            f"according to the rule {casting!r}")
+        return new(self.data.astype(dt), self.dims)
 
-    def fill(self, value):
-        self.data = jnp.full_like(self.data, value)
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+            axes = axes[0]
+        return ns["transpose"](self, axes if axes != () else None)
 
     def sort(self, axis=-1, kind=None, order=None, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
-        self.data = ns["sort"](self, axis=axis).data  # layout kept: names trailing
+        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order))
 
     def view(self, dtype=None):
         if dtype is not None:
@@ -112,7 +122,22 @@ def install(ns: dict):
     }
     for k, f in props.items():
         setattr(NamedArray, k, property(f))
-    for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__):
+    def fill(self, value):
+        self._assign("fill", ns["full_like"](self, value))
+
+    def eq(self, other):
+        if other is None:
+            return ns["full"](self.shape, False) if not self.names else ns["full_like"](
+                self, False, dtype=bool)
+        return ns["equal"](self, other)
+
+    def ne(self, other):
+        if other is None:
+            return ns["logical_not"](eq(self, None))
+        return ns["not_equal"](self, other)
+    NamedArray.__eq__, NamedArray.__ne__ = eq, ne
+    for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
+              transpose):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": new(jnp.array(self.data, copy=True), self.dims)
     NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)
