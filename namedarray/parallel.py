@@ -48,10 +48,11 @@ def _drop(x: NamedArray, data, dims_removed):
 
 def bound_collective(collective, data, places):
     """Apply ``collective(data, axes)`` over every bound name's axis groups, one
-    group at a time (a vmap axis and mesh axes cannot share one collective)."""
+    group at a time (a vmap axis and mesh axes cannot share one collective),
+    the local block first so that the mesh step moves the reduced value."""
     for p in places:
         if p.binding is not None:
-            for group in p.binding.groups:
+            for group in reversed(p.binding.groups):
                 data = collective(data, group)
     return data
 
