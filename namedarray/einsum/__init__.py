@@ -39,9 +39,7 @@ __all__ = ["einsum", "einsum_path", "dot", "matmul", "tensordot", "vecdot", "inn
 _L = string.ascii_letters
 
 
-def _finish(fn, res, out, dtype=None):
-    if dtype is not None and res.dtype != dtype:
-        res = new(res.data.astype(dtype), res.dims)
+def _finish(fn, res, out):
     return _store_out(fn, out, res) if out is not None else res
 
 
@@ -89,7 +87,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     >>> x = np.arange(6.0).reshape(2, 3).tag(None, "i")
     >>> np.einsum("n{i},n{i}->n", x, x)
     array([ 5., 50.])
-    >>> np.einsum("{i},{i}->", x, x)   # "n" is not mentioned: NumPy would refuse,
+    >>> np.einsum("{i},{i}->", x, x)   # every positional axis needs a letter
     Traceback (most recent call last):
     ...
     ValueError: einsum: subscripts '{i},{i}->' give operand 0 the positional subscripts '', but it has 1 positional axis (shape (2,), named shape {'i': 3})

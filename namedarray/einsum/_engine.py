@@ -93,7 +93,8 @@ def _sum(data, axes):
 def _opt_path(eq, shapes, optimize):
     """(path, PathInfo) from opt_einsum; ``optimize=False`` is left to right."""
     if optimize is False:
-        path = [(0, 1)] + [(0, len(shapes) - 1 - i) for i in range(1, len(shapes) - 1)]
+        n = len(shapes)
+        path = [(0,)] if n == 1 else [(0, 1)] + [(0, n - 1 - i) for i in range(1, n - 1)]
         optimize = path
     elif optimize is True:
         optimize = "greedy"
