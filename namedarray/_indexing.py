@@ -21,8 +21,10 @@ def _data_index(idx):
     if isinstance(idx, NamedArray):
         return idx.data
     if isinstance(idx, list):
-        return jnp.asarray(idx) if idx and not any(
-            isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx) else idx
+        if any(isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx):
+            return idx
+        h = onp.asarray([i.tolist() if isinstance(i, NamedArray) else i for i in idx])
+        return jnp.asarray(h.astype(onp.intp) if h.size == 0 else h)
     if isinstance(idx, tuple):
         return tuple(_data_index(i) for i in idx)
     return idx
@@ -130,17 +132,30 @@ def setitem(x: NamedArray, idx, value):
         raise TypeError("__setitem__: an index with named axes is not supported; "
                         "index with positional arrays")
     idx = _data_index(idx)
-    value = operand(value)
+    value = _setitem_value(x.dtype, operand(value))
     k = len(x.dims) - x.dims.count(None)
-    if not k and not (isinstance(value, NamedArray) and value.names):
-        v = value.data if isinstance(value, NamedArray) else value
-        x.data = x.data.at[idx].set(jnp.asarray(v).astype(x.dtype) if not isinstance(
-            v, (int, float, bool, complex)) else v)
+    if not k and not value.names:
+        x.data = x.data.at[idx].set(value.data)
         return
     region = getitem(x, idx)
-    region._assign("__setitem__", value if isinstance(value, NamedArray)
-                   else positional(jnp.asarray(value)))
+    region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+def _setitem_value(dtype, value):
+    """The value cast to the target dtype as NumPy's assignment casts (unsafe for
+    arrays; a Python int must fit an integer target, a complex needs a complex one)."""
+    if isinstance(value, NamedArray):
+        return value if value.dtype == dtype else new(value.data.astype(dtype), value.dims)
+    dt = onp.dtype(dtype)
+    if type(value) is int and dt.kind in "iu":
+        info = onp.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
+    if isinstance(value, complex) and dt.kind != "c":
+        raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
+                        f"dtype {dt}")
+    return positional(jnp.asarray(value).astype(dtype))
 
 
 def nonzero(a):
