@@ -150,11 +150,12 @@ def _names_in(ax):
     return isinstance(ax, (tuple, list)) and any(isinstance(a, str) for a in ax)
 
 
-def _along_names(fn, w, args, kwargs, pos, axis_kw, ax):
-    """Transform along named axes: make them the leading positional axes (the
+def _along_names(fn, w, args, kwargs, pos, axis_kw, ax, keep=True):
+    """Run ``w`` along named axes: make them the leading positional axes (the
     parallel layer gathers bound names), keep the order of ``axes`` (it pairs
-    with ``s`` and the last one is the real axis of ``irfftn``), run the
-    positional transform, give the names back."""
+    with ``s``, the last one is the real axis of ``irfftn``, and a matrix norm's
+    two axes are rows then columns), run the positional function, give the names
+    back (``keep``) or not (the axes were reduced).  Also used by ``linalg``."""
     out = kwargs.pop("out", None)
     x = operand(args[0])
     if not isinstance(x, NamedArray):
@@ -172,7 +173,9 @@ def _along_names(fn, w, args, kwargs, pos, axis_kw, ax):
         kwargs = {**kwargs, axis_kw: new_ax}
     else:
         args = args[:pos] + (new_ax,) + args[pos + 1:]
-    res = parallel.scatter_names(fn, w(*args, **kwargs), names)
+    res = w(*args, **kwargs)
+    if keep:
+        res = parallel.scatter_names(fn, res, names)
     return _store_out(fn, out, res) if out is not None else res
 
 

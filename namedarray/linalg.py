@@ -319,6 +319,22 @@ def _eig_family(f):
 eig = _eig_family(globals()["eig"])  # noqa: F821
 eigvals = _eig_family(globals()["eigvals"])  # noqa: F821
 
+def _named_norm(w, pos):
+    """A named ``axis`` for the norms, in the order given (rows, columns)."""
+    from .fft import _along_names, _names_in
+
+    @functools.wraps(w)
+    def f(*args, **kwargs):
+        ax = kwargs["axis"] if "axis" in kwargs else (args[pos] if len(args) > pos else None)
+        if not _names_in(ax):
+            return w(*args, **kwargs)
+        return _along_names(w.__name__, w, args, kwargs, pos, "axis", ax, keep=False)
+    return f
+
+
+norm = _named_norm(globals()["norm"], 2)  # noqa: F821
+vector_norm = _named_norm(globals()["vector_norm"], 99)  # noqa: F821  (axis is keyword-only)
+
 # the dot family (matmul, vecdot, tensordot) is declared by its owner
 _DOT = ("matmul", "vecdot", "tensordot")
 globals().update({n: wrap(getattr(jnp.linalg, n), n) for n in _DOT})

@@ -391,6 +391,15 @@ def test_norm_over_a_named_axis_equals_the_physical_one(dtype, seed, ord):
     check(na.linalg.norm(x, ord, "k"), LA.norm(a, ord, 0), tol(dtype))
 
 
+@pytest.mark.parametrize("ord", [1, onp.inf, "fro"])
+@pytest.mark.parametrize("axis,phys", [(("r", 0), (1, 0)), ((0, "r"), (0, 1))])
+def test_matrix_norm_over_names_keeps_row_column_order(ord, axis, phys):
+    a = rand(0, onp.float64, (3, 4, 2))
+    x = na.NamedArray(a, dims=(None, "r", None))  # positional (3, 2); r = physical 1
+    check(na.linalg.norm(x, ord, axis), LA.norm(a, ord, phys), 1e-12)
+    check(na.linalg.vector_norm(x, axis=axis), LA.vector_norm(a, axis=phys), 1e-12)
+
+
 @given(dtype=DTYPES2, seed=st.integers(0, 2**16), rank=st.sampled_from([0, 1, 2]))
 def test_matrix_rank_and_pinv_of_rank_deficient(dtype, seed, rank):
     u, v = rand(seed, dtype, (4, rank)), rand(seed + 1, dtype, (rank, 3))
