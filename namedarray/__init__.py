@@ -27,6 +27,7 @@ from ._indexing import nonzero
 from . import parallel
 from ._nmap import nmap
 from ._mesh import shard
+from ._array_api import __array_namespace_info__
 from . import _frontend
 from ._frontend import *  # noqa: F401,F403
 globals().update(_frontend.declare(globals()))

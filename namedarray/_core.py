@@ -379,6 +379,93 @@ class NamedArray:
     def __reduce__(self):
         return (NamedArray, (onp.asarray(self.data), self.dims))
 
+    # -- NumPy's protocols: numpy functions on NamedArrays dispatch here -------
+    def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        import namedarray
+        ours = namedarray.UFUNCS.get(uf.__name__)
+        if ours is None:
+            return NotImplemented
+        if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
+            kwargs["out"] = kwargs["out"][0]
+        if method == "__call__":
+            return ours(*inputs, **kwargs)
+        return getattr(ours, method)(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        import namedarray
+        mod = namedarray
+        for part in func.__module__.split(".")[1:]:
+            if part not in ("_core", "core", "lib", "_function_base_impl") and \
+                    not part.startswith("_"):
+                mod = getattr(mod, part, None)
+                if mod is None:
+                    return NotImplemented
+        ours = getattr(mod, func.__name__, None)
+        if ours is None or ours is func:
+            return NotImplemented
+        return ours(*args, **kwargs)
+
+    def __dlpack__(self, **kw):
+        return self._plain("__dlpack__").__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.data.__dlpack_device__()
+
+    def __contains__(self, value):
+        return bool((self == value).any(axis=None).data.any())
+
+    def __class_getitem__(cls, item):
+        import types
+        return types.GenericAlias(cls, item)
+
+    def tobytes(self, order="C"):
+        return onp.asarray(self._plain("tobytes")).tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):
+        onp.asarray(self._plain("tofile")).tofile(fid, sep, format)
+
+    def dumps(self):
+        import pickle
+        return pickle.dumps(self)
+
+    def dump(self, file):
+        import pickle
+        with open(file, "wb") if isinstance(file, str) else _nullcontext(file) as f:
+            pickle.dump(self, f)
+
+    def byteswap(self, inplace=False):
+        swapped = jnp.asarray(onp.asarray(self._plain("byteswap")).byteswap())
+        if inplace:
+            self.data = swapped
+            return self
+        return new(swapped, self.dims)
+
+    @property
+    def strides(self):
+        return onp.empty(self.shape, self.dtype).strides
+
+    @property
+    def base(self):
+        return None     # never a view: slicing copies (DESIGN.md §1)
+
+    @property
+    def flags(self):
+        return onp.empty(0).flags
+
+    def _no_views(self, what, *a, **k):
+        raise NotImplementedError(
+            f"{what}: NamedArrays do not expose raw memory (JAX arrays are immutable "
+            "buffers); use astype / .data or numpy.asarray(x) for a NumPy copy")
+
+    getfield = lambda self, *a, **k: self._no_views("getfield")  # noqa: E731
+    setfield = lambda self, *a, **k: self._no_views("setfield")  # noqa: E731
+    setflags = lambda self, *a, **k: self._no_views("setflags")  # noqa: E731
+    ctypes = property(lambda self: self._no_views("ctypes"))
+
+    def __setstate__(self, state):
+        data, dims = state
+        self.data, self.dims = jnp.asarray(data), tuple(dims)
+
     # -- mutation: rebind .data functionally --------------------------------
     def _assign(self, fn: str, value: "NamedArray"):
         """Store ``value`` (broadcast to self) into self, NumPy-cast to self.dtype."""
@@ -398,6 +485,17 @@ class NamedArray:
             perm = tuple(range(n)) + tuple(n + dims[n:].index(d) for d in self.dims[n:])
             data = jax.lax.transpose(data, perm)
         self.data = data.astype(self.dtype)
+
+
+class _nullcontext:
+    def __init__(self, v):
+        self.v = v
+
+    def __enter__(self):
+        return self.v
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _flatten(x):
