@@ -480,8 +480,11 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if step is not None and step == 0:
         raise ZeroDivisionError("arange: step must not be 0")
     if dtype is None:
-        probe = [start] if stop is None else [start, stop]
-        probe = [probe[0], probe[0]] + ([step] if step is not None else [])
+        # the dtype NumPy gives these argument types: probe with empty ranges
+        probe = [type(start)(0)] + ([type(stop)(0)] if stop is not None else []) + (
+            [type(step)(1)] if step is not None else [])
+        if stop is None and step is not None:
+            probe = [0] + probe
         dtype = onp.arange(*probe).dtype
     args = [start] if stop is None else [start, stop]
     if step is not None:
@@ -489,6 +492,31 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if onp.dtype(dtype) == bool:
         return positional(jnp.asarray(onp.arange(*args, dtype=bool)))
     return positional(jnp.arange(*args, dtype=dtype))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``numpy.linspace``: computed in the inexact type of the inputs, then cast
+    to ``dtype`` (integer dtypes floor, as in NumPy)."""
+    xs = [operand(v) for v in (start, stop)]
+    xs = [x if isinstance(x, NamedArray) else positional(_np_asarray(x)) for x in xs]
+    dt = result_type(*xs, 1.0)
+    r = _generic("linspace", lambda a, b: jnp.linspace(
+        a, b, num, endpoint=endpoint, retstep=retstep, dtype=dt, axis=axis),
+        (xs[0], xs[1]), {})
+    vals, step = (r if retstep else (r, None))
+    if dtype is not None and onp.dtype(dtype) != dt:
+        if onp.dtype(dtype).kind in "iu":
+            vals = new(jnp.floor(vals.data), vals.dims)
+        vals = new(vals.data.astype(dtype), vals.dims)
+    return (vals, step) if retstep else vals
+
+
+def vander(x, N=None, increasing=False):
+    """``numpy.vander`` (result dtype ``promote_types(x.dtype, int)``)."""
+    v = asarray(x)
+    dt = onp.promote_types(v.dtype, onp.int_) if _config.numpy_dtypes() else v.dtype
+    return _generic("vander", lambda d: jnp.vander(d.astype(dt), N, increasing), (v,), {})
 
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
@@ -579,6 +607,11 @@ def _operands(arrays):
 def _join_dtype(xs, dtype):
     from ._elementwise import result_type
     return dtype if dtype is not None else result_type(*xs)
+
+
+def result_type(*args):
+    from ._elementwise import result_type as rt
+    return rt(*args)
 
 
 def _cast_all(xs, dtype=None):
