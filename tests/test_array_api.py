@@ -26,12 +26,15 @@ def test_namespace_resolution():
     assert x.to_device(info.default_device()).device == info.default_device()
 
 
-@given(xps.arrays(dtype=xps.real_dtypes(), shape=xps.array_shapes(max_dims=3, max_side=4)),
-       st.data())
+ELEMS = {"allow_subnormal": False}   # XLA on CPU flushes subnormals to zero
+
+
+@given(xps.arrays(dtype=xps.real_dtypes(), shape=xps.array_shapes(max_dims=3, max_side=4),
+                  elements=ELEMS), st.data())
 def test_hypothesis_array_api_strategies_against_numpy(x, data):
     assert isinstance(x, np.NamedArray)
     a = onp.asarray(x)
-    y = data.draw(xps.arrays(dtype=x.dtype, shape=x.shape))
+    y = data.draw(xps.arrays(dtype=x.dtype, shape=x.shape, elements=ELEMS))
     b = onp.asarray(y)
     with onp.errstate(all="ignore"):
         for got, want in [(np.add(x, y), a + b), (np.multiply(x, y), a * b),
@@ -42,7 +45,8 @@ def test_hypothesis_array_api_strategies_against_numpy(x, data):
             if got is None:
                 continue
             assert onp.asarray(got).dtype == onp.asarray(want).dtype
-            onp.testing.assert_array_equal(onp.asarray(got), want)
+            # sums may associate differently from NumPy's pairwise summation
+            onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-5, atol=0)
 
 
 @given(xps.arrays(dtype=xps.floating_dtypes(), shape=xps.array_shapes(min_dims=1, max_dims=2,
