@@ -231,25 +231,41 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     ``tensordot(a, b, axes=(["k", 0], ["k", 1]))``.  A name paired with an int
     or with another name contracts those two axes."""
     a, b = _ops("tensordot", a, b)
+    spec, tag_a, tag_b, ren_b = _tensordot_spec(a.ndim, b.ndim, _axes_key(axes))
+    if ren_b:
+        b = b.rename(dict(ren_b))
+    a, b = _tag("tensordot", a, dict(tag_a)), _tag("tensordot", b, dict(tag_b))
+    return contract("tensordot", spec, [a, b], preferred_element_type, precision=precision)
+
+
+def _axes_key(axes):
+    """``axes`` as a hashable ``int`` or pair of tuples."""
     if isinstance(axes, (int, onp.integer)):
-        n = operator.index(axes)
-        if n < 0 or n > a.ndim or n > b.ndim:
-            raise ValueError(f"tensordot: axes={n} but the operands have {a.ndim} and "
-                             f"{b.ndim} positional axes")
-        pa, pb = list(range(a.ndim - n, a.ndim)), list(range(n))
+        return operator.index(axes)
+    try:
+        pa, pb = axes
+    except (TypeError, ValueError):
+        raise ValueError(f"tensordot: axes must be an int or a pair of sequences, got "
+                         f"{axes!r}") from None
+    one = (int, str, onp.integer)
+    return (pa,) if isinstance(pa, one) else tuple(pa), (pb,) if isinstance(pb, one) else tuple(pb)
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensordot_spec(na, nb, axes):
+    """(subscripts, a's axes to name, b's axes to name, b's names to rename)."""
+    if isinstance(axes, int):
+        if axes < 0 or axes > na or axes > nb:
+            raise ValueError(f"tensordot: axes={axes} but the operands have {na} and {nb} "
+                             "positional axes")
+        pa, pb = range(na - axes, na), range(axes)
     else:
-        try:
-            pa, pb = axes
-        except (TypeError, ValueError):
-            raise ValueError(f"tensordot: axes must be an int or a pair of sequences, "
-                             f"got {axes!r}") from None
-        pa = [pa] if isinstance(pa, (int, str, onp.integer)) else list(pa)
-        pb = [pb] if isinstance(pb, (int, str, onp.integer)) else list(pb)
+        pa, pb = axes
         if len(pa) != len(pb):
             raise ValueError(f"tensordot: axes {axes!r} pair {len(pa)} axes of a with "
                              f"{len(pb)} axes of b")
-    pa = [p if isinstance(p, str) else normalize_axis("tensordot", p, a.ndim) for p in pa]
-    pb = [q if isinstance(q, str) else normalize_axis("tensordot", q, b.ndim) for q in pb]
+    pa = [p if isinstance(p, str) else normalize_axis("tensordot", p, na) for p in pa]
+    pb = [q if isinstance(q, str) else normalize_axis("tensordot", q, nb) for q in pb]
     ints, names, tag_a, tag_b, ren_b = [], [], {}, {}, {}
     for p, q in zip(pa, pb):
         if isinstance(p, str):
@@ -268,28 +284,26 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     if (len(set(used_a)) != len(used_a) or len(set(used_b)) != len(used_b)
             or len(set(names)) != len(names)):
         raise ValueError(f"tensordot: an axis is repeated in axes={axes!r}")
-    if ren_b:
-        b = b.rename(ren_b)
-    a, ia = _tag("tensordot", a, tag_a, [p for p, _ in ints])
-    b, ib = _tag("tensordot", b, tag_b, [q for _, q in ints])
-    la = list(_L[:a.ndim])
-    lb = list(_L[a.ndim:a.ndim + b.ndim])
+    # positions after tagging (a tagged axis leaves the positional ones)
+    ia = [p - sum(t < p for t in tag_a) for p, _ in ints]
+    ib = [q - sum(t < q for t in tag_b) for _, q in ints]
+    na, nb = na - len(tag_a), nb - len(tag_b)
+    la, lb = list(_L[:na]), list(_L[na:na + nb])
     for i, j in zip(ia, ib):
         lb[j] = la[i]
-    fa = "".join(la[i] for i in range(a.ndim) if i not in ia)
-    fb = "".join(lb[j] for j in range(b.ndim) if j not in ib)
+    fa = "".join(la[i] for i in range(na) if i not in ia)
+    fb = "".join(lb[j] for j in range(nb) if j not in ib)
     nm = "{" + ",".join(names) + "}" if names else ""
     spec = f"{''.join(la)}{nm},{''.join(lb)}{nm}->{fa}{fb}"
-    return contract("tensordot", spec, [a, b], preferred_element_type, precision=precision)
+    return spec, tuple(tag_a.items()), tuple(tag_b.items()), tuple(ren_b.items())
 
 
-def _tag(fn, x, tags, ints):
-    """Name positional axes ``tags`` ({axis: name}) of ``x``; renumber ``ints``."""
+def _tag(fn, x, tags):
+    """Name positional axes ``tags`` ({axis: name}) of ``x``."""
     if not tags:
-        return x, ints
+        return x
     for i, name in tags.items():
         if name in x.names:
             raise ValueError(f"{fn}: cannot pair positional axis {i} with name {name!r}: "
                              f"the operand already has named axes {x.named_shape}")
-    x = x.tag(*[tags.get(i) for i in range(x.ndim)])
-    return x, [i - sum(j < i for j in tags) for i in ints]
+    return x.tag(*[tags.get(i) for i in range(x.ndim)])
