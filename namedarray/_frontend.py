@@ -465,6 +465,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             return res
         v = v.data
     else:
+        if type(fill_value) is int and dtype is not None and onp.dtype(dtype).kind in "iu":
+            info = onp.iinfo(dtype)
+            if not info.min <= fill_value <= info.max:
+                raise OverflowError(f"full: Python integer {fill_value} out of bounds for "
+                                    f"{onp.dtype(dtype)}")
         v = _np_asarray(v)
     return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 
@@ -486,6 +491,13 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         if stop is None and step is not None:
             probe = [0] + probe
         dtype = onp.arange(*probe).dtype
+    else:
+        natural = onp.arange(*([type(v)(0) for v in (start, stop) if v is not None] + (
+            [type(step)(1)] if step is not None else []))).dtype
+        dtype = onp.dtype(dtype)
+        if natural.kind in "fc" and dtype.kind in "fc" and natural.itemsize > dtype.itemsize:
+            # NumPy computes the values in double precision, then casts
+            return positional(arange(start, stop, step).data.astype(dtype))
     args = [start] if stop is None else [start, stop]
     if step is not None:
         args = (args if stop is not None else [0, start]) + [step]

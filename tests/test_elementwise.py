@@ -106,7 +106,7 @@ def _check(name, *args, **kw):
 # positional ufuncs
 # --------------------------------------------------------------------------
 @pytest.mark.parametrize("name", UNARY)
-@settings(max_examples=8)
+@settings(max_examples=6)
 @given(data=st.data())
 def test_unary(name, data):
     dts = REAL if name in REAL_ONLY else ALL_DTYPES
@@ -118,7 +118,7 @@ def test_unary(name, data):
 
 
 @pytest.mark.parametrize("name", BINARY)
-@settings(max_examples=8)
+@settings(max_examples=6)
 @given(data=st.data())
 def test_binary(name, data):
     dts = REAL if name in INEXACT_BINARY - {"true_divide"} or name in (
