@@ -6,6 +6,8 @@ shapes), so a few shapes recur and JAX's compile cache keeps the file fast.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -110,7 +112,7 @@ def test_square_functions_match_numpy(name, dtype, batch, n, seed):
     make, extra = SQUARE[name]
     a = make(seed, dtype, batch + (n, n))
     if name == "norm" and batch:
-        a = a.reshape(-1, a.shape[-1])  # numpy.linalg.norm takes 1-d or 2-d input
+        a = a.reshape(math.prod(a.shape[:-1]), n)  # numpy.linalg.norm: 1-d or 2-d input
     want = getattr(LA, name)(a, *extra)
     got = getattr(na.linalg, name)(na.asarray(a), *extra)
     check(got, want, tol(dtype))
