@@ -126,28 +126,30 @@ class ufunc:
             n = len(args)
             if n == 1 == self.nin:
                 a = args[0]
-                if type(a) is NamedArray and a.dims.count(None) == len(a.dims):
+                if type(a) is NamedArray:          # elementwise: the layout is kept
                     d = a.data
                     out_dt = self._fast.get((d.dtype,))
                     if out_dt is not None:
                         return _result(self._impl(d), out_dt, a.dims)
             elif n == 2 == self.nin:
                 a, b = args
-                if type(a) is NamedArray and a.dims.count(None) == len(a.dims):
+                if type(a) is NamedArray:
                     if type(b) is NamedArray:
-                        if b.dims.count(None) == len(b.dims):
-                            ad, bd = a.data, b.data
+                        ad, bd = a.data, b.data
+                        da, db = a.dims, b.dims
+                        # positional only (NumPy broadcasting), or one same layout
+                        if (da == db and ad.shape == bd.shape) or (
+                                da.count(None) == len(da) and db.count(None) == len(db)):
                             out_dt = self._fast.get((ad.dtype, bd.dtype))
                             if out_dt is not None:
-                                return _result(self._impl(ad, bd), out_dt, a.dims if len(
-                                    a.dims) >= len(b.dims) else b.dims)
+                                return _result(self._impl(ad, bd), out_dt,
+                                               da if len(da) >= len(db) else db)
                     elif type(b) in _SCALARS:
                         ad = a.data
                         out_dt = self._fast.get((ad.dtype, type(b)))
                         if out_dt is not None:
                             return _result(self._impl(ad, b), out_dt, a.dims)
-                elif type(a) in _SCALARS and type(b) is NamedArray and \
-                        b.dims.count(None) == len(b.dims):
+                elif type(a) in _SCALARS and type(b) is NamedArray:
                     bd = b.data
                     out_dt = self._fast.get((type(a), bd.dtype))
                     if out_dt is not None:
@@ -388,10 +390,11 @@ def named_axis(fn, jfn, args, kwargs, axis_pos, axis_kw, kind):
     if not isinstance(x, NamedArray):
         x = positional(jnp.asarray(x))
     from ._core import normalize_axis
-    ints = [normalize_axis(fn, a, x.ndim) for a in axes if not isinstance(a, str)]
     g = parallel.gather_names(fn, x, names)
     k = len(names)
-    new_axes = tuple(range(k)) + tuple(k + i for i in ints)
+    # each entry in the order given: a name is its gathered axis, an int shifts by k
+    new_axes = tuple(names.index(a) if isinstance(a, str) else k + normalize_axis(
+        fn, a, x.ndim) for a in axes)
     new_axis = new_axes if (len(new_axes) > 1 or not isinstance(axis, (str, int))) else new_axes[0]
     args = (g,) + tuple(args[1:])
     if axis_kw in kwargs or len(args) <= axis_pos:

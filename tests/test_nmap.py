@@ -69,3 +69,12 @@ def test_nmap_grad_and_errors():
         np.nmap(lambda u, v: u)(x, y)
     with pytest.raises(ValueError, match=r"sum: axis name 'q' is not an axis"):
         np.nmap(lambda v: v.sum(axis="q"))(x)
+
+
+def test_mixed_axis_keeps_the_order_given():
+    a = onp.arange(12).reshape(3, 4)
+    x = np.asarray(a).tag(None, "t")
+    got = np.roll(x, shift=(1, 2), axis=(0, "t"))
+    onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (1, 2), axis=(0, 1)).T)
+    got = np.nmap(lambda v: np.roll(v, shift=(2, 1), axis=("t", 0)))(x)
+    onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (2, 1), axis=(1, 0)).T)
