@@ -487,6 +487,37 @@ class NamedArray:
         self.data = data.astype(self.dtype)
 
 
+_DATA = NamedArray.__dict__["data"]   # the slot behind .data
+
+
+class View(NamedArray):
+    """What a basic slice (ints, slices, ``...``, ``None``) returns: its data is a
+    copy, but writes into it (``x[1:-1][mask] = 1``, ``row = x[0]; row += 1``)
+    also reach the array it was sliced from, as with NumPy's views.  Writes to
+    the original after the slice was taken are not seen by the slice."""
+
+    __slots__ = ("_base", "_index")
+
+    @property
+    def data(self):
+        return _DATA.__get__(self)
+
+    @data.setter
+    def data(self, value):
+        _DATA.__set__(self, value)
+        from ._indexing import setitem
+        setitem(self._base, self._index, new(value, self.dims))
+
+
+def view(data, dims, base, index) -> View:
+    v = object.__new__(View)
+    _DATA.__set__(v, data)
+    v.dims = dims
+    v._base = base
+    v._index = index
+    return v
+
+
 class _nullcontext:
     def __init__(self, v):
         self.v = v
@@ -516,3 +547,4 @@ def _unflatten(dims, children):
 
 
 jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
+jax.tree_util.register_pytree_node(View, _flatten, _unflatten)

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ._core import NamedArray, new, operand, positional
+from ._core import NamedArray, new, operand, positional, view
 from ._dispatch import vmap_names, wrap_result
 
 
@@ -114,6 +114,22 @@ def _check_index(fn, shape, idx):
 
 
 def getitem(x: NamedArray, idx):
+    res = _take(x, idx)
+    if res.dims.count(None) and _basic(idx):
+        # a basic slice: writes into it reach x (NumPy's views, for writes)
+        return view(res.data, res.dims, x, idx)
+    return res
+
+
+def _basic(idx) -> bool:
+    for i in (idx if isinstance(idx, tuple) else (idx,)):
+        if not (i is None or i is Ellipsis or isinstance(i, slice) or (
+                isinstance(i, (int, onp.integer)) and not isinstance(i, bool))):
+            return False
+    return True
+
+
+def _take(x: NamedArray, idx):
     _check_index("__getitem__", x.shape, idx)
     if _named_index(idx):
         # named index arrays: map over their names (and x's)
@@ -137,7 +153,7 @@ def setitem(x: NamedArray, idx, value):
     if not k and not value.names:
         x.data = x.data.at[idx].set(value.data)
         return
-    region = getitem(x, idx)
+    region = _take(x, idx)
     region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
 
