@@ -23,6 +23,7 @@ from . import _config
 from ._core import NamedArray, align, new, operand, positional, to_jax
 
 _SCALARS = (bool, int, float, complex)
+_I32 = 2 ** 31
 
 
 # --------------------------------------------------------------------------
@@ -87,8 +88,11 @@ class ufunc:
         self._loops: dict = {}
         self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
-        props = getattr(jfn, "_ufunc__static_props", None)
+        props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
+            jfn, jnp.ufunc) else None
         self._impl = (props or {}).get("call") or jfn
+        # integer powers of Python ints have NumPy-specific errors: general path
+        self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
                         f"See ``numpy.{name}`` for the semantics.")
 
@@ -113,9 +117,13 @@ class ufunc:
                 ) from None
             self._loops[key] = loop
             ins = key[:-1]
-            if (dtype is None and self.nout == 1 and
+            if (dtype is None and self.nout == 1 and self._fast_ok and
                     any(isinstance(t, onp.dtype) for t in ins) and
-                    all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype))):
+                    all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype)) and
+                    # a Python int joins the fast path only where it cannot overflow
+                    # (|v| < 2**31 is checked there): wide or inexact loop dtypes
+                    all(d.kind in "fc" or d.itemsize >= 8 for t, d in zip(ins, loop[0])
+                        if t is int)):
                 self._fast[ins] = loop[1][0]
         return loop
 
@@ -124,36 +132,40 @@ class ufunc:
         # dtypes are already NumPy's loop dtypes: one jax call, no cast, no alignment
         if not kwargs and _config._state["mode"] == "numpy":
             n = len(args)
-            if n == 1 == self.nin:
-                a = args[0]
-                if type(a) is NamedArray:          # elementwise: the layout is kept
-                    d = a.data
-                    out_dt = self._fast.get((d.dtype,))
-                    if out_dt is not None:
-                        return _result(self._impl(d), out_dt, a.dims)
-            elif n == 2 == self.nin:
-                a, b = args
-                if type(a) is NamedArray:
-                    if type(b) is NamedArray:
-                        ad, bd = a.data, b.data
-                        da, db = a.dims, b.dims
-                        # positional only (NumPy broadcasting), or one same layout
-                        if (da == db and ad.shape == bd.shape) or (
-                                da.count(None) == len(da) and db.count(None) == len(db)):
-                            out_dt = self._fast.get((ad.dtype, bd.dtype))
-                            if out_dt is not None:
-                                return _result(self._impl(ad, bd), out_dt,
-                                               da if len(da) >= len(db) else db)
-                    elif type(b) in _SCALARS:
-                        ad = a.data
-                        out_dt = self._fast.get((ad.dtype, type(b)))
+            try:
+                if n == 1 == self.nin:
+                    a = args[0]
+                    if type(a) is NamedArray:          # elementwise: the layout is kept
+                        d = a.data
+                        out_dt = self._fast.get((d.dtype,))
                         if out_dt is not None:
-                            return _result(self._impl(ad, b), out_dt, a.dims)
-                elif type(a) in _SCALARS and type(b) is NamedArray:
-                    bd = b.data
-                    out_dt = self._fast.get((type(a), bd.dtype))
-                    if out_dt is not None:
-                        return _result(self._impl(a, bd), out_dt, b.dims)
+                            return _result(self._impl(d), out_dt, a.dims)
+                elif n == 2 == self.nin:
+                    a, b = args
+                    ta, tb = type(a), type(b)
+                    if ta is NamedArray:
+                        if tb is NamedArray:
+                            ad, bd = a.data, b.data
+                            da, db = a.dims, b.dims
+                            # positional only (NumPy broadcasting), or one same layout
+                            if (da == db and ad.shape == bd.shape) or (
+                                    da.count(None) == len(da) and db.count(None) == len(db)):
+                                out_dt = self._fast.get((ad.dtype, bd.dtype))
+                                if out_dt is not None:
+                                    return _result(self._impl(ad, bd), out_dt,
+                                                   da if len(da) >= len(db) else db)
+                        elif tb is float or (tb is int and -_I32 <= b < _I32):
+                            ad = a.data
+                            out_dt = self._fast.get((ad.dtype, tb))
+                            if out_dt is not None:
+                                return _result(self._impl(ad, b), out_dt, a.dims)
+                    elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
+                        bd = b.data
+                        out_dt = self._fast.get((ta, bd.dtype))
+                        if out_dt is not None:
+                            return _result(self._impl(a, bd), out_dt, b.dims)
+            except Exception:  # noqa: BLE001  the general path gives NumPy's error
+                pass
         return self._call(*args, **kwargs)
 
     def _call(self, *args, out=None, where=True, dtype=None, casting="same_kind",

@@ -70,7 +70,7 @@ class _ufunc(ufunc):
     division by zero gives 0; ``add``/``multiply`` ``accumulate`` small
     integers in the default integer, as ``numpy`` does."""
 
-    def __call__(self, *args, dtype=None, **kw):
+    def _call(self, *args, dtype=None, **kw):
         args = list(args)
         shapes = [a.shape for a in args[: self.nin] if isinstance(a, NamedArray)]
         if len(shapes) > 1:
@@ -105,7 +105,7 @@ class _ufunc(ufunc):
             if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
                     onp.dtype(in_dts[1]).kind in "iu":
                 args[1] = -args[1]  # empty base: no element is raised, result empty
-        return super().__call__(*args, dtype=dtype, **kw)
+        return super()._call(*args, dtype=dtype, **kw)
 
     def accumulate(self, a, axis=0, dtype=None, out=None):
         x = operand(a)
