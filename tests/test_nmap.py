@@ -4,11 +4,11 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import namedarray as np
 from namedarray import parallel as P
-from strategies import arrays, shapes
+from strategies import arrays
 
 FUNCS = ["sum", "mean", "max", "min", "prod", "std", "var", "median", "argmax", "argmin",
          "any", "all", "cumsum", "cumprod", "sort", "argsort", "logsumexp", "ptp",
@@ -24,9 +24,10 @@ def same(a, b):
 
 
 @pytest.mark.parametrize("name", FUNCS)
+@settings(max_examples=8)   # each example compiles the mapped program afresh
 @given(data=st.data())
 def test_named_ops_in_nmap_equal_unmapped(name, data):
-    shape = data.draw(shapes(2, 3, 1, 4))
+    shape = data.draw(st.sampled_from([(1, 1), (2, 3), (3, 1, 2), (2, 2, 4)]))
     a = data.draw(arrays(onp.float64, shape))
     x = np.asarray(a).tag("b", *([None] * (a.ndim - 2)), "c")
     axis = data.draw(st.sampled_from(["b", ("b", 0) if a.ndim > 2 else "b", "c",
