@@ -160,3 +160,14 @@ def test_errors(call, msg):
         return
     with pytest.raises(ValueError, match=msg):
         call(mesh, x)
+
+
+def test_var_std_over_a_mesh_name_use_all_reduces_not_all_gather():
+    mesh = jax.make_mesh((8,), ("data",))
+    x = np.asarray(A[:, :, 0]).tag("b", None)
+    for name, ddof in [("std", 0), ("var", 1)]:
+        f = np.nmap(lambda v: getattr(np, name)(v, axis="b", ddof=ddof), mesh=mesh,
+                    axis_resources={"b": "data"})
+        onp.testing.assert_allclose(f(x), getattr(onp, name)(A[:, :, 0], axis=0, ddof=ddof))
+        hlo = jax.jit(f).lower(x).compile().as_text()
+        assert "all-gather" not in hlo and "all-reduce" in hlo

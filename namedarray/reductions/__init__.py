@@ -11,6 +11,7 @@ dtype('int64')
 """
 from __future__ import annotations
 
+import builtins  # the module defines its own any/all/sum
 import inspect
 
 import jax.numpy as jnp
@@ -19,6 +20,7 @@ from jax import lax
 from jax.scipy.special import logsumexp as _jlogsumexp
 
 from .. import _config, parallel
+from .._core import NamedArray
 from .._dispatch import wrap
 from ._engine import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
 
@@ -81,6 +83,51 @@ _TABLE = {
 
 REDUCTIONS = {name: reduction(jfn, name, coll, **opts)
               for name, (jfn, coll, opts) in _TABLE.items()}
+
+
+def _moment(name):
+    """var/std over names bound by nmap as two collective means (a small
+    all-reduce each on a mesh) instead of gathering the whole axis."""
+    general = REDUCTIONS[name]
+
+    def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+          correction=None, **kw):
+        from .._core import operand
+        from .._placement import bindings
+        names = (axis,) if isinstance(axis, str) else tuple(
+            v for v in (axis if isinstance(axis, (tuple, list)) else ()) if isinstance(v, str))
+        x = operand(a)
+        bound = bindings()
+        if (not names or where is not None or kw or out is not None or
+                not isinstance(x, NamedArray) or builtins.any(
+                    n not in bound or n in x.dims for n in names)):
+            return general(a, axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                           where=where, correction=correction, **kw)
+        ddof = correction if correction is not None else ddof
+        mean = REDUCTIONS["mean"]
+        m = mean(x, axis, dtype=dtype, keepdims=True)
+        d = _uf()["subtract"](x, m)
+        sq = _uf()["square"](_uf()["absolute"](d)) if jnp.iscomplexobj(d.data) else \
+            _uf()["square"](d)
+        v = mean(sq, axis, dtype=dtype, keepdims=keepdims)
+        n = 1
+        for ax in (axis if isinstance(axis, (tuple, list)) else (axis,)):
+            n *= parallel.axis_size(ax) if isinstance(ax, str) else x.shape[ax]
+        if ddof:
+            v = _uf()["multiply"](v, n / (n - ddof) if n > ddof else float("inf"))
+        return _uf()["sqrt"](v) if name == "std" else v
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = general.__doc__
+    return f
+
+
+def _uf():
+    from .._elementwise import UFUNCS
+    return UFUNCS
+
+
+REDUCTIONS["var"] = _moment("var")
+REDUCTIONS["std"] = _moment("std")
 globals().update(REDUCTIONS)
 
 REDUCE_OF_UFUNC = {"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
