@@ -2,7 +2,7 @@
 
 ``import namedarray as np`` runs NumPy programs; names on axes say what a
 reduction or contraction is over, and named operations are collectives, so
-the same line runs on one device or sharded over a mesh.  See DESIGN.md.
+the same line runs on one device or sharded over a mesh (see docs/index.md).
 
 >>> import namedarray as np
 >>> x = np.ones((4, 3)).tag("batch", None)

@@ -209,27 +209,33 @@ class NamedArray:
     # -- shape -------------------------------------------------------------
     @property
     def ndim(self) -> int:
+        """Number of positional axes (named axes are not counted)."""
         return self.dims.count(None)
 
     @property
     def shape(self) -> tuple:
+        """The positional shape: what NumPy code sees."""
         return self.data.shape[: self.dims.count(None)]
 
     @property
     def size(self) -> int:
+        """Number of elements over the positional axes."""
         return math.prod(self.shape)
 
     @property
     def named_shape(self) -> dict:
+        """``{name: size}`` of the named axes."""
         n = self.dims.count(None)
         return dict(zip(self.dims[n:], self.data.shape[n:]))
 
     @property
     def names(self) -> tuple:
+        """The axis names, in physical order."""
         return self.dims[self.dims.count(None):]
 
     @property
     def dtype(self):
+        """The element type."""
         return self.data.dtype
 
     @property

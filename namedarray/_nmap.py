@@ -30,6 +30,12 @@ except ImportError:  # pragma: no cover
 def nmap(f, mesh=None, axis_resources=None):
     """Map ``f`` over the named axes of its arguments.
 
+    Without ``mesh`` the names are ``vmap``-ed.  With ``mesh`` and
+    ``axis_resources={"batch": "data"}`` (a logical name to one mesh axis or a
+    tuple of them) ``f`` runs under ``shard_map``: each such name is partitioned
+    over its mesh axes, split into a local block per device when it is larger
+    (its size must divide evenly); names not listed are ``vmap``-ed locally.
+
     Outputs come back as NamedArrays carrying the mapped names they vary
     along (a name reduced by a collective inside ``f`` is gone, as in the
     unmapped run).

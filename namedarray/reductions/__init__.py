@@ -36,6 +36,7 @@ def _logsumexp_coll(d, axes):
 
 
 def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
+    """``log(sum(exp(a)))`` computed stably (``scipy.special.logsumexp``)."""
     return _jlogsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign,
                        where=where)
 

@@ -105,8 +105,14 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         return _store_out(name, out, res) if out is not None else res
     f.__name__ = f.__qualname__ = name
     f.__module__ = "namedarray"
-    f.__doc__ = (f"``numpy.{name}``; ``axis`` may mix ints and axis names.\n\n"
-                 f"See ``numpy.{name}`` for the semantics.")
+    ref = f"numpy.{name}" if np_fn is not None else "scipy.special." + name
+    f.__doc__ = (f"``{ref}``; ``axis`` may mix ints and axis names.\n\n"
+                 f"See ``{ref}`` for the semantics.")
+    if np_fn is not None:   # NumPy's signature, not jax.numpy's extras
+        try:
+            f.__signature__ = inspect.signature(np_fn)
+        except (TypeError, ValueError):
+            pass
     return f
 
 
