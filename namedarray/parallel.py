@@ -187,7 +187,9 @@ def axis_index(axis_name):
     for p in resolve("axis_index", None, _names(axis_name)):
         i = _index(p.binding)
         idx = i if idx is None else idx * p.binding.size + i
-    return positional(jnp.asarray(idx))
+    from . import _config
+    return positional(jnp.asarray(idx).astype(jnp.int64 if _config.numpy_dtypes()
+                                              else jnp.int32))
 
 
 def all_gather(x, axis_name, *, axis=0, tiled=False):
