@@ -1,18 +1,17 @@
 """Scale-out: named axes on a device mesh.
 
 ``nmap(f, mesh, axis_resources={"batch": "data"})`` runs ``f`` under
-``jax.shard_map``.  Each logical name is partitioned over its mesh axes; a
-name larger than its mesh axes is *split*: every device holds a local block,
-which is itself ``vmap``-ed, so positional code in ``f`` never sees it.  The
-name is then bound to two axis groups, ``(mesh axes, block)``, and every
-parallel primitive composes a local step with a mesh step (JAX refuses one
-collective over a vmap axis and mesh axes together).
+``jax.shard_map``.  Each logical name is partitioned over its mesh axes: on
+every device it is a *split* name (DESIGN.md placement (c)), a local block in a
+physical named dimension, bound to the mesh axes.  Positional code never sees
+it (named axes ride along), and every parallel primitive composes a local step
+over the block with a mesh step: a named sum is one local reduce and one
+all-reduce, a named contraction one ``dot_general`` over the block and one
+all-reduce, as a hand-written ``shard_map`` would do.
 
-Outputs: each output leaves the ``shard_map`` with one leading dimension per
-mapped name (a uniform ``out_specs`` prefix, so the output structure need not
-be known in advance); names an output does not vary along (after a ``psum``,
-say: the block's vmap batching says so) are dropped afterwards, so the result
-equals the unmapped run.  The whole mapped call is one cached ``jax.jit``.
+Outputs keep the names they still carry, partitioned over the same mesh axes;
+an output that lost a name (reduced over it) is replicated.  The whole mapped
+call is one cached ``jax.jit``.
 
 ``shard(x, mesh, axis_resources)`` is the global view: the data is placed with
 a ``NamedSharding`` derived from the names and XLA partitions every operation.
@@ -27,11 +26,8 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from ._core import NamedArray, align, new, positional
-from ._nmap import _order, _probe
+from ._nmap import _order
 from ._placement import Binding, bind
-
-_BLOCK = "{}@block"   # JAX vmap axis name of a split name's local block
-
 
 def resources(fn, mesh, axis_resources) -> dict:
     """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes."""
@@ -170,84 +166,42 @@ def mesh_nmap(f, mesh, axis_resources):
 
 def _build(f, mesh, res, tree, leaves, arr_idx, layouts, union, sizes, abstract):
     """One jitted shard_map program for this argument structure, the output tree
-    and each output's dims."""
+    and each output's dims.
+
+    Inside, every name keeps its physical dimension: a name in
+    ``axis_resources`` holds this device's block and is bound (``local=True``)
+    to its mesh axes, so primitives reduce the block and then the mesh; other
+    names are ordinary local axes."""
+    # names not in axis_resources are bound too, with no mesh axes: whole on
+    # every device (axis_index and the collectives still see them)
+    binding = {n: Binding(n, (res[n],), (_mesh_size(mesh, res[n]),), kind="mesh",
+                          local=True, block=sizes[n] // _mesh_size(mesh, res[n]))
+               if n in res else Binding(n, (), (), kind="mesh", local=True, block=sizes[n])
+               for n in union}
     info = []
-    blocks = {n: sizes[n] // _mesh_size(mesh, res[n]) if n in res else sizes[n]
-              for n in union}
-    vmap_name = {n: _BLOCK.format(n) if n in res else n for n in union}
-    binding = {}
-    for n in union:
-        if n in res:
-            binding[n] = Binding(n, (res[n], (vmap_name[n],)),
-                                 (_mesh_size(mesh, res[n]), blocks[n]), kind="mesh")
-        else:
-            binding[n] = Binding(n, ((n,),), (sizes[n],))
 
-    def body(drop, *datas):
-        varying_block = {}
-        out_dims = []
-
-        def inner(*ds):
-            full = list(leaves)
-            for i, d in zip(arr_idx, ds):
-                full[i] = positional(d)
-            a, kw = jax.tree_util.tree_unflatten(tree, full)
-            with bind(binding):
-                r = f(*a, **kw)
-            flat, otree = jax.tree_util.tree_flatten(
-                r, is_leaf=lambda v: isinstance(v, NamedArray))
-            flat = [v if isinstance(v, NamedArray) else positional(jnp.asarray(v))
-                    for v in flat]
-            out_dims.append((otree, [v.dims for v in flat]))
-            return [v.data for v in flat]
-
-        g = inner
-        for level in range(len(union) - 1, -1, -1):
-            name = union[level]
-            in_axes = []
-            for nd, want, _ in layouts:
-                if name in want:
-                    remaining = [w for w in want if union.index(w) >= level]
-                    in_axes.append(nd + remaining.index(name))
-                else:
-                    in_axes.append(None)
-            mapped_args = [k for k, ax in enumerate(in_axes) if ax is not None]
-            g = jax.vmap(_probe(g, name, varying_block, mapped_args), in_axes=tuple(in_axes),
-                         out_axes=0, axis_name=vmap_name[name])
-        flat = g(*datas)
-        # per output and name: does it vary along the name? Every collective over a
-        # name runs over its block too, so the block's vmap batching tells.
-        vary = [tuple(varying_block.get(n, [True] * len(flat))[j] for n in union)
-                for j in range(len(flat))]
-        otree, dims = out_dims[-1]
-        info.append((otree, dims, vary))
-        if drop is None:
-            return flat
-        # second pass: drop the (local, unsharded) block dims of invariant names
-        return [v[tuple(slice(None) if keep else 0 for keep in vr)]
-                for v, vr in zip(flat, drop)]
+    def body(*datas):
+        full = list(leaves)
+        for i, d, (nd, want, _) in zip(arr_idx, datas, layouts):
+            full[i] = new(d, (None,) * nd + want)
+        a, kw = jax.tree_util.tree_unflatten(tree, full)
+        with bind(binding):
+            r = f(*a, **kw)
+        flat, otree = jax.tree_util.tree_flatten(r, is_leaf=lambda v: isinstance(v, NamedArray))
+        flat = [v if isinstance(v, NamedArray) else positional(jnp.asarray(v)) for v in flat]
+        info.append((otree, [v.dims for v in flat]))
+        return [v.data for v in flat]
 
     in_specs = tuple(spec for _, _, spec in layouts)
-    # check_vma=False: JAX 0.10's varying-axes check rejects a mesh collective
-    # inside the block's vmap (pvary under batching).
-    # Pass 1 (abstract) learns the outputs and which names each varies along;
-    # pass 2 is the real program with exact out_specs.
-    probe = jax.shard_map(functools.partial(body, None), mesh=mesh, in_specs=in_specs,
-                          out_specs=PartitionSpec(), check_vma=False)
+    # pass 1 (abstract) learns the outputs' dims; pass 2 partitions each output's
+    # named dimensions over their mesh axes (an output without a name was reduced
+    # over it: replicated)
+    probe = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(),
+                          check_vma=False)
     jax.eval_shape(probe, *abstract)
-    otree, dims, vary = info[-1]
-    out_specs = [PartitionSpec(*[_spec_entry(res.get(n, ())) for n, keep in zip(union, vr)
-                                 if keep]) for vr in vary]
-    sm = jax.shard_map(functools.partial(body, vary), mesh=mesh, in_specs=in_specs,
-                       out_specs=out_specs, check_vma=False)
-
-    def program(*datas):
-        flat = sm(*datas)
-        out = []
-        for v, vr in zip(flat, vary):
-            k = sum(vr)
-            out.append(jnp.moveaxis(v, tuple(range(k)), tuple(range(v.ndim - k, v.ndim)))
-                       if k else v)
-        return out
-    kept = [tuple(n for n, keep in zip(union, vr) if keep) for vr in vary]
-    return jax.jit(program), (otree, [d + k for d, k in zip(dims, kept)])
+    otree, dims = info[-1]
+    out_specs = [PartitionSpec(*[_spec_entry(res.get(d, ())) if d is not None else None
+                                 for d in ds]) for ds in dims]
+    sm = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=out_specs,
+                       check_vma=False)
+    return jax.jit(sm), (otree, dims)

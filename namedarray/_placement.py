@@ -29,17 +29,18 @@ class Binding:
     """How an enclosing map binds a name.
 
     ``groups`` are the JAX axis names to run collectives over, major to minor:
-    ``((name,),)`` for a name ``vmap``-ed by a local ``nmap``;
-    ``((mesh axes...), (block,))`` for a name split over a mesh: a local block of
-    ``sizes[1]`` (itself ``vmap``-ed) on each of ``sizes[0]`` devices.
-    JAX cannot run one collective over a vmap axis and mesh axes together, so
-    the parallel layer applies one collective per group.
+    ``((name,),)`` for a name ``vmap``-ed by a local ``nmap``; ``((mesh axes),)``
+    for a name partitioned over a mesh.  ``local=True`` marks a *split* name
+    (placement (c)): it is also a physical dimension of the operands, a local
+    block of ``block`` elements on each device, so every primitive composes a
+    local step over that dimension with a mesh step over ``groups``.
     """
     name: str
     groups: tuple
     sizes: tuple
     kind: str = "vmap"   # "vmap" or "mesh"
-    local: bool = False  # never a physical dimension: blocks are vmapped too
+    local: bool = False
+    block: int = 1
 
     @property
     def axes(self) -> tuple:
@@ -47,7 +48,8 @@ class Binding:
 
     @property
     def size(self) -> int:
-        n = 1
+        """The global size of the name."""
+        n = self.block
         for s in self.sizes:
             n *= s
         return n

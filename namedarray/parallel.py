@@ -63,10 +63,9 @@ def _group_index(group):
 
 def _index(b):
     """This instance's global index along a bound name (major to minor groups)."""
-    idx = None
+    idx = jnp.zeros((), jnp.int32)
     for g, size in zip(b.groups, b.sizes):
-        i = _group_index(g)
-        idx = i if idx is None else idx * size + i
+        idx = idx * size + _group_index(g)
     return idx
 
 
@@ -183,13 +182,17 @@ def axis_size(axis_name, x=None) -> int:
 
 def axis_index(axis_name):
     """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``."""
+    from . import _config
+    from ._elementwise import UFUNCS
+    dt = jnp.int64 if _config.numpy_dtypes() else jnp.int32
     idx = None
     for p in resolve("axis_index", None, _names(axis_name)):
-        i = _index(p.binding)
-        idx = i if idx is None else idx * p.binding.size + i
-    from . import _config
-    return positional(jnp.asarray(idx).astype(jnp.int64 if _config.numpy_dtypes()
-                                              else jnp.int32))
+        b = p.binding
+        i = positional(_index(b).astype(dt))
+        if b.local:   # a split name: this device's block of global indices
+            i = new(i.data * b.block + jnp.arange(b.block, dtype=dt), (p.name,))
+        idx = i if idx is None else UFUNCS["add"](UFUNCS["multiply"](idx, b.size), i)
+    return idx
 
 
 def all_gather(x, axis_name, *, axis=0, tiled=False):
@@ -275,42 +278,48 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
     def one(v):
         v = _as_named(v)
         (p,) = resolve("all_to_all", v, _names(axis_name))
-        if p.binding is not None and p.dim is None:
-            if len(p.binding.groups) == 1:
+        if p.binding is not None:
+            if p.dim is None and len(p.binding.groups) == 1:
                 d = lax.all_to_all(v.data, p.binding.groups[0], split_axis, concat_axis,
                                    tiled=tiled)
                 return new(d, v.dims)
             # split name: exchange on the gathered axis, keep this instance's part
             g = gather_names("all_to_all", v, (p.name,))
             g = g.tag(p.name, *([None] * (g.ndim - 1)))
-            r = all_to_all(g, p.name, split_axis, concat_axis, tiled=tiled)
+            r = _all_to_all_local(g, g.dims.index(p.name), p.name, split_axis,
+                                  concat_axis, tiled)
             return scatter_names("all_to_all", r.untag(p.name), (p.name,))
-        n = v.ndim
-        size = v.data.shape[p.dim]
-        s = split_axis % n
-        if v.shape[s] != (size if not tiled else v.shape[s]) or v.shape[s] % size:
-            raise ValueError(
-                f"all_to_all: split_axis {split_axis} has size {v.shape[s]}, which "
-                f"{'must equal' if not tiled else 'must be divisible by'} the size "
-                f"{size} of axis {p.name!r}")
-        g = gather_names("all_to_all", v, (p.name,)).data   # (B, *pos, *rest)
-        if tiled:
-            shp = g.shape
-            g = g.reshape(shp[:1 + s] + (size, shp[1 + s] // size) + shp[2 + s:])
-            g = jnp.moveaxis(g, 1 + s, 0)            # (Bnew, Bold, *pos', *rest)
-            g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
-            shp = g.shape
-            c = 1 + concat_axis % n
-            g = g.reshape(shp[:c] + (shp[c] * shp[c + 1],) + shp[c + 2:])
-            g = jnp.moveaxis(g, 0, -1)
-            rest = tuple(d for d in v.names if d != p.name)
-            return new(g, (None,) * n + rest + (p.name,))
-        g = jnp.moveaxis(g, 1 + s, 0)                # (Bnew, Bold, *pos without s, *rest)
-        g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
-        g = jnp.moveaxis(g, 0, -1)
-        rest = tuple(d for d in v.names if d != p.name)
-        return new(g, (None,) * n + rest + (p.name,))
+        return _all_to_all_local(v, p.dim, p.name, split_axis, concat_axis, tiled)
     return jax.tree_util.tree_map(one, x, is_leaf=lambda v: isinstance(v, NamedArray))
+
+
+def _all_to_all_local(v, dim, name, split_axis, concat_axis, tiled):
+    """all_to_all over a name that is a physical dimension of ``v``."""
+    n = v.ndim
+    size = v.data.shape[dim]
+    s = split_axis % n
+    if v.shape[s] != (size if not tiled else v.shape[s]) or v.shape[s] % size:
+        raise ValueError(
+            f"all_to_all: split_axis {split_axis} has size {v.shape[s]}, which "
+            f"{'must equal' if not tiled else 'must be divisible by'} the size "
+            f"{size} of axis {name!r}")
+    g = v.untag(name).data                      # (B, *pos, *rest)
+    if tiled:
+        shp = g.shape
+        g = g.reshape(shp[:1 + s] + (size, shp[1 + s] // size) + shp[2 + s:])
+        g = jnp.moveaxis(g, 1 + s, 0)            # (Bnew, Bold, *pos', *rest)
+        g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
+        shp = g.shape
+        c = 1 + concat_axis % n
+        g = g.reshape(shp[:c] + (shp[c] * shp[c + 1],) + shp[c + 2:])
+        g = jnp.moveaxis(g, 0, -1)
+        rest = tuple(d for d in v.names if d != name)
+        return new(g, (None,) * n + rest + (name,))
+    g = jnp.moveaxis(g, 1 + s, 0)                # (Bnew, Bold, *pos without s, *rest)
+    g = jnp.moveaxis(g, 1, 1 + concat_axis % n)
+    g = jnp.moveaxis(g, 0, -1)
+    rest = tuple(d for d in v.names if d != name)
+    return new(g, (None,) * n + rest + (name,))
 
 
 # --------------------------------------------------------------------------
@@ -318,12 +327,18 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
 # --------------------------------------------------------------------------
 def gather_names(fn, x: NamedArray, names) -> NamedArray:
     """Make ``names`` the leading positional axes of ``x`` (in order): untag the
-    physical ones, ``all_gather`` the bound ones (global order for split names)."""
+    physical ones, ``all_gather`` the bound ones (a split name's blocks are
+    concatenated in global order)."""
     for p in resolve(fn, x, names):
         b = p.binding
-        if b is None or p.dim is not None:
+        if b is None:
             continue
         d = x.data
+        if p.dim is not None:          # split: local block x mesh
+            for g in reversed(b.groups):
+                d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=p.dim, tiled=True)
+            x = new(d, x.dims)
+            continue
         for k, g in enumerate(reversed(b.groups)):   # minor group first
             d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=0, tiled=k > 0)
         n = x.ndim
@@ -333,7 +348,8 @@ def gather_names(fn, x: NamedArray, names) -> NamedArray:
 
 def scatter_names(fn, y: NamedArray, names) -> NamedArray:
     """Inverse of :func:`gather_names`: the leading positional axes of ``y`` get
-    the names back (for a bound name, this instance keeps its own slice)."""
+    the names back (for a bound name this instance keeps its own slice, for a
+    split name its own block)."""
     k = len(names)
     out = new(y.data, (None,) * k + y.dims[k:]).tag(*names, *([None] * (y.ndim - k)))
     for name in names:
@@ -341,6 +357,10 @@ def scatter_names(fn, y: NamedArray, names) -> NamedArray:
         if b is None:
             continue
         dim = out.dims.index(name)
-        d = lax.dynamic_index_in_dim(out.data, _index(b), axis=dim, keepdims=False)
-        out = new(d, tuple(v for v in out.dims if v != name))
+        if b.local:
+            d = lax.dynamic_slice_in_dim(out.data, _index(b) * b.block, b.block, axis=dim)
+            out = new(d, out.dims)
+        else:
+            d = lax.dynamic_index_in_dim(out.data, _index(b), axis=dim, keepdims=False)
+            out = new(d, tuple(v for v in out.dims if v != name))
     return out

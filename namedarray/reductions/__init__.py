@@ -101,7 +101,7 @@ def _moment(name):
         bound = bindings()
         if (not names or where is not None or kw or out is not None or
                 not isinstance(x, NamedArray) or builtins.any(
-                    n not in bound or n in x.dims for n in names)):
+                    n not in bound or (n in x.dims and not bound[n].local) for n in names)):
             return general(a, axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            where=where, correction=correction, **kw)
         ddof = correction if correction is not None else ddof
