@@ -47,3 +47,33 @@ def named_arrays(draw, dtypes=FLOATS, min_dims=1, max_dims=3, min_side=1, max_si
     for s, n in zip(slots, names):
         dims[s] = n
     return data, tuple(dims)
+
+
+def assert_same(res, exp, close=False):
+    """``res`` equals NumPy's ``exp``: dtype, shape and values (tuples and lists
+    element by element; ``close``: floats to a dtype-sized tolerance)."""
+    if isinstance(exp, (tuple, list)):
+        assert isinstance(res, (tuple, list)) and len(res) == len(exp), (type(res), res)
+        assert isinstance(res, list) == isinstance(exp, list), (type(res), type(exp))
+        for r, e in zip(res, exp):
+            assert_same(r, e, close)
+        return
+    exp = onp.asarray(exp)
+    got = onp.asarray(res)
+    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
+    assert got.shape == exp.shape, (got.shape, exp.shape)
+    if close and exp.dtype.kind in "fc":
+        wide = exp.dtype.itemsize > 2
+        onp.testing.assert_allclose(got, exp, rtol=1e-6 if wide else 1e-2,
+                                    atol=1e-12 if wide else 1e-2)
+    else:
+        onp.testing.assert_array_equal(got, exp)
+
+
+def assert_same_named(a, b, tol=1e-10):
+    """Two NamedArrays hold the same names and, aligned by name, the same values."""
+    assert set(a.names) == set(b.names), (a.dims, b.dims)
+    names = sorted(a.names)
+    ra, rb = onp.asarray(a.untag(*names)), onp.asarray(b.untag(*names))
+    assert ra.dtype == rb.dtype
+    onp.testing.assert_allclose(ra, rb, rtol=tol, atol=tol)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import ALL_DTYPES, arrays
+from strategies import ALL_DTYPES, arrays, assert_same
 
 SHAPES = [(), (0,), (3,), (2, 3), (2, 0, 1)]
 DTYPES = [None] + ALL_DTYPES
@@ -28,18 +28,7 @@ def both(f):
 
 
 def same(res, exp):
-    if isinstance(exp, (tuple, list)):
-        assert type(res) is type(exp) and len(res) == len(exp), (type(res), type(exp))
-        for r, e in zip(res, exp):
-            same(r, e)
-        return
-    exp = onp.asarray(exp)
-    got = onp.asarray(res)
-    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
-    assert got.shape == exp.shape, (got.shape, exp.shape)
-    onp.testing.assert_allclose(got, exp, rtol=1e-6 if exp.dtype.itemsize > 2 else 1e-2,
-                                atol=1e-12 if exp.dtype.itemsize > 2 else 1e-2) \
-        if exp.dtype.kind in "fc" else onp.testing.assert_array_equal(got, exp)
+    assert_same(res, exp, close=True)
 
 
 @settings(max_examples=25)

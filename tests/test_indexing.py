@@ -8,22 +8,12 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import namedarray as np
-from strategies import ALL_DTYPES, arrays
+from strategies import ALL_DTYPES, arrays, assert_same
 
 SHAPES = [(4,), (2, 3), (3, 1, 2), (0, 3), (2, 0)]
 
 
-def same(res, exp):
-    if isinstance(exp, tuple):
-        assert isinstance(res, tuple) and len(res) == len(exp)
-        for r, e in zip(res, exp):
-            same(r, e)
-        return
-    exp = onp.asarray(exp)
-    got = onp.asarray(res)
-    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
-    assert got.shape == exp.shape, (got.shape, exp.shape)
-    onp.testing.assert_array_equal(got, exp)
+same = assert_same
 
 
 @st.composite

@@ -10,16 +10,12 @@ from jax.sharding import AxisType
 
 import namedarray as np
 from namedarray import parallel as P
+from strategies import assert_same_named
 
 A = onp.random.default_rng(0).normal(size=(16, 3, 8))     # names b (16), c (8)
 
 
-def same(a, b):
-    assert set(a.names) == set(b.names), (a.dims, b.dims)
-    names = sorted(a.names)
-    ra, rb = onp.asarray(a.untag(*names)), onp.asarray(b.untag(*names))
-    assert ra.dtype == rb.dtype
-    onp.testing.assert_allclose(ra, rb, rtol=1e-10, atol=1e-10)
+same = assert_same_named
 
 
 def meshes():

@@ -8,19 +8,14 @@ from hypothesis import given, settings, strategies as st
 
 import namedarray as np
 from namedarray import parallel as P
-from strategies import arrays
+from strategies import arrays, assert_same_named
 
 FUNCS = ["sum", "mean", "max", "min", "prod", "std", "var", "median", "argmax", "argmin",
          "any", "all", "cumsum", "cumprod", "sort", "argsort", "logsumexp", "ptp",
          "count_nonzero", "nanmean", "flip"]
 
 
-def same(a, b):
-    assert set(a.names) == set(b.names), (a.dims, b.dims)
-    names = sorted(a.names)
-    ra, rb = onp.asarray(a.untag(*names)), onp.asarray(b.untag(*names))
-    assert ra.dtype == rb.dtype
-    onp.testing.assert_allclose(ra, rb, rtol=1e-10, atol=1e-10)
+same = assert_same_named
 
 
 @pytest.mark.parametrize("name", FUNCS)

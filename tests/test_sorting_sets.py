@@ -6,24 +6,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import arrays
+from strategies import arrays, assert_same
 
 REAL = [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8, onp.float16,
         onp.float32, onp.float64]
 SHAPES = [(0,), (5,), (2, 3), (3, 0), (2, 1, 3)]
 
 
-def same(res, exp):
-    if isinstance(exp, tuple):
-        assert isinstance(res, tuple) and len(res) == len(exp), (type(res), res)
-        for r, e in zip(res, exp):
-            same(r, e)
-        return
-    exp = onp.asarray(exp)
-    got = onp.asarray(res)
-    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
-    assert got.shape == exp.shape, (got.shape, exp.shape)
-    onp.testing.assert_array_equal(got, exp)
+same = assert_same
 
 
 @st.composite
