@@ -12,12 +12,11 @@ array([4., 4., 4.])
 from __future__ import annotations
 
 import numpy as _onp
-import jax.numpy as _jnp
 
 from . import _config
 from ._config import set_dtype_defaults, dtype_defaults
 from ._core import NamedArray
-from ._dispatch import ufunc, wrap as _wrap
+from ._dispatch import ufunc
 from ._elementwise import UFUNCS, where, result_type, clip
 from ._elementwise import *  # noqa: F401,F403  (the ufunc table)
 from .reductions import *  # noqa: F401,F403

@@ -245,10 +245,6 @@ class ufunc:
         a.data = self._jfn.at(a.data, idx, *args, inplace=False).astype(a.dtype)
 
 
-def _cast_to(val, dtype):
-    return to_jax(val).astype(dtype)
-
-
 def _index_data(idx):
     if isinstance(idx, tuple):
         return tuple(_index_data(i) for i in idx)

@@ -255,7 +255,3 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
         out._assign("clip", r)
         return out
     return r
-
-
-def _all_named(*ops):
-    return align("broadcast", [operand(o) for o in ops])

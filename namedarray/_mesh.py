@@ -18,7 +18,6 @@ a ``NamedSharding`` derived from the names and XLA partitions every operation.
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import jax
