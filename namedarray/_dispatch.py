@@ -421,6 +421,22 @@ def _get_axis(args, kwargs, axis_pos, axis_kw):
         args[axis_pos] if len(args) > axis_pos else None)
 
 
+def jit_static(f, static, like=None):
+    """``jax.jit(f)`` with ``static`` argument names; a call whose static value
+    is unhashable (a list for ``axes``, say) runs ``f`` eagerly instead."""
+    jf = jax.jit(f, static_argnames=list(static))
+
+    @functools.wraps(like or f)
+    def g(*args, **kwargs):
+        try:
+            return jf(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            if "hashable" not in str(e):
+                raise
+            return f(*args, **kwargs)
+    return g
+
+
 def wrap(jfn, name=None, named=None, axis_kw="axis"):
     """Declare a NumPy function over NamedArrays from its ``jax.numpy`` twin.
 

@@ -29,12 +29,11 @@ from __future__ import annotations
 import functools
 import inspect
 
-import jax
 import jax.numpy as jnp
 
 from . import parallel
 from ._core import NamedArray, normalize_axis, operand, positional
-from ._dispatch import _store_out, wrap
+from ._dispatch import _store_out, jit_static, wrap
 
 # name -> (kind of axis argument, input kind, output length rule)
 #   input:  "any" (real or complex), "real" (complex refused), "none" (no cast)
@@ -115,17 +114,7 @@ def _declare(name, axis_kw, kind, length):
             r = r.astype(jnp.float16)  # NumPy's 1-d complex-to-real keeps float16
         return r
 
-    static = [p for p in params if p != params[0]]
-    jitted = jax.jit(adapted, static_argnames=static)
-
-    @functools.wraps(jfn)
-    def run(*args, **kwargs):
-        try:
-            return jitted(*args, **kwargs)
-        except (TypeError, ValueError) as e:
-            if "hashable" not in str(e):
-                raise
-            return adapted(*args, **kwargs)  # a list given for s/axes
+    run = jit_static(adapted, [p for p in params if p != params[0]], like=jfn)
 
     w = wrap(run, name, named="keep", axis_kw=axis_kw)
     pos = params.index(axis_kw)

@@ -46,7 +46,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ._core import NamedArray, new
-from ._dispatch import wrap
+from ._dispatch import jit_static, wrap
 
 LinAlgError = onp.linalg.LinAlgError
 
@@ -253,17 +253,7 @@ def _jit(name, f, base):
     if name in _NO_JIT:
         return f
     static = [p for p in inspect.signature(base).parameters if p not in _TRACED]
-    jf = jax.jit(f, static_argnames=static)
-
-    @functools.wraps(base)
-    def g(*args, **kwargs):
-        try:
-            return jf(*args, **kwargs)
-        except (TypeError, ValueError) as e:
-            if "hashable" not in str(e):
-                raise
-            return f(*args, **kwargs)  # e.g. a list given for a static argument
-    return g
+    return jit_static(f, static, like=base)
 
 
 def _declare(name, cast, square, min2d, narrays, named):
