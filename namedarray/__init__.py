@@ -24,7 +24,7 @@ from .reductions import REDUCTIONS, average, quantile, percentile, nanquantile, 
 from .reductions import cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod  # noqa: F401
 from ._indexing import nonzero
 from . import parallel
-from ._nmap import nmap
+from ._map import nmap
 from ._mesh import shard
 from ._array_api import __array_namespace_info__
 from . import _frontend

@@ -78,11 +78,14 @@ def to_jax(x, dtype=None):
     return jnp.asarray(x, dtype=dtype)
 
 
-def new(data, dims) -> "NamedArray":
-    """Trusted constructor: ``dims`` valid and canonical for ``data``."""
+def new(data, dims, mapped=()) -> "NamedArray":
+    """Trusted constructor: ``dims`` valid and canonical for ``data``;
+    ``mapped`` the ``(name, global size)`` pairs an enclosing map holds only
+    this instance's part of (see :attr:`NamedArray.mapped`)."""
     x = object.__new__(NamedArray)
     x.data = data
     x.dims = dims
+    x.mapped = mapped
     return x
 
 
@@ -90,7 +93,37 @@ def positional(data) -> "NamedArray":
     x = object.__new__(NamedArray)
     x.data = data
     x.dims = (None,) * data.ndim
+    x.mapped = ()
     return x
+
+
+def merge_mapped(fn: str, ops) -> tuple:
+    """The union of the operands' mapped names (sizes must agree)."""
+    out: dict = {}
+    for x in ops:
+        if isinstance(x, NamedArray):
+            for n, s in x.mapped:
+                if out.setdefault(n, s) != s:
+                    raise ValueError(f"{fn}: axis name {n!r} is mapped with sizes "
+                                     f"{out[n]} and {s}")
+    return tuple(out.items())
+
+
+class _Placement:
+    """What the layers above lend core, each set once when it is imported:
+    ``localize`` (placement) cuts this instance's part out of a whole axis that
+    meets a mapped one; ``gather`` (parallel) makes mapped names whole
+    positional axes (``all_gather``), for ``untag`` and ``rename``."""
+    localize = None
+    gather = None
+
+
+def set_placement(localize):
+    _Placement.localize = staticmethod(localize)
+
+
+def set_gather(gather):
+    _Placement.gather = staticmethod(gather)
 
 
 def is_named(x) -> bool:
@@ -121,12 +154,29 @@ def normalize_axis(fn: str, axis, ndim: int) -> int:
 # --------------------------------------------------------------------------
 # alignment by name
 # --------------------------------------------------------------------------
+def meet(fn: str, ops):
+    """Operands meeting names an enclosing map holds only part of: whole axes
+    of those names are cut to this instance's part.  Returns (operands, the
+    union of their mapped names)."""
+    if not any(isinstance(x, NamedArray) and x.mapped for x in ops):
+        return ops, ()
+    mapped = merge_mapped(fn, ops)
+    m = dict(mapped)
+    ops = [_Placement.localize(fn, x, [d for d in x.names if d in m])
+           if isinstance(x, NamedArray) and any(d in m for d in x.names) else x
+           for x in ops]
+    return ops, mapped
+
+
 def align(fn: str, ops):
     """Bring NamedArray operands to one layout: (P positional) + names.
 
-    Returns (list of data/scalars, result dims).  Positional axes broadcast by
-    NumPy's rules (left-padded with 1s); names broadcast by name.
+    Returns (list of data/scalars, result dims, result mapped names).
+    Positional axes broadcast by NumPy's rules (left-padded with 1s); names
+    broadcast by name.  A whole axis meeting a name an enclosing map holds
+    only part of is cut to this instance's part (placement's ``localize``).
     """
+    ops, mapped = meet(fn, ops)
     sizes: dict = {}
     owner: dict = {}
     order: list = []
@@ -141,9 +191,10 @@ def align(fn: str, ops):
                 if sizes[d] != s:
                     j = owner[d]
                     raise ValueError(
-                        f"{fn}: axis name {d!r} has size {sizes[d]} in argument {j} "
-                        f"(named shape {ops[j].named_shape}) but size {s} in argument "
-                        f"{k} (named shape {x.named_shape})")
+                        f"{fn}: axis name {d!r} has size {ops[j].named_shape[d]} in "
+                        f"argument {j} (named shape {ops[j].named_shape}) but size "
+                        f"{x.named_shape[d]} in argument {k} (named shape "
+                        f"{x.named_shape})")
             else:
                 sizes[d] = s
                 owner[d] = k
@@ -173,7 +224,7 @@ def align(fn: str, ops):
         elif n < P and names:
             data = data.reshape((1,) * (P - n) + data.shape)
         out.append(data)
-    return out, (None,) * P + names
+    return out, (None,) * P + names, mapped
 
 
 # --------------------------------------------------------------------------
@@ -190,7 +241,7 @@ class NamedArray:
     array([2., 4., 6.])
     """
 
-    __slots__ = ("data", "dims")
+    __slots__ = ("data", "dims", "mapped")
     __array_priority__ = 1000
     __hash__ = None
 
@@ -199,12 +250,13 @@ class NamedArray:
             if dims is not None:
                 raise ValueError("NamedArray: pass dims only for plain data; use "
                                  ".tag/.rename to name a NamedArray's axes")
-            self.data, self.dims = data.data, data.dims
+            self.data, self.dims, self.mapped = data.data, data.dims, data.mapped
             return
         data = to_jax(data)
         dims = (None,) * data.ndim if dims is None else check_dims(
             "NamedArray", dims, data.ndim)
         self.data, self.dims = canonical(data, dims)
+        self.mapped = ()
 
     # -- shape -------------------------------------------------------------
     @property
@@ -224,13 +276,18 @@ class NamedArray:
 
     @property
     def named_shape(self) -> dict:
-        """``{name: size}`` of the named axes."""
+        """``{name: size}`` of the named axes, with global sizes: the same
+        inside an ``nmap`` as outside it."""
         n = self.dims.count(None)
-        return dict(zip(self.dims[n:], self.data.shape[n:]))
+        shape = dict(zip(self.dims[n:], self.data.shape[n:]))
+        if self.mapped:
+            shape.update(self.mapped)
+        return shape
 
     @property
     def names(self) -> tuple:
-        """The axis names, in physical order."""
+        """The names of the data's dimensions, in physical order (a name an
+        enclosing ``nmap`` has mapped away is in :attr:`named_shape` only)."""
         return self.dims[self.dims.count(None):]
 
     @property
@@ -271,8 +328,12 @@ class NamedArray:
                 f"(shape {self.shape}); pass None to keep an axis positional")
         dims = tuple(names) + self.dims[n:]
         check_dims("tag", dims, len(dims))
+        for d in names:
+            if d is not None and d in dict(self.mapped):
+                raise ValueError(f"tag: the array already has axis {d!r} (named shape "
+                                 f"{self.named_shape})")
         data, dims = canonical(self.data, dims)
-        return new(data, dims)
+        return new(data, dims, self.mapped)
 
     def untag(self, *names) -> "NamedArray":
         """Turn named axes into positional ones, in front, in the order given.
@@ -285,11 +346,13 @@ class NamedArray:
         seen = set()
         for d in names:
             check_name("untag", "names", d)
-            if d not in self.dims:
+            if d not in self.named_shape:
                 raise unknown_name("untag", "names", d, self)
             if d in seen:
                 raise ValueError(f"untag: axis name {d!r} given twice in {names!r}")
             seen.add(d)
+        if self.mapped and any(d in dict(self.mapped) for d in names):
+            return _Placement.gather("untag", self, names)
         n = self.dims.count(None)
         src = [self.dims.index(d) for d in names]
         rest = [i for i in range(n, len(self.dims)) if self.dims[i] not in seen]
@@ -297,18 +360,25 @@ class NamedArray:
         data = self.data
         if perm != tuple(range(len(perm))):
             data = jax.lax.transpose(data, perm)
-        return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest))
+        return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest),
+                   self.mapped)
 
     def rename(self, mapping=None, /, **kw) -> "NamedArray":
         """Rename axes: ``x.rename(batch="b")`` or ``x.rename({"batch": "b"})``."""
         mapping = {**(mapping or {}), **kw}
         for old, nw in mapping.items():
-            if old not in self.dims or old is None:
+            if old is None or old not in self.named_shape:
                 raise unknown_name("rename", "names", old, self)
             check_name("rename", "new name", nw)
+        moved = [old for old in mapping if old in dict(self.mapped)]
+        if moved:   # a mapped name is renamed as a whole axis: gather it first
+            x = _Placement.gather("rename", self, moved)
+            x = x.tag(*moved, *([None] * (x.ndim - len(moved))))
+            return x.rename(mapping)
         dims = tuple(mapping.get(d, d) if d is not None else None for d in self.dims)
-        check_dims("rename", dims, len(dims))
-        return new(self.data, dims)
+        away = tuple(n for n, _ in self.mapped if n not in self.dims)
+        check_dims("rename", dims + away, len(dims) + len(away))
+        return new(self.data, dims, self.mapped)
 
     # -- conversion --------------------------------------------------------
     def _plain(self, what):
@@ -377,10 +447,10 @@ class NamedArray:
         return format(str(self), spec)
 
     def __copy__(self):
-        return new(self.data, self.dims)
+        return new(self.data, self.dims, self.mapped)
 
     def __deepcopy__(self, memo):
-        return new(self.data, self.dims)
+        return new(self.data, self.dims, self.mapped)
 
     def __reduce__(self):
         return (NamedArray, (onp.asarray(self.data), self.dims))
@@ -470,7 +540,7 @@ class NamedArray:
 
     def __setstate__(self, state):
         data, dims = state
-        self.data, self.dims = jnp.asarray(data), tuple(dims)
+        self.data, self.dims, self.mapped = jnp.asarray(data), tuple(dims), ()
 
     # -- mutation: rebind .data functionally --------------------------------
     def _assign(self, fn: str, value: "NamedArray"):
@@ -484,7 +554,7 @@ class NamedArray:
             raise TypeError(
                 f"{fn}: cannot cast the result from {value.dtype} to the target's "
                 f"{self.dtype} with casting rule 'same_kind'")
-        (_, data), dims = align(fn, [self, value])
+        (_, data), dims, _ = align(fn, [self, value])
         data = jnp.broadcast_to(data, self.data.shape) if data.shape != self.data.shape else data
         n = self.dims.count(None)
         if dims[n:] != self.dims[n:]:
@@ -519,6 +589,7 @@ def view(data, dims, base, index) -> View:
     v = object.__new__(View)
     _DATA.__set__(v, data)
     v.dims = dims
+    v.mapped = ()
     v._base = base
     v._index = index
     return v
@@ -536,10 +607,11 @@ class _nullcontext:
 
 
 def _flatten(x):
-    return (x.data,), x.dims
+    return (x.data,), (x.dims, x.mapped)
 
 
-def _unflatten(dims, children):
+def _unflatten(aux, children):
+    dims, mapped = aux
     (data,) = children
     nd = getattr(data, "ndim", None)
     if nd is not None and isinstance(nd, int) and nd != len(dims):
@@ -549,7 +621,7 @@ def _unflatten(dims, children):
             dims = dims[1:]
         elif nd == len(dims) + 1:
             dims = (None,) + dims
-    return new(data, dims)
+    return new(data, dims, mapped)
 
 
 jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import _config
-from ._core import NamedArray, align, new, operand, positional, to_jax
+from ._core import NamedArray, align, meet, new, operand, positional, to_jax
 
 _SCALARS = (bool, int, float, complex)
 _I32 = 2 ** 31
@@ -139,7 +139,7 @@ class ufunc:
                         d = a.data
                         out_dt = self._fast.get((d.dtype,))
                         if out_dt is not None:
-                            return _result(self._impl(d), out_dt, a.dims)
+                            return _result(self._impl(d), out_dt, a.dims, a.mapped)
                 elif n == 2 == self.nin:
                     a, b = args
                     ta, tb = type(a), type(b)
@@ -148,22 +148,24 @@ class ufunc:
                             ad, bd = a.data, b.data
                             da, db = a.dims, b.dims
                             # positional only (NumPy broadcasting), or one same layout
-                            if (da == db and ad.shape == bd.shape) or (
-                                    da.count(None) == len(da) and db.count(None) == len(db)):
+                            if a.mapped == b.mapped and (
+                                    (da == db and ad.shape == bd.shape) or (
+                                    da.count(None) == len(da) and db.count(None) == len(db))):
                                 out_dt = self._fast.get((ad.dtype, bd.dtype))
                                 if out_dt is not None:
                                     return _result(self._impl(ad, bd), out_dt,
-                                                   da if len(da) >= len(db) else db)
+                                                   da if len(da) >= len(db) else db,
+                                                   a.mapped)
                         elif tb is float or (tb is int and -_I32 <= b < _I32):
                             ad = a.data
                             out_dt = self._fast.get((ad.dtype, tb))
                             if out_dt is not None:
-                                return _result(self._impl(ad, b), out_dt, a.dims)
+                                return _result(self._impl(ad, b), out_dt, a.dims, a.mapped)
                     elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
                         bd = b.data
                         out_dt = self._fast.get((ta, bd.dtype))
                         if out_dt is not None:
-                            return _result(self._impl(a, bd), out_dt, b.dims)
+                            return _result(self._impl(a, bd), out_dt, b.dims, b.mapped)
             except Exception:  # noqa: BLE001  the general path gives NumPy's error
                 pass
         return self._call(*args, **kwargs)
@@ -186,23 +188,23 @@ class ufunc:
             for i, o in enumerate(ops):
                 if isinstance(o, NamedArray):
                     if o.data.dtype != in_dts[i]:
-                        ops[i] = new(o.data.astype(in_dts[i]), o.dims)
+                        ops[i] = new(o.data.astype(in_dts[i]), o.dims, o.mapped)
                 elif not any(isinstance(p, NamedArray) for p in ops):
                     ops[i] = positional(jnp.asarray(o, in_dts[i]))
         elif dtype is not None:
-            ops = [new(o.data.astype(dtype), o.dims) if isinstance(o, NamedArray)
+            ops = [new(o.data.astype(dtype), o.dims, o.mapped) if isinstance(o, NamedArray)
                    else o for o in ops]
-        if all(not isinstance(o, NamedArray) or o.dims.count(None) == len(o.dims)
-               for o in ops):
+        if all(not isinstance(o, NamedArray) or (o.dims.count(None) == len(o.dims)
+                                                 and not o.mapped) for o in ops):
             res = self._jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
-            dims = None
+            dims = mapped = None
         else:
-            datas, dims = align(self.__name__, ops)
+            datas, dims, mapped = align(self.__name__, ops)
             res = self._jfn(*datas)
         if self.nout == 1:
-            res = _finish(res, out_dts[0] if out_dts else None, dims)
+            res = _finish(res, out_dts[0] if out_dts else None, dims, mapped)
         else:
-            res = tuple(_finish(r, out_dts[i] if out_dts else None, dims)
+            res = tuple(_finish(r, out_dts[i] if out_dts else None, dims, mapped)
                         for i, r in enumerate(res))
         if where is not True:
             res = _where(self.__name__, where, res, out)
@@ -255,18 +257,19 @@ def _index_data(idx):
     return idx
 
 
-def _result(r, out_dt, dims):
-    """A positional result with known dims (the fast path's constructor)."""
+def _result(r, out_dt, dims, mapped=()):
+    """A result with known dims (the fast path's constructor)."""
     x = object.__new__(NamedArray)
     x.data = r if r.dtype == out_dt else r.astype(out_dt)
     x.dims = dims
+    x.mapped = mapped
     return x
 
 
-def _finish(res, out_dt, dims):
+def _finish(res, out_dt, dims, mapped=()):
     if out_dt is not None and res.dtype != out_dt:
         res = res.astype(out_dt)
-    return positional(res) if dims is None else new(res, dims)
+    return positional(res) if dims is None else new(res, dims, mapped)
 
 
 def _where(fn, where, res, out):
@@ -286,7 +289,7 @@ def _where(fn, where, res, out):
 # --------------------------------------------------------------------------
 def _has_names(v) -> bool:
     if isinstance(v, NamedArray):
-        return v.dims.count(None) != len(v.dims)
+        return v.dims.count(None) != len(v.dims) or bool(v.mapped)
     if isinstance(v, (list, tuple)):
         return any(_has_names(i) for i in v)
     return False
@@ -335,8 +338,12 @@ def vmap_names(fn, jfn, args, kwargs):
     """
     is_na = lambda v: isinstance(v, NamedArray)  # noqa: E731
     leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_na)
+    arr_idx = [i for i, v in enumerate(leaves) if is_na(v)]
+    met, mapped = meet(fn, [leaves[i] for i in arr_idx])
+    for i, v in zip(arr_idx, met):
+        leaves[i] = v
     named_idx = [i for i, v in enumerate(leaves) if is_na(v) and v.names]
-    _, udims = align(fn, [leaves[i] for i in named_idx])
+    _, udims, _ = align(fn, [leaves[i] for i in named_idx])
     union = [d for d in udims if d is not None]
     arrays = []
     for i in named_idx:
@@ -373,7 +380,7 @@ def vmap_names(fn, jfn, args, kwargs):
 
     def rewrap(r):
         if isinstance(r, jax.Array):
-            return new(r, (None,) * (r.ndim - k) + out_names)
+            return new(r, (None,) * (r.ndim - k) + out_names, mapped)
         if isinstance(r, tuple):
             items = [rewrap(v) for v in r]
             return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
@@ -411,7 +418,7 @@ def named_axis(fn, jfn, args, kwargs, axis_pos, axis_kw, kind):
         args = args[:axis_pos] + (new_axis,) + args[axis_pos + 1:]
     res = _generic(fn, jfn, args, kwargs)
     if kind == "keep":
-        res = jax.tree_util.tree_map(lambda r: parallel.scatter_names(fn, r, names), res,
+        res = jax.tree_util.tree_map(lambda r: parallel.scatter_names(fn, r, names, x), res,
                                      is_leaf=lambda v: isinstance(v, NamedArray))
     return res
 

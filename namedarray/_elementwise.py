@@ -224,13 +224,13 @@ def where(condition, x=None, y=None, /):
         raise ValueError("where: either both or neither of x and y should be given")
     ops = [operand(condition), operand(x), operand(y)]
     dt = result_type(ops[1], ops[2])
-    ops[1:] = [new(o.data.astype(dt), o.dims) if isinstance(o, NamedArray) else o
+    ops[1:] = [new(o.data.astype(dt), o.dims, o.mapped) if isinstance(o, NamedArray) else o
                for o in ops[1:]]
-    if all(not isinstance(o, NamedArray) or not o.names for o in ops):
+    if all(not isinstance(o, NamedArray) or not (o.names or o.mapped) for o in ops):
         datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
         return positional(jnp.where(datas[0], datas[1], datas[2]).astype(dt))
-    datas, dims = align("where", ops)
-    return new(jnp.where(*datas).astype(dt), dims)
+    datas, dims, mapped = align("where", ops)
+    return new(jnp.where(*datas).astype(dt), dims, mapped)
 
 
 def result_type(*args):

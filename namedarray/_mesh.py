@@ -24,15 +24,20 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
-from ._core import NamedArray, align, new, positional
-from ._nmap import _order
-from ._placement import Binding, bind
+import functools
+
+from ._core import NamedArray, align, meet, new, positional
+from ._nmap import _is_na, _reorder, check_axes, local_nmap
+from ._placement import Binding, bind, bindings, localize
+from .parallel import gather_names
 
 def resources(fn, mesh, axis_resources) -> dict:
-    """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes."""
+    """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes.
+    Two names may share a mesh axis (one partitions it at a time, as in xmap);
+    :func:`check_shared` refuses a call that has both."""
     if mesh is None:
         raise ValueError(f"{fn}: axis_resources={axis_resources!r} needs a mesh")
-    out, owner = {}, {}
+    out = {}
     for name, axes in dict(axis_resources or {}).items():
         axes = (axes,) if isinstance(axes, str) else tuple(axes)
         for a in axes:
@@ -40,13 +45,26 @@ def resources(fn, mesh, axis_resources) -> dict:
                 raise ValueError(
                     f"{fn}: axis_resources maps {name!r} to mesh axis {a!r}, but the mesh "
                     f"has axes {dict(zip(mesh.axis_names, mesh.axis_sizes))}")
-            if a in owner:
-                raise ValueError(
-                    f"{fn}: mesh axis {a!r} is given to both {owner[a]!r} and {name!r} in "
-                    "axis_resources; each mesh axis can partition one name")
-            owner[a] = name
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{fn}: axis_resources maps {name!r} to mesh axes {axes}, "
+                             "which repeat")
         out[name] = axes
     return out
+
+
+def check_shared(fn, res, present):
+    """The names of this call that ``res`` partitions: no mesh axis twice."""
+    owner = {}
+    for name, axes in res.items():
+        if name not in present:
+            continue
+        for a in axes:
+            if a in owner:
+                raise ValueError(
+                    f"{fn}: mesh axis {a!r} would partition both {owner[a]!r} and {name!r}, "
+                    "and this call has both axes; give them different mesh axes")
+            owner[a] = name
+    return {n: axes for n, axes in res.items() if n in present}
 
 
 def _mesh_size(mesh, axes):
@@ -80,6 +98,7 @@ def shard(x, mesh, axis_resources) -> NamedArray:
     if not isinstance(x, NamedArray):
         x = positional(jnp.asarray(x))
     res = resources("shard", mesh, axis_resources)
+    check_shared("shard", res, x.named_shape)
     for name in res:
         if name not in x.names:
             raise ValueError(f"shard: axis_resources names {name!r}, but the array has "
@@ -110,97 +129,163 @@ def _call_mesh(mesh):
     return _auto(mesh)
 
 
-def mesh_nmap(f, mesh, axis_resources):
-    res = resources("nmap", mesh, axis_resources)
-    user_mesh = mesh
-    cache: dict = {}
+_PROGRAMS: dict = {}   # (f, mesh, resources, call structure) -> compiled program
 
+
+def mesh_nmap(f, mesh, axis_resources, axes=None):
+    """``f`` with the names in ``axis_resources`` partitioned over ``mesh``
+    (``shard_map``), and the other names listed in ``axes`` vmapped inside."""
+    res = resources("nmap", mesh, axis_resources)
+    listed = None if axes is None else tuple(
+        a for a in ((axes,) if isinstance(axes, str) else axes) if a not in res)
+    user_mesh = mesh
+
+    @functools.wraps(f)
     def mapped(*args, **kwargs):
-        mesh = _call_mesh(user_mesh)
-        is_na = lambda v: isinstance(v, NamedArray)  # noqa: E731
-        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_na)
-        arr_idx = [i for i, v in enumerate(leaves) if is_na(v) or isinstance(v, jax.Array)]
-        named = [leaves[i] for i in arr_idx if is_na(leaves[i]) and leaves[i].names]
-        _, udims = align("nmap", named)
-        union = [d for d in udims if d is not None]
-        sizes = {}
-        for x in named:
-            sizes.update(x.named_shape)
-        for name in res:
-            if name not in sizes:
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_na)
+        arr_idx = [i for i, v in enumerate(leaves) if _is_na(v) or isinstance(v, jax.Array)]
+        arrays = [leaves[i] if _is_na(leaves[i]) else positional(leaves[i]) for i in arr_idx]
+        arrays, _ = meet("nmap", arrays)
+        present = {}
+        for x in arrays:
+            present.update(x.named_shape)
+        check_axes("nmap", listed, present)
+        # names to map that no mesh axis partitions are vmapped inside
+        extra = listed if listed is not None else tuple(n for n in present if n not in res)
+        inner = local_nmap(f, extra) if extra else f
+        fkey = (f, extra, tuple(sorted(res.items())))
+        for name, ax in res.items():
+            shared = any(set(ax) & set(o) for n, o in res.items() if n != name)
+            if name not in present and not shared:
                 raise ValueError(f"nmap: axis_resources names {name!r}, but no argument has "
-                                 f"that axis (named axes: {sizes})")
-        _check_divisible("nmap", mesh, res, sizes)
+                                 f"that axis (named axes: {present})")
+        used = check_shared("nmap", res, present)
+        _check_divisible("nmap", user_mesh, used, present)
+        if any(b.kinds and "mesh" in b.kinds for b in bindings().values()):
+            return _nested(inner, user_mesh, used, leaves, tree, arr_idx, arrays)
+        mesh = _call_mesh(user_mesh)
+        _, udims, _ = align("nmap", [x for x in arrays if x.names])
+        union = tuple(d for d in udims if d is not None)
         datas, layouts = [], []
-        for i in arr_idx:
-            x = leaves[i] if is_na(leaves[i]) else positional(leaves[i])
+        for x in arrays:
+            if x.mapped:
+                raise ValueError(f"nmap: an argument is mapped over {dict(x.mapped)} by an "
+                                 "enclosing local nmap; a mesh nmap cannot run inside one")
             want = tuple(d for d in union if d in x.names)
-            if x.names != want:
-                x = new(*_order(x, want))
-            spec = PartitionSpec(*([None] * x.ndim), *[_spec_entry(res.get(d, ()))
+            x = _reorder(x, want)
+            spec = PartitionSpec(*([None] * x.ndim), *[_spec_entry(used.get(d, ()))
                                                        for d in want])
             datas.append(jax.device_put(x.data, NamedSharding(mesh, spec)))
             layouts.append((x.ndim, want, spec))
         static = [None if k in arr_idx else v for k, v in enumerate(leaves)]
         try:
-            key = (mesh is user_mesh, tree, tuple(layouts), tuple(static),
-                   tuple(sorted(sizes.items())))
+            key = (fkey, mesh, tree, tuple(layouts), tuple(static),
+                   tuple(sorted(present.items())))
             hash(key)
         except TypeError:
             key = None
-        entry = cache.get(key) if key is not None else None
+        entry = _PROGRAMS.get(key) if key is not None else None
         if entry is None:
             abstract = [jax.ShapeDtypeStruct(d.shape, d.dtype,
                                              sharding=NamedSharding(mesh, spec))
                         for d, (_, _, spec) in zip(datas, layouts)]
-            entry = _build(f, mesh, res, tree, leaves, arr_idx, layouts, union, sizes,
+            entry = _build(inner, mesh, used, tree, leaves, arr_idx, layouts, present,
                            abstract)
             if key is not None:
-                cache[key] = entry
+                if len(_PROGRAMS) > 512:
+                    _PROGRAMS.clear()
+                _PROGRAMS[key] = entry
         fn, (otree, dims) = entry
         flat = fn(*datas)
         return jax.tree_util.tree_unflatten(otree, [new(v, d) for v, d in zip(flat, dims)])
     return mapped
 
 
-def _build(f, mesh, res, tree, leaves, arr_idx, layouts, union, sizes, abstract):
+def _split_bindings(mesh, used, sizes):
+    return {n: Binding(n, (axes,), (_mesh_size(mesh, axes),), ("mesh",),
+                       block=sizes[n] // _mesh_size(mesh, axes), physical=True)
+            for n, axes in used.items()}
+
+
+def _build(f, mesh, used, tree, leaves, arr_idx, layouts, sizes, abstract):
     """One jitted shard_map program for this argument structure, the output tree
     and each output's dims.
 
-    Inside, every name keeps its physical dimension: a name in
-    ``axis_resources`` holds this device's block and is bound (``local=True``)
-    to its mesh axes, so primitives reduce the block and then the mesh; other
-    names are ordinary local axes."""
-    # names not in axis_resources are bound too, with no mesh axes: whole on
-    # every device (axis_index and the collectives still see them)
-    binding = {n: Binding(n, (res[n],), (_mesh_size(mesh, res[n]),), kind="mesh",
-                          local=True, block=sizes[n] // _mesh_size(mesh, res[n]))
-               if n in res else Binding(n, (), (), kind="mesh", local=True, block=sizes[n])
-               for n in union}
+    Inside, a partitioned name keeps its physical dimension, holding this
+    device's block, bound to its mesh axes, so primitives reduce the block and
+    then the mesh; other names are ordinary whole axes."""
+    binding = _split_bindings(mesh, used, sizes)
     info = []
 
     def body(*datas):
         full = list(leaves)
         for i, d, (nd, want, _) in zip(arr_idx, datas, layouts):
-            full[i] = new(d, (None,) * nd + want)
+            full[i] = new(d, (None,) * nd + want,
+                          tuple((n, sizes[n]) for n in want if n in binding))
         a, kw = jax.tree_util.tree_unflatten(tree, full)
         with bind(binding):
             r = f(*a, **kw)
-        flat, otree = jax.tree_util.tree_flatten(r, is_leaf=lambda v: isinstance(v, NamedArray))
-        flat = [v if isinstance(v, NamedArray) else positional(jnp.asarray(v)) for v in flat]
-        info.append((otree, [v.dims for v in flat]))
+        flat, otree = jax.tree_util.tree_flatten(r, is_leaf=_is_na)
+        flat = [v if _is_na(v) else positional(jnp.asarray(v)) for v in flat]
+        info.append((otree, [(v.dims, v.data.shape) for v in flat]))
         return [v.data for v in flat]
 
     in_specs = tuple(spec for _, _, spec in layouts)
-    # pass 1 (abstract) learns the outputs' dims; pass 2 partitions each output's
-    # named dimensions over their mesh axes (an output without a name was reduced
-    # over it: replicated)
+    # pass 1 (abstract) learns the outputs' dims; pass 2 partitions each output
+    # dimension that holds this device's block of a name; a whole axis (gathered,
+    # or fresh) and a name reduced away are replicated
     probe = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(),
                           check_vma=False)
     jax.eval_shape(probe, *abstract)
-    otree, dims = info[-1]
-    out_specs = [PartitionSpec(*[_spec_entry(res.get(d, ())) if d is not None else None
-                                 for d in ds]) for ds in dims]
+    otree, shapes = info[-1]
+
+    def entry(d, s):
+        b = binding.get(d)
+        return _spec_entry(used[d]) if b is not None and s == b.block else None
+    out_specs = [PartitionSpec(*[entry(d, s) for d, s in zip(ds, shp)])
+                 for ds, shp in shapes]
     sm = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=out_specs,
                        check_vma=False)
-    return jax.jit(sm), (otree, dims)
+    return jax.jit(sm), (otree, [ds for ds, _ in shapes])
+
+
+def _nested(f, mesh, used, leaves, tree, arr_idx, arrays):
+    """A mesh nmap inside another: the enclosing ``shard_map`` already runs on
+    every device, so the new names are split by taking this device's block
+    along their (unused) mesh axes, and gathered back on the way out."""
+    taken = {a: n for n, b in bindings().items() if "mesh" in b.kinds
+             for g, k in zip(b.groups, b.kinds) if k == "mesh" for a in g}
+    for name, axes in used.items():
+        clash = [a for a in axes if a in taken]
+        if clash:
+            raise ValueError(f"nmap: mesh axes {clash} for {name!r} already partition "
+                             f"{taken[clash[0]]!r} in an enclosing nmap; nested mesh maps "
+                             "need disjoint mesh axes")
+    sizes = {}
+    for x in arrays:
+        sizes.update(x.named_shape)
+    binding = _split_bindings(mesh, used, sizes)
+    full = list(leaves)
+    for i, x in zip(arr_idx, arrays):
+        for n in used:
+            if n in dict(x.mapped):
+                raise ValueError(f"nmap: axis {n!r} is already mapped by an enclosing nmap")
+        with bind(binding):
+            x = localize("nmap", x, [n for n in used if n in x.names])
+        full[i] = x
+    a, kw = jax.tree_util.tree_unflatten(tree, full)
+    with bind(binding):
+        r = f(*a, **kw)
+
+        def whole(v):
+            if not _is_na(v):
+                return v
+            names = [n for n in used if n in v.names and v.data.shape[v.dims.index(n)]
+                     == binding[n].block]
+            if not names:
+                return v
+            k = v.ndim
+            g = gather_names("nmap", new(v.data, v.dims, v.mapped + tuple(
+                (n, binding[n].size) for n in names if n not in dict(v.mapped))), names)
+            return g.tag(*names, *([None] * k))
+        return jax.tree_util.tree_map(whole, r, is_leaf=_is_na)

@@ -1,9 +1,12 @@
-"""``nmap``: run a function with the named axes of its arguments mapped.
+"""The local map: ``nmap`` without a mesh ``vmap``s named axes away.
 
-Inside ``f`` the named axes are invisible to positional code, and every named
-operation on them (``x.sum("batch")``, ``parallel.psum``, named einsum) is a
-collective over the enclosing map.  Without a mesh the names are ``vmap``-ed
-(with ``axis_name`` set to the name, so raw ``jax.lax`` collectives work too).
+Inside ``f`` a mapped name is invisible to positional code (raw ``jax.numpy``
+code sees one instance), yet every array still knows it: it is in
+``named_shape`` with its global size (``NamedArray.mapped``), named operations
+over it are collectives (``axis_name`` is the name, so raw ``jax.lax``
+collectives work too), and whole axes meeting it are cut to this instance's
+part.  Maps nest: a name an enclosing mesh map splits into blocks is mapped
+over the block, and its collectives compose both steps.
 
 >>> import namedarray as np
 >>> x = np.arange(6.0).reshape(2, 3).tag("b", None)
@@ -17,8 +20,8 @@ import functools
 
 import jax
 
-from ._core import NamedArray, align, new, positional
-from ._placement import Binding, bind
+from ._core import NamedArray, align, meet, new
+from ._placement import bind, bindings, vmap_binding
 
 try:  # to tell which outputs a collective made invariant along a name
     from jax._src.interpreters.batching import BatchTracer as _BatchTracer
@@ -27,81 +30,112 @@ except ImportError:  # pragma: no cover
         pass
 
 
-def nmap(f, mesh=None, axis_resources=None):
-    """Map ``f`` over the named axes of its arguments.
+def _is_na(v):
+    return isinstance(v, NamedArray)
 
-    Without ``mesh`` the names are ``vmap``-ed.  With ``mesh`` and
-    ``axis_resources={"batch": "data"}`` (a logical name to one mesh axis or a
-    tuple of them) ``f`` runs under ``shard_map``: each such name is partitioned
-    over its mesh axes, split into a local block per device when it is larger
-    (its size must divide evenly); names not listed are ``vmap``-ed locally.
 
-    Outputs come back as NamedArrays carrying the mapped names they vary
-    along (a name reduced by a collective inside ``f`` is gone, as in the
-    unmapped run).
-    """
-    if mesh is not None or axis_resources is not None:
-        from ._mesh import mesh_nmap
-        return mesh_nmap(f, mesh, axis_resources)
+def check_axes(fn, axes, present):
+    """``axes`` as a tuple of names, each one an axis of some argument."""
+    if axes is None:
+        return None
+    axes = (axes,) if isinstance(axes, str) else tuple(axes)
+    for a in axes:
+        if not isinstance(a, str):
+            raise TypeError(f"{fn}: axes must be axis names, got {a!r}")
+        if a not in present:
+            raise ValueError(f"{fn}: axes names {a!r}, but no argument has that axis "
+                             f"(named axes: {present})")
+    return axes
 
+
+def local_nmap(f, axes=None):
+    """``f`` with the named axes listed in ``axes`` (all when ``None``) vmapped."""
     @functools.wraps(f)
     def mapped(*args, **kwargs):
-        is_na = lambda v: isinstance(v, NamedArray)  # noqa: E731
-        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_na)
-        idx = [i for i, v in enumerate(leaves) if is_na(v) and v.names]
-        if not idx:
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_na)
+        idx = [i for i, v in enumerate(leaves) if _is_na(v)]
+        met, _ = meet("nmap", [leaves[i] for i in idx])
+        for i, v in zip(idx, met):
+            leaves[i] = v
+        named = [leaves[i] for i in idx if leaves[i].names]
+        _, udims, _ = align("nmap", named)
+        present = {}
+        for v in met:
+            present.update(v.named_shape)
+        want = check_axes("nmap", axes, present)
+        union = [d for d in udims if d is not None and (want is None or d in want)]
+        if not union:
             return f(*args, **kwargs)
-        _, udims = align("nmap", [leaves[i] for i in idx])
-        union = [d for d in udims if d is not None]
+        outer = bindings()
         sizes = {}
-        arrays = []
+        for v in named:
+            sizes.update(zip(v.dims, v.data.shape))
+        binding = {n: vmap_binding(n, sizes[n]) for n in union}
+        arrays, in_idx = [], []
         for i in idx:
-            x = leaves[i]
-            want = tuple(d for d in union if d in x.names)
-            x = x if x.names == want else new(*_order(x, want))
-            sizes.update(x.named_shape)
-            arrays.append((x.data, x.ndim, want))
-        out_dims = []
+            v = leaves[i]
+            have = tuple(d for d in union if d in v.names)
+            if not have:
+                continue
+            rest = tuple(d for d in v.names if d not in union)
+            v = _reorder(v, rest + have)
+            inner = (v.dims[:v.ndim + len(rest)],
+                     tuple((n, s) for n, s in v.mapped if n not in have)
+                     + tuple((n, binding[n].size) for n in have))
+            arrays.append((v.data, len(inner[0]), have, inner))
+            in_idx.append(i)
+        out_info = []
 
         def body(*datas):
             full = list(leaves)
-            for i, d in zip(idx, datas):
-                full[i] = positional(d)
+            for i, d, (_, _, _, (dims, mp)) in zip(in_idx, datas, arrays):
+                full[i] = new(d, dims, mp)
             a, k = jax.tree_util.tree_unflatten(tree, full)
-            with bind({n: Binding(n, ((n,),), (sizes[n],)) for n in union}):
+            with bind(binding):
                 res = f(*a, **k)
-            flat, otree = jax.tree_util.tree_flatten(res, is_leaf=is_na)
-            out_dims.append((otree, [v.dims if is_na(v) else None for v in flat]))
-            return [v.data if is_na(v) else v for v in flat]
+            flat, otree = jax.tree_util.tree_flatten(res, is_leaf=_is_na)
+            out_info.append((otree, [(v.dims, v.mapped) if _is_na(v) else None
+                                     for v in flat]))
+            return [v.data if _is_na(v) else v for v in flat]
 
         g = body
         varying = {}
         for level in range(len(union) - 1, -1, -1):
             name = union[level]
             in_axes = []
-            for _, n, want in arrays:
-                if name in want:
-                    remaining = [w for w in want if union.index(w) >= level]
+            for _, n, have, _ in arrays:
+                if name in have:
+                    remaining = [w for w in have if union.index(w) >= level]
                     in_axes.append(n + remaining.index(name))
                 else:
                     in_axes.append(None)
             mapped_args = [k for k, ax in enumerate(in_axes) if ax is not None]
-            g = jax.vmap(_probe(g, name, varying, mapped_args), in_axes=tuple(in_axes), out_axes=-1,
-                         axis_name=name)
-        flat = g(*[d for d, _, _ in arrays])
-        otree, dims = out_dims[-1]
+            g = jax.vmap(_probe(g, name, varying, mapped_args), in_axes=tuple(in_axes),
+                         out_axes=-1, axis_name=name)
+        flat = g(*[d for d, _, _, _ in arrays])
+        otree, infos = out_info[-1]
         tail = tuple(reversed(union))
         out = []
-        for j, (v, d) in enumerate(zip(flat, dims)):
-            d = d if d is not None else (None,) * (v.ndim - len(tail))
-            # a name the output does not vary along (after a psum, say) is dropped,
-            # so nmap(f)(x) equals the unmapped f on x
-            keep = tuple(nm for nm in tail if varying.get(nm, [True] * len(flat))[j])
+        for j, (v, info) in enumerate(zip(flat, infos)):
+            dims, mp = info if info is not None else ((None,) * (v.ndim - len(tail)), ())
+            # an output keeps the mapped names it has (its annotation) or varies
+            # along; one it lost (reduced by a psum, say) is dropped, so
+            # nmap(f)(x) equals the unmapped f on x
+            has = dict(mp)
+            keep = tuple(nm for nm in tail
+                         if nm in has or varying.get(nm, [True] * len(flat))[j])
             if keep != tail:
-                idx = (slice(None),) * len(d) + tuple(
-                    slice(None) if nm in keep else 0 for nm in tail)
-                v = v[idx]
-            out.append(new(v, d + keep))
+                v = v[(slice(None),) * len(dims) + tuple(
+                    slice(None) if nm in keep else 0 for nm in tail)]
+            for nm in keep:
+                if nm in dims:
+                    raise ValueError(
+                        f"nmap: output {j} of {getattr(f, '__name__', 'f')} has axis {nm!r} "
+                        "both as a whole axis and varying along the map over it; "
+                        "reduce or gather one of them")
+            mp = tuple((n, s) for n, s in mp if n not in union) + tuple(
+                (n, outer[n].size) for n in keep if n in outer)
+            out.append(new(v, dims + keep, mp))
         return jax.tree_util.tree_unflatten(otree, out)
     return mapped
 
@@ -119,7 +153,10 @@ def _probe(inner, name, varying, mapped_args):
     return level
 
 
-def _order(x, want):
+def _reorder(x, names):
+    """``x`` with its named dimensions in the order ``names``."""
+    if x.names == names:
+        return x
     n = x.ndim
-    perm = tuple(range(n)) + tuple(n + x.names.index(w) for w in want)
-    return jax.lax.transpose(x.data, perm), x.dims[:n] + want
+    perm = tuple(range(n)) + tuple(n + x.names.index(w) for w in names)
+    return new(jax.lax.transpose(x.data, perm), x.dims[:n] + names, x.mapped)

@@ -164,7 +164,7 @@ def _along_names(fn, w, args, kwargs, pos, axis_kw, ax, keep=True):
         args = args[:pos] + (new_ax,) + args[pos + 1:]
     res = w(*args, **kwargs)
     if keep:
-        res = parallel.scatter_names(fn, res, names)
+        res = parallel.scatter_names(fn, res, names, x)
     return _store_out(fn, out, res) if out is not None else res
 
 

@@ -187,7 +187,7 @@ def _layout(fn, params, size):
            for p in params]
     arrays = [o for o in ops if isinstance(o, NamedArray)]
     if any(o.names for o in arrays):
-        datas, dims = align(fn, ops)
+        datas, dims, _ = align(fn, ops)
         P = dims.count(None)
         names = dims[P:]
         sizes = {}

@@ -137,7 +137,7 @@ def test_shard_global_view():
     (lambda m, x: np.nmap(lambda v: v, mesh=m, axis_resources={"c": ("x", "y")})(x),
      None),
     (lambda m, x: np.nmap(lambda v: v, mesh=m, axis_resources={"b": "x", "c": "x"})(x),
-     r"nmap: mesh axis 'x' is given to both 'b' and 'c' in axis_resources"),
+     r"nmap: mesh axis 'x' would partition both 'b' and 'c', and this call has both axes"),
     (lambda m, x: np.nmap(lambda v: v, mesh=m, axis_resources={"q": "x"})(x),
      r"nmap: axis_resources names 'q', but no argument has that axis"),
     (lambda m, x: np.nmap(lambda v: v.sum(axis="zz"), mesh=m, axis_resources={"b": "x"})(x),

@@ -41,8 +41,8 @@ import opt_einsum
 from jax import lax
 from jax.core import Tracer
 
-from .._core import NamedArray, new, positional
-from .._placement import bindings
+from .. import parallel
+from .._core import NamedArray, meet, new, positional
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
@@ -267,10 +267,10 @@ class Plan:
         self.dims = (None,) * len(out_pos) + tuple(l[1:] for l in named)
         # a name nmap binds that the output drops: psum (after the local dot)
         self.psum = tuple(n for n in dict.fromkeys(n for t in spec.inputs for n in t.names)
-                          if n in bound and n not in out_names
-                          and ("{" + n not in sizes or bound[n].local))
+                          if n in bound and n not in out_names)
+        self.mapped = tuple((n, s) for n, s in bound.items() if n not in self.psum)
         if self.psum:
-            self.steps.append(_psum(self.psum, self.dims))
+            self.steps.append(_psum(self.psum, self.dims, tuple(bound.items())))
         self.jitted = jax.jit(self.run)
 
     def run(self, *datas):
@@ -391,10 +391,9 @@ def _transpose(perm):
     return step
 
 
-def _psum(names, dims):
+def _psum(names, dims, mapped):
     def step(vals):
-        from .. import parallel
-        x = new(vals[0], dims)
+        x = new(vals[0], dims, mapped)
         if x.dtype == bool:
             vals[0] = parallel.pany(x, names).data
         else:
@@ -416,15 +415,16 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
     The key is flat (hashing nested tuples costs more than the lookup saves)."""
     key = [subscripts, pet, dtype, casting,
            optimize if isinstance(optimize, (str, bool)) else _opt_key(optimize), precision]
+    ops, mapped = meet(fn, ops)
     datas, traced = [], False
     for x in ops:
         d = x.data
         key += (x.dims, d.shape, d.dtype)
         datas.append(d)
         traced = traced or isinstance(d, Tracer)
-    bound = bindings()
-    if bound:
-        key.append(tuple(bound.items()))
+    if mapped:
+        key.append(mapped)
+    bound = dict(mapped)
     key = tuple(key)
     p = _PLANS.get(key)
     if p is None:
@@ -444,4 +444,4 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
     if dtype is not None:
         dtype = onp.dtype(dtype)
     p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision)
-    return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims)
+    return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)

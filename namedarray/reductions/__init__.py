@@ -20,19 +20,18 @@ from jax import lax
 from jax.scipy.special import logsumexp as _jlogsumexp
 
 from .. import _config, parallel
-from .._core import NamedArray
+from .._core import NamedArray, new
 from .._dispatch import wrap
 from ._engine import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
 
 
-def _bool(coll):
-    return lambda d, axes: coll(d.astype(jnp.int32), axes).astype(bool)
-
-
-def _logsumexp_coll(d, axes):
-    m = lax.stop_gradient(parallel._pmax_bound(d, axes))
+def _logsumexp_coll(x, names):
+    """Combine local ``logsumexp`` results over mapped names: the max, then
+    the sum of the rescaled exponentials (two collectives)."""
+    m = lax.stop_gradient(parallel.pmax(x, names).data)
     m = jnp.where(jnp.isfinite(m), m, 0)
-    return m + jnp.log(lax.psum(jnp.exp(d - m), axes))
+    s = parallel.psum(new(jnp.exp(x.data - m), x.dims, x.mapped), names)
+    return new(m + jnp.log(s.data), s.dims, s.mapped)
 
 
 def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
@@ -53,20 +52,20 @@ def _truth(jfn):
 
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
-    "sum": (jnp.sum, lax.psum, {}),
-    "prod": (jnp.prod, parallel._bound_prod, {}),
-    "mean": (jnp.mean, lax.pmean, {}),
-    "max": (jnp.max, parallel._pmax_bound, {}),
-    "min": (jnp.min, parallel._pmin_bound, {}),
-    "amax": (jnp.amax, parallel._pmax_bound, {}),
-    "amin": (jnp.amin, parallel._pmin_bound, {}),
-    "any": (_truth(jnp.any), _bool(lax.pmax), {}),
-    "all": (_truth(jnp.all), _bool(lax.pmin), {}),
-    "nansum": (jnp.nansum, lax.psum, {}),
+    "sum": (jnp.sum, parallel.psum, {}),
+    "prod": (jnp.prod, parallel.pprod, {}),
+    "mean": (jnp.mean, parallel.pmean, {}),
+    "max": (jnp.max, parallel.pmax, {}),
+    "min": (jnp.min, parallel.pmin, {}),
+    "amax": (jnp.amax, parallel.pmax, {}),
+    "amin": (jnp.amin, parallel.pmin, {}),
+    "any": (_truth(jnp.any), parallel.pany, {}),
+    "all": (_truth(jnp.all), parallel.pall, {}),
+    "nansum": (jnp.nansum, parallel.psum, {}),
     "nanmax": (jnp.nanmax, None, {}),
     "nanmin": (jnp.nanmin, None, {}),
-    "nanprod": (jnp.nanprod, parallel._bound_prod, {}),
-    "count_nonzero": (jnp.count_nonzero, lax.psum, {}),
+    "nanprod": (jnp.nanprod, parallel.pprod, {}),
+    "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
     "std": (jnp.std, None, {}),
     "var": (jnp.var, None, {}),
@@ -94,14 +93,12 @@ def _moment(name):
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
         from .._core import operand
-        from .._placement import bindings
         names = (axis,) if isinstance(axis, str) else tuple(
             v for v in (axis if isinstance(axis, (tuple, list)) else ()) if isinstance(v, str))
         x = operand(a)
-        bound = bindings()
         if (not names or where is not None or kw or out is not None or
                 not isinstance(x, NamedArray) or builtins.any(
-                    n not in bound or (n in x.dims and not bound[n].local) for n in names)):
+                    n not in dict(x.mapped) for n in names)):
             return general(a, axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            where=where, correction=correction, **kw)
         ddof = correction if correction is not None else ddof

@@ -24,7 +24,6 @@ from .. import _config
 
 from .._core import NamedArray, new, normalize_axis, operand, positional
 from .._dispatch import _result, _store_out, reraise
-from .._placement import bindings, resolve
 
 
 def _split_axis(fn, axis, x):
@@ -47,8 +46,9 @@ def _split_axis(fn, axis, x):
 def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True):
     """Declare a NumPy reduction over NamedArrays.
 
-    ``collective``: the parallel-layer function for bound names, called as
-    ``collective(local_result_data, jax_axes)``; ``None`` -> gather first.
+    ``collective``: the parallel primitive for names an enclosing map holds
+    part of, called as ``collective(local_result, names)``; ``None`` -> gather
+    the whole axes first.
     ``flat_none``: the function flattens for ``axis=None`` (``argmax``).
     ``takes_tuple``: the ``jax.numpy`` function accepts a tuple ``axis``.
     """
@@ -72,7 +72,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                     except (ValueError, TypeError):
                         return slow(a, axis)   # for the error message
                     return _result(r, want, (None,) * r.ndim)
-                if type(axis) is str and axis in dims and not bindings():
+                if type(axis) is str and axis in dims and not a.mapped:
                     i = dims.index(axis)
                     return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
         return slow(a, axis, *args, out=out, **kwargs)
@@ -149,35 +149,37 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
     from .. import parallel
     pos, names, scalar = _split_axis(fn, axis, x)
     keepdims = kwargs.get("keepdims", False)
-    places = resolve(fn, x, names)
-    bound = [p for p in places if p.dim is None or p.binding is not None]
     where = kwargs.get("where")
-    if isinstance(where, NamedArray) and where.names:
+    if isinstance(where, NamedArray) and (where.names or where.mapped):
         from .._core import align
-        (wd, xd), dims = align(fn, [where, x])
+        (wd, xd), dims, mapped = align(fn, [where, x])
         if xd.shape != wd.shape:
             xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))
-        x = new(xd, dims)
+        x = new(xd, dims, mapped)
         kwargs = {**kwargs, "where": wd}
-    if bound and (collective is None or where is not None):
-        # no collective for this reduction: make the bound names physical first
-        g = parallel.gather_names(fn, x, [p.name for p in bound])
-        k = len(bound)
+    # names that are not whole dimensions of the data: mapped away, or split
+    # into blocks (the parallel layer says which, and complains if unknown)
+    _, elsewhere = parallel.local_names(fn, x, names)
+    partial = tuple(elsewhere)
+    if partial and (collective is None or where is not None):
+        # no collective for this reduction: gather the whole axes first
+        g = parallel.gather_names(fn, x, partial)
+        k = len(partial)
         pos = tuple(range(k)) + tuple(k + i for i in (pos if pos is not None
                                                      else range(x.ndim)))
         x = g
-        gathered = {p.name for p in bound}
-        names = tuple(n for n in names if n not in gathered)
-        places = resolve(fn, x, names)
-        bound = []
+        names = tuple(n for n in names if n not in partial)
+        partial, elsewhere = (), {}
         if keepdims:
             raise ValueError(f"{fn}: keepdims=True with a reduction over a name bound "
                              "by nmap is not supported")
         scalar = False
+    # physical dimensions (whole axes, and this instance's blocks of split
+    # names) join the one local reduce; the collective then spans the maps
+    phys = tuple(x.dims.index(n) for n in names if n in x.dims)
     if pos is None:
         pos = tuple(range(x.ndim))
         scalar = False
-    phys = tuple(p.dim for p in places if p.dim is not None)
     all_axes = pos + phys
     data = x.data
     n = x.ndim
@@ -189,7 +191,7 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
         res = jfn(data, 0, *args, **_strip_kw(kwargs))
         if keepdims:
             res = res.reshape((1,) * n + res.shape)
-        return new(res, (None,) * (n if keepdims else 0) + x.dims[n:])
+        return new(res, (None,) * (n if keepdims else 0) + x.dims[n:], x.mapped)
     if not takes_tuple and len(all_axes) != 1:
         # move all reduced axes to the front and flatten them into one
         keep = [i for i in range(data.ndim) if i not in all_axes]
@@ -218,8 +220,9 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
             removed = set(all_axes)
             dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
         out = new(res, dims)
-    if bound:
-        out = new(parallel.bound_collective(collective, out.data, bound), out.dims)
+    out = new(out.data, out.dims, tuple({**dict(x.mapped), **elsewhere}.items()))
+    if partial:
+        out = collective(out, partial)
     return out
 
 
