@@ -15,7 +15,7 @@ import numpy as _onp
 
 from . import _config
 from ._config import set_dtype_defaults, dtype_defaults
-from ._core import NamedArray
+from .core.array import NamedArray
 from ._dispatch import ufunc
 from ._elementwise import UFUNCS, where, result_type, clip
 from ._elementwise import *  # noqa: F401,F403  (the ufunc table)
@@ -24,8 +24,8 @@ from .reductions import REDUCTIONS, average, quantile, percentile, nanquantile, 
 from .reductions import cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod  # noqa: F401
 from ._indexing import nonzero
 from . import parallel
-from ._nmap import nmap
-from ._mesh import shard
+from .mapping.local import nmap
+from .mapping.mesh import shard
 from ._array_api import __array_namespace_info__
 from . import _frontend
 from ._frontend import *  # noqa: F401,F403

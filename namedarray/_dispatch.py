@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import _config
-from ._core import NamedArray, align, new, operand, positional, to_jax
+from .core.array import NamedArray, align, new, operand, positional, to_jax
 
 _SCALARS = (bool, int, float, complex)
 _I32 = 2 ** 31
@@ -397,7 +397,7 @@ def named_axis(fn, jfn, args, kwargs, axis_pos, axis_kw, kind):
     x = operand(args[0])
     if not isinstance(x, NamedArray):
         x = positional(jnp.asarray(x))
-    from ._core import normalize_axis
+    from .core.array import normalize_axis
     g = parallel.gather_names(fn, x, names)
     k = len(names)
     # each entry in the order given: a name is its gathered axis, an int shifts by k

@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import _config
-from ._core import NamedArray, align, new, normalize_axis, operand, positional
+from .core.array import NamedArray, align, new, normalize_axis, operand, positional
 from ._dispatch import ufunc
 
 # NumPy ufuncs with signatures (matmul, vecdot, ...) live in namedarray/einsum.

@@ -19,7 +19,7 @@ import numpy as onp
 
 from . import _config
 
-from ._core import NamedArray, new, normalize_axis, operand, positional, to_jax
+from .core.array import NamedArray, new, normalize_axis, operand, positional, to_jax
 from ._dispatch import _generic, wrap
 
 # what a named `axis` means for these functions
@@ -404,7 +404,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if isinstance(axis, str):
         for i, x in enumerate(xs):
             if axis not in x.dims:
-                from ._core import unknown_name
+                from .core.array import unknown_name
                 raise unknown_name("concatenate", f"axis (argument {i})", axis, x)
         parts = [x.untag(axis) for x in xs]
         res = _generic("concatenate", jnp.concatenate, (parts,),

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ._core import NamedArray, new, operand, positional, view
+from .core.array import NamedArray, new, operand, positional, view
 from ._dispatch import vmap_names, wrap_result
 
 

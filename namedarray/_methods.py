@@ -4,7 +4,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from . import _indexing
-from ._core import NamedArray, new
+from .core.array import NamedArray, new
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",

@@ -32,7 +32,7 @@ import inspect
 import jax.numpy as jnp
 
 from . import parallel
-from ._core import NamedArray, normalize_axis, operand, positional
+from .core.array import NamedArray, normalize_axis, operand, positional
 from ._dispatch import _store_out, jit_static, wrap
 
 # name -> (kind of axis argument, input kind, output length rule)

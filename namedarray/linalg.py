@@ -45,7 +45,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ._core import NamedArray, new
+from .core.array import NamedArray, new
 from ._dispatch import jit_static, wrap
 
 LinAlgError = onp.linalg.LinAlgError

@@ -247,7 +247,7 @@ def test_mapped_contraction_keeps_accumulation_dtype():
 
 @pytest.mark.parametrize("k", [4, 8])   # exactly the mesh axis, or split (2 per device)
 def test_contraction_over_mesh_name(k):
-    pytest.importorskip("namedarray._mesh")
+    pytest.importorskip("namedarray.mapping.mesh")
     mesh = jax.make_mesh((4,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
     x, y = _arr(3, k), _arr(k, 5)
     f = np.nmap(lambda u, v: np.einsum("i{k},{k}j->ij", u, v), mesh=mesh,

@@ -194,7 +194,7 @@ def test_errors():
                                          r"function takes positional axes only"):
         np.squeeze(x, axis="a")
     with pytest.raises(TypeError, match=r"sum: axis got the int 3 as an axis name"):
-        from namedarray._placement import resolve
+        from namedarray.placement import resolve
         resolve("sum", x, (3,))
     with pytest.raises(ValueError, match=r"sum: duplicate value in 'axis'"):
         x.sum(axis=(0, -1))

@@ -29,7 +29,7 @@ import string
 import jax.numpy as jnp
 import numpy as onp
 
-from .._core import NamedArray, new, normalize_axis
+from ..core.array import NamedArray, new, normalize_axis
 from .._dispatch import _store_out
 from ._engine import _opt_path, as_operand, contract, plan
 

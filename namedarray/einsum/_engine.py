@@ -41,8 +41,8 @@ import opt_einsum
 from jax import lax
 from jax.core import Tracer
 
-from .._core import NamedArray, new, positional
-from .._placement import bindings
+from ..core.array import NamedArray, new, positional
+from ..placement import bindings
 from ._spec import Spec, parse
 
 _PLANS: dict = {}

@@ -20,9 +20,9 @@ from jax import lax
 from jax.scipy.special import logsumexp as _jlogsumexp
 
 from .. import _config, parallel
-from .._core import NamedArray
+from ..core.array import NamedArray
 from .._dispatch import wrap
-from ._engine import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
+from ..frontend.engines.reduction import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
 
 
 def _bool(coll):
@@ -93,8 +93,8 @@ def _moment(name):
 
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
-        from .._core import operand
-        from .._placement import bindings
+        from ..core.array import operand
+        from ..placement import bindings
         names = (axis,) if isinstance(axis, str) else tuple(
             v for v in (axis if isinstance(axis, (tuple, list)) else ()) if isinstance(v, str))
         x = operand(a)
@@ -178,7 +178,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if weights is None:
         avg = REDUCTIONS["mean"](a, axis, keepdims=keepdims)
         if returned:
-            from .._core import operand
+            from ..core.array import operand
             x = operand(a)
             cnt = REDUCTIONS["sum"](UFUNCS["add"](UFUNCS["multiply"](x, 0), 1).astype(
                 avg.dtype), axis, keepdims=keepdims)

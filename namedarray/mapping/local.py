@@ -17,8 +17,8 @@ import functools
 
 import jax
 
-from ._core import NamedArray, align, new, positional
-from ._placement import Binding, bind
+from ..core.array import NamedArray, align, new, positional
+from ..placement import Binding, bind
 
 try:  # to tell which outputs a collective made invariant along a name
     from jax._src.interpreters.batching import BatchTracer as _BatchTracer
@@ -41,7 +41,7 @@ def nmap(f, mesh=None, axis_resources=None):
     unmapped run).
     """
     if mesh is not None or axis_resources is not None:
-        from ._mesh import mesh_nmap
+        from .mesh import mesh_nmap
         return mesh_nmap(f, mesh, axis_resources)
 
     @functools.wraps(f)

@@ -24,8 +24,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ._core import NamedArray, new, operand, positional
-from ._placement import bindings, resolve
+from ..core.array import NamedArray, new, operand, positional
+from ..placement import bindings, resolve
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "pprod", "pany", "pall", "pargmax",
            "pargmin", "all_gather", "all_to_all", "ppermute", "pshuffle",
@@ -182,8 +182,8 @@ def axis_size(axis_name, x=None) -> int:
 
 def axis_index(axis_name):
     """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``."""
-    from . import _config
-    from ._elementwise import UFUNCS
+    from .. import _config
+    from .._elementwise import UFUNCS
     dt = jnp.int64 if _config.numpy_dtypes() else jnp.int32
     idx = None
     for p in resolve("axis_index", None, _names(axis_name)):

@@ -511,7 +511,7 @@ class View(NamedArray):
     @data.setter
     def data(self, value):
         _DATA.__set__(self, value)
-        from ._indexing import setitem
+        from .._indexing import setitem
         setitem(self._base, self._index, new(value, self.dims))
 
 

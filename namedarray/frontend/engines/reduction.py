@@ -20,11 +20,11 @@ import warnings
 import jax.numpy as jnp
 import numpy as onp
 
-from .. import _config
+from ... import _config
 
-from .._core import NamedArray, new, normalize_axis, operand, positional
-from .._dispatch import _result, _store_out, reraise
-from .._placement import bindings, resolve
+from ...core.array import NamedArray, new, normalize_axis, operand, positional
+from ..._dispatch import _result, _store_out, reraise
+from ...placement import bindings, resolve
 
 
 def _split_axis(fn, axis, x):
@@ -146,14 +146,14 @@ def _strip_kw(kwargs):
 
 
 def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd):
-    from .. import parallel
+    from ... import parallel
     pos, names, scalar = _split_axis(fn, axis, x)
     keepdims = kwargs.get("keepdims", False)
     places = resolve(fn, x, names)
     bound = [p for p in places if p.dim is None or p.binding is not None]
     where = kwargs.get("where")
     if isinstance(where, NamedArray) and where.names:
-        from .._core import align
+        from ...core.array import align
         (wd, xd), dims = align(fn, [where, x])
         if xd.shape != wd.shape:
             xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))
@@ -226,7 +226,7 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
 def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                  where=True):
     """``ufunc.reduce`` through the engine: the matching named reduction."""
-    from . import REDUCE_OF_UFUNC
+    from ...reductions import REDUCE_OF_UFUNC
     red = REDUCE_OF_UFUNC.get(uf.__name__)
     kw = {"keepdims": keepdims}
     if dtype is not None:

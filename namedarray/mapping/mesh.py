@@ -24,9 +24,9 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
-from ._core import NamedArray, align, new, positional
-from ._nmap import _order
-from ._placement import Binding, bind
+from ..core.array import NamedArray, align, new, positional
+from .local import _order
+from ..placement import Binding, bind
 
 def resources(fn, mesh, axis_resources) -> dict:
     """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes."""

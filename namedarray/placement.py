@@ -21,7 +21,7 @@ import dataclasses
 import threading
 from typing import NamedTuple
 
-from ._core import check_name
+from .core.array import check_name
 
 
 @dataclasses.dataclass(frozen=True)
