@@ -51,7 +51,7 @@ import numpy as onp
 from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
                           Philox, SeedSequence)
 
-from .core.array import NamedArray, align, new, positional
+from .core.array import NamedArray, align, new, normalize_axis, positional
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -582,7 +582,6 @@ def _axis(fn, arr, axis):
             raise ValueError(f"{fn}: axis names {axis!r}, but the array has named axes "
                              f"{arr.named_shape} (positional shape {arr.shape})")
         return arr.dims.index(axis)
-    from .core.array import normalize_axis
     return normalize_axis(fn, axis, arr.ndim)
 
 

@@ -15,6 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from . import hooks
+
 _SCALARS = (bool, int, float, complex)
 
 
@@ -387,8 +389,7 @@ class NamedArray:
 
     # -- NumPy's protocols: numpy functions on NamedArrays dispatch here -------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
-        import namedarray
-        ours = namedarray.UFUNCS.get(uf.__name__)
+        ours = hooks.namespace.UFUNCS.get(uf.__name__)
         if ours is None:
             return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
@@ -398,8 +399,7 @@ class NamedArray:
         return getattr(ours, method)(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        import namedarray
-        mod = namedarray
+        mod = hooks.namespace
         for part in func.__module__.split(".")[1:]:
             if part not in ("_core", "core", "lib", "_function_base_impl") and \
                     not part.startswith("_"):
@@ -511,8 +511,7 @@ class View(NamedArray):
     @data.setter
     def data(self, value):
         _DATA.__set__(self, value)
-        from .._indexing import setitem
-        setitem(self._base, self._index, new(value, self.dims))
+        hooks.setitem(self._base, self._index, new(value, self.dims))
 
 
 def view(data, dims, base, index) -> View:

@@ -18,7 +18,10 @@ import functools
 import jax
 
 from ..core.array import NamedArray, align, new, positional
+from ..core.dims import order_names as _order
+from ..core.vmap import nested_vmap
 from ..placement import Binding, bind
+from .mesh import mesh_nmap
 
 try:  # to tell which outputs a collective made invariant along a name
     from jax._src.interpreters.batching import BatchTracer as _BatchTracer
@@ -39,9 +42,15 @@ def nmap(f, mesh=None, axis_resources=None):
     Outputs come back as NamedArrays carrying the mapped names they vary
     along (a name reduced by a collective inside ``f`` is gone, as in the
     unmapped run).
+
+    >>> import namedarray as np
+    >>> x = np.arange(6.0).reshape(2, 3).tag("b", None)
+    >>> np.nmap(lambda v: v * 2)(x).named_shape  # positional code sees shape (3,)
+    {'b': 2}
+    >>> np.nmap(lambda v: v.sum(axis="b"))(x)  # a collective: the name is gone
+    array([3., 5., 7.])
     """
     if mesh is not None or axis_resources is not None:
-        from .mesh import mesh_nmap
         return mesh_nmap(f, mesh, axis_resources)
 
     @functools.wraps(f)
@@ -74,20 +83,9 @@ def nmap(f, mesh=None, axis_resources=None):
             out_dims.append((otree, [v.dims if is_na(v) else None for v in flat]))
             return [v.data if is_na(v) else v for v in flat]
 
-        g = body
         varying = {}
-        for level in range(len(union) - 1, -1, -1):
-            name = union[level]
-            in_axes = []
-            for _, n, want in arrays:
-                if name in want:
-                    remaining = [w for w in want if union.index(w) >= level]
-                    in_axes.append(n + remaining.index(name))
-                else:
-                    in_axes.append(None)
-            mapped_args = [k for k, ax in enumerate(in_axes) if ax is not None]
-            g = jax.vmap(_probe(g, name, varying, mapped_args), in_axes=tuple(in_axes), out_axes=-1,
-                         axis_name=name)
+        g = nested_vmap(body, union, [(n, want) for _, n, want in arrays], axis_names=True,
+                        level=lambda g, name, mapped_args: _probe(g, name, varying, mapped_args))
         flat = g(*[d for d, _, _ in arrays])
         otree, dims = out_dims[-1]
         tail = tuple(reversed(union))
@@ -117,9 +115,3 @@ def _probe(inner, name, varying, mapped_args):
                                            and o.batch_dim is not None) for o in outs]
         return outs
     return level
-
-
-def _order(x, want):
-    n = x.ndim
-    perm = tuple(range(n)) + tuple(n + x.names.index(w) for w in want)
-    return jax.lax.transpose(x.data, perm), x.dims[:n] + want

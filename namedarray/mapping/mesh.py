@@ -25,11 +25,16 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from ..core.array import NamedArray, align, new, positional
-from .local import _order
+from ..core.dims import order_names as _order
 from ..placement import Binding, bind
 
 def resources(fn, mesh, axis_resources) -> dict:
-    """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes."""
+    """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes.
+
+    >>> import jax
+    >>> resources("nmap", jax.make_mesh((1,), ("data",)), {"batch": "data"})
+    {'batch': ('data',)}
+    """
     if mesh is None:
         raise ValueError(f"{fn}: axis_resources={axis_resources!r} needs a mesh")
     out, owner = {}, {}
@@ -111,6 +116,14 @@ def _call_mesh(mesh):
 
 
 def mesh_nmap(f, mesh, axis_resources):
+    """``nmap(f, mesh, axis_resources)``: ``f`` under one jitted ``shard_map``.
+
+    >>> import jax, namedarray as np
+    >>> mesh = jax.make_mesh((1,), ("data",))
+    >>> x = np.ones((4, 3)).tag("batch", None)
+    >>> mesh_nmap(lambda v: v.sum(axis="batch"), mesh, {"batch": "data"})(x)
+    array([4., 4., 4.])
+    """
     res = resources("nmap", mesh, axis_resources)
     user_mesh = mesh
     cache: dict = {}

@@ -14,8 +14,8 @@ placement (``namedarray._placement``):
 >>> x = np.arange(6.0).reshape(2, 3).tag("i", "j")
 >>> parallel.psum(x, "i").named_shape
 {'j': 3}
->>> np.nmap(lambda v: parallel.psum(v, "i"))(x).named_shape == x.named_shape
-True
+>>> np.nmap(lambda v: parallel.psum(v, "i"))(x).named_shape     # same as unmapped
+{'j': 3}
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from ..core.array import NamedArray, new, operand, positional
+from ..core import config
+from ..core.array import NamedArray, align, new, operand, positional
 from ..placement import bindings, resolve
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "pprod", "pany", "pall", "pargmax",
@@ -49,7 +50,16 @@ def _drop(x: NamedArray, data, dims_removed):
 def bound_collective(collective, data, places):
     """Apply ``collective(data, axes)`` over every bound name's axis groups, one
     group at a time (a vmap axis and mesh axes cannot share one collective),
-    the local block first so that the mesh step moves the reduced value."""
+    the local block first so that the mesh step moves the reduced value.
+
+    >>> import jax, jax.numpy as jnp
+    >>> from namedarray.placement import Binding, bind, resolve
+    >>> def f(v):
+    ...     with bind({"i": Binding("i", (("i",),), (2,))}):
+    ...         return bound_collective(jax.lax.psum, v, resolve("f", None, ["i"]))
+    >>> jax.vmap(f, axis_name="i")(jnp.arange(2.0))
+    Array([1., 1.], dtype=float64)
+    """
     for p in places:
         if p.binding is not None:
             for group in reversed(p.binding.groups):
@@ -107,13 +117,24 @@ def _def_chooser(prim, coll):
 
 _def_chooser(_pmax_bound, lax.pmax)
 _def_chooser(_pmin_bound, lax.pmin)
+# the bound-name collectives, for the frontend's reduction table
+pmax_bound, pmin_bound = _pmax_bound, _pmin_bound
 
 
 def _bound_prod(x, axes):
+    """The product over bound JAX axes (``pprod``'s collective).
+
+    >>> import jax, jax.numpy as jnp
+    >>> jax.vmap(lambda v: _bound_prod(v, ("i",)), axis_name="i")(jnp.arange(1.0, 4.0))
+    Array([6., 6., 6.], dtype=float64)
+    """
     # one axis at a time: all_gather over several vmapped axes is unsupported in JAX
     for ax in axes:
         x = jnp.prod(lax.all_gather(x, ax, axis=0), axis=0)
     return x
+
+
+bound_prod = _bound_prod
 
 
 def _bool_coll(coll):
@@ -126,16 +147,58 @@ pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _pmin_bound)
 pprod = _reducer("pprod", _keep_dtype(jnp.prod), _bound_prod)
 pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _bool_coll(lax.pmax))
 pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _bool_coll(lax.pmin))
-psum.__doc__ = "Sum over the named axes (``lax.psum``; dtype kept)."
-pmax.__doc__ = "Maximum over the named axes (differentiable, unlike ``lax.pmax``)."
-pmin.__doc__ = "Minimum over the named axes (differentiable, unlike ``lax.pmin``)."
-pprod.__doc__ = "Product over the named axes."
-pany.__doc__ = "Logical or over the named axes."
-pall.__doc__ = "Logical and over the named axes."
+psum.__doc__ = """Sum over the named axes (``lax.psum``; dtype kept).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.psum(np.arange(6.0).reshape(2, 3).tag("i", "j"), "i").untag("j")
+    array([3., 5., 7.])
+    """
+pmax.__doc__ = """Maximum over the named axes (differentiable, unlike ``lax.pmax``).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pmax(np.arange(6.0).reshape(2, 3).tag("i", "j"), "i").untag("j")
+    array([3., 4., 5.])
+    """
+pmin.__doc__ = """Minimum over the named axes (differentiable, unlike ``lax.pmin``).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pmin(np.arange(6.0).reshape(2, 3).tag("i", "j"), ("i", "j"))
+    array(0.)
+    """
+pprod.__doc__ = """Product over the named axes.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pprod(np.arange(1.0, 5.0).tag("i"), "i")
+    array(24.)
+    """
+pany.__doc__ = """Logical or over the named axes.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pany(np.arange(3).tag("i") > 1, "i")
+    array(True)
+    """
+pall.__doc__ = """Logical and over the named axes.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pall(np.arange(3).tag("i") > 1, "i")
+    array(False)
+    """
 
 
 def pmean(x, axis_name):
-    """Mean over the named axes."""
+    """Mean over the named axes.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pmean(np.arange(6.0).reshape(2, 3).tag("i", "j"), "i").untag("j")
+    array([1.5, 2.5, 3.5])
+    """
     def one(v):
         v = _as_named(v)
         s = psum(v, axis_name)
@@ -157,7 +220,11 @@ def _arg(fn, better):
         return new(better(d, axis=0), g.dims[k:])
     prim.__name__ = prim.__qualname__ = fn
     prim.__doc__ = (f"Index of the {'maximum' if better is jnp.argmax else 'minimum'} "
-                    "over the named axes (flat, C order over the names given).")
+                    "over the named axes (flat, C order over the names given).\n\n"
+                    "    >>> import namedarray as np\n"
+                    "    >>> from namedarray import parallel\n"
+                    f"    >>> parallel.{fn}(np.array([[0, 9, 1], [2, 5, -1]]).tag('i', 'j'), ('i', 'j'))\n"
+                    f"    array({1 if better is jnp.argmax else 5})\n")
     return prim
 
 
@@ -169,7 +236,13 @@ pargmin = _arg("pargmin", jnp.argmin)
 # data movement
 # --------------------------------------------------------------------------
 def axis_size(axis_name, x=None) -> int:
-    """Size of the named axes (product for a tuple); ``psum(1, name)``."""
+    """Size of the named axes (product for a tuple); ``psum(1, name)``.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.axis_size(("i", "j"), np.zeros((2, 3)).tag("i", "j"))
+    6
+    """
     x = _as_named(x) if x is not None else None
     size = 1
     for p in resolve("axis_size", x, _names(axis_name)):
@@ -181,17 +254,27 @@ def axis_size(axis_name, x=None) -> int:
 
 
 def axis_index(axis_name):
-    """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``."""
-    from .. import _config
-    from .._elementwise import UFUNCS
-    dt = jnp.int64 if _config.numpy_dtypes() else jnp.int32
+    """Index along the bound names: ``axis_index(("i", "j")) == i * size_j + j``.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> x = np.zeros((2, 3)).tag("i", "j")
+    >>> np.nmap(lambda v: v + parallel.axis_index(("i", "j")))(x).untag("i", "j")
+    array([[0., 1., 2.],
+           [3., 4., 5.]])
+    """
+    dt = jnp.int64 if config.numpy_dtypes() else jnp.int32
     idx = None
     for p in resolve("axis_index", None, _names(axis_name)):
         b = p.binding
         i = positional(_index(b).astype(dt))
         if b.local:   # a split name: this device's block of global indices
             i = new(i.data * b.block + jnp.arange(b.block, dtype=dt), (p.name,))
-        idx = i if idx is None else UFUNCS["add"](UFUNCS["multiply"](idx, b.size), i)
+        if idx is None:
+            idx = i
+        else:   # idx * size + i, aligned by name
+            (hi, lo), dims = align("axis_index", [idx, i])
+            idx = new(hi * b.size + lo, dims)
     return idx
 
 
@@ -201,6 +284,11 @@ def all_gather(x, axis_name, *, axis=0, tiled=False):
     The name is "forgotten": the result holds every value of the name and no
     longer varies along it.  ``tiled=True`` concatenates into axis ``axis``
     instead of stacking a new one.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.all_gather(np.arange(6.0).reshape(2, 3).tag("i", "j"), "i").named_shape
+    {'j': 3}
     """
     def one(v):
         v = _as_named(v)
@@ -227,7 +315,13 @@ def all_gather(x, axis_name, *, axis=0, tiled=False):
 
 def ppermute(x, axis_name, perm):
     """Send data along a name: for each ``(src, dst)`` pair, ``out[dst] = in[src]``;
-    destinations nobody sends to get zeros."""
+    destinations nobody sends to get zeros.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.ppermute(np.arange(1.0, 4.0).tag("i"), "i", [(0, 1), (1, 2)]).untag("i")
+    array([0., 1., 2.])
+    """
     perm = [tuple(map(int, p)) for p in perm]
     dsts = [d for _, d in perm]
     if len(set(dsts)) != len(dsts) or len({s for s, _ in perm}) != len(perm):
@@ -264,7 +358,13 @@ def ppermute(x, axis_name, perm):
 
 
 def pshuffle(x, axis_name, perm):
-    """``out[i] = in[perm[i]]`` along the name (``lax.pshuffle``)."""
+    """``out[i] = in[perm[i]]`` along the name (``lax.pshuffle``).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.pshuffle(np.arange(3.0).tag("i"), "i", [2, 0, 1]).untag("i")
+    array([2., 0., 1.])
+    """
     perm = [int(i) for i in perm]
     if sorted(perm) != list(range(len(perm))):
         raise ValueError(f"pshuffle: perm {perm} is not a permutation of range({len(perm)})")
@@ -274,7 +374,15 @@ def pshuffle(x, axis_name, perm):
 def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
     """Exchange a positional axis with a named one (``lax.all_to_all``): the
     positional ``split_axis`` is scattered over the name, and the name's
-    values are concatenated along positional ``concat_axis``."""
+    values are concatenated along positional ``concat_axis``.
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> x = np.arange(4.0).reshape(2, 2).tag(None, "i")    # x.untag("i")[i, k]
+    >>> parallel.all_to_all(x, "i", 0, 0).untag("i")       # now [k, i]
+    array([[0., 1.],
+           [2., 3.]])
+    """
     def one(v):
         v = _as_named(v)
         (p,) = resolve("all_to_all", v, _names(axis_name))
@@ -328,7 +436,13 @@ def _all_to_all_local(v, dim, name, split_axis, concat_axis, tiled):
 def gather_names(fn, x: NamedArray, names) -> NamedArray:
     """Make ``names`` the leading positional axes of ``x`` (in order): untag the
     physical ones, ``all_gather`` the bound ones (a split name's blocks are
-    concatenated in global order)."""
+    concatenated in global order).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.gather_names("f", np.zeros((2, 3)).tag("i", "j"), ["j"]).shape
+    (3,)
+    """
     for p in resolve(fn, x, names):
         b = p.binding
         if b is None:
@@ -349,7 +463,13 @@ def gather_names(fn, x: NamedArray, names) -> NamedArray:
 def scatter_names(fn, y: NamedArray, names) -> NamedArray:
     """Inverse of :func:`gather_names`: the leading positional axes of ``y`` get
     the names back (for a bound name this instance keeps its own slice, for a
-    split name its own block)."""
+    split name its own block).
+
+    >>> import namedarray as np
+    >>> from namedarray import parallel
+    >>> parallel.scatter_names("f", np.zeros((3, 2)), ["j"]).named_shape
+    {'j': 3}
+    """
     k = len(names)
     out = new(y.data, (None,) * k + y.dims[k:]).tag(*names, *([None] * (y.ndim - k)))
     for name in names:

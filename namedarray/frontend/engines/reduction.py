@@ -20,28 +20,21 @@ import warnings
 import jax.numpy as jnp
 import numpy as onp
 
-from ... import _config
-
-from ...core.array import NamedArray, new, normalize_axis, operand, positional
-from ..._dispatch import _result, _store_out, reraise
+from ... import parallel
+from ...core import config as _config
+from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
+from ...core.dims import has_names as _named_axis, split_axis
 from ...placement import bindings, resolve
+from .out import store_out as _store_out
+from .results import fast_result as _result, reraise
+
+# ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
+REDUCE_OF_UFUNC: dict = {}
 
 
 def _split_axis(fn, axis, x):
     """-> (positional physical axes tuple or None for all, names tuple, was_scalar)"""
-    if axis is None:
-        return None, (), False
-    if isinstance(axis, str):
-        return (), (axis,), True
-    if isinstance(axis, (tuple, list)):
-        ints, names = [], []
-        for a in axis:
-            (names if isinstance(a, str) else ints).append(a)
-        ints = [normalize_axis(fn, a, x.ndim) for a in ints]
-        if len(set(ints)) != len(ints):
-            raise ValueError(f"{fn}: duplicate value in 'axis': {tuple(axis)!r}")
-        return tuple(ints), tuple(names), False
-    return (normalize_axis(fn, axis, x.ndim),), (), True
+    return split_axis(fn, axis, x.ndim)
 
 
 def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True):
@@ -135,25 +128,18 @@ def numpy_dtype(name, np_fn, dtype, dtype_kw, args):
         return onp.dtype(dtype)
 
 
-def _named_axis(axis):
-    return isinstance(axis, str) or (isinstance(axis, (tuple, list)) and any(
-        isinstance(a, str) for a in axis))
-
-
 def _strip_kw(kwargs):
     return {k: (v.data if isinstance(v, NamedArray) and not v.names else v)
             for k, v in kwargs.items()}
 
 
 def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd):
-    from ... import parallel
     pos, names, scalar = _split_axis(fn, axis, x)
     keepdims = kwargs.get("keepdims", False)
     places = resolve(fn, x, names)
     bound = [p for p in places if p.dim is None or p.binding is not None]
     where = kwargs.get("where")
     if isinstance(where, NamedArray) and where.names:
-        from ...core.array import align
         (wd, xd), dims = align(fn, [where, x])
         if xd.shape != wd.shape:
             xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))
@@ -226,7 +212,6 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
 def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                  where=True):
     """``ufunc.reduce`` through the engine: the matching named reduction."""
-    from ...reductions import REDUCE_OF_UFUNC
     red = REDUCE_OF_UFUNC.get(uf.__name__)
     kw = {"keepdims": keepdims}
     if dtype is not None:

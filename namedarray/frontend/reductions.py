@@ -19,10 +19,13 @@ import numpy as _onp
 from jax import lax
 from jax.scipy.special import logsumexp as _jlogsumexp
 
-from .. import _config, parallel
-from ..core.array import NamedArray
-from .._dispatch import wrap
-from ..frontend.engines.reduction import numpy_dtype, reduction, ufunc_reduce  # noqa: F401
+from .. import parallel
+from ..core import config
+from ..core.array import NamedArray, operand
+from ..placement import bindings
+from .elementwise import UFUNCS
+from .engines.generic import wrap
+from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction
 
 
 def _bool(coll):
@@ -30,7 +33,7 @@ def _bool(coll):
 
 
 def _logsumexp_coll(d, axes):
-    m = lax.stop_gradient(parallel._pmax_bound(d, axes))
+    m = lax.stop_gradient(parallel.pmax_bound(d, axes))
     m = jnp.where(jnp.isfinite(m), m, 0)
     return m + jnp.log(lax.psum(jnp.exp(d - m), axes))
 
@@ -54,18 +57,18 @@ def _truth(jfn):
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, lax.psum, {}),
-    "prod": (jnp.prod, parallel._bound_prod, {}),
+    "prod": (jnp.prod, parallel.bound_prod, {}),
     "mean": (jnp.mean, lax.pmean, {}),
-    "max": (jnp.max, parallel._pmax_bound, {}),
-    "min": (jnp.min, parallel._pmin_bound, {}),
-    "amax": (jnp.amax, parallel._pmax_bound, {}),
-    "amin": (jnp.amin, parallel._pmin_bound, {}),
+    "max": (jnp.max, parallel.pmax_bound, {}),
+    "min": (jnp.min, parallel.pmin_bound, {}),
+    "amax": (jnp.amax, parallel.pmax_bound, {}),
+    "amin": (jnp.amin, parallel.pmin_bound, {}),
     "any": (_truth(jnp.any), _bool(lax.pmax), {}),
     "all": (_truth(jnp.all), _bool(lax.pmin), {}),
     "nansum": (jnp.nansum, lax.psum, {}),
     "nanmax": (jnp.nanmax, None, {}),
     "nanmin": (jnp.nanmin, None, {}),
-    "nanprod": (jnp.nanprod, parallel._bound_prod, {}),
+    "nanprod": (jnp.nanprod, parallel.bound_prod, {}),
     "count_nonzero": (jnp.count_nonzero, lax.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
     "std": (jnp.std, None, {}),
@@ -93,8 +96,6 @@ def _moment(name):
 
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
-        from ..core.array import operand
-        from ..placement import bindings
         names = (axis,) if isinstance(axis, str) else tuple(
             v for v in (axis if isinstance(axis, (tuple, list)) else ()) if isinstance(v, str))
         x = operand(a)
@@ -107,33 +108,28 @@ def _moment(name):
         ddof = correction if correction is not None else ddof
         mean = REDUCTIONS["mean"]
         m = mean(x, axis, dtype=dtype, keepdims=True)
-        d = _uf()["subtract"](x, m)
-        sq = _uf()["square"](_uf()["absolute"](d)) if jnp.iscomplexobj(d.data) else \
-            _uf()["square"](d)
+        d = UFUNCS["subtract"](x, m)
+        sq = UFUNCS["square"](UFUNCS["absolute"](d)) if jnp.iscomplexobj(d.data) else \
+            UFUNCS["square"](d)
         v = mean(sq, axis, dtype=dtype, keepdims=keepdims)
         n = 1
         for ax in (axis if isinstance(axis, (tuple, list)) else (axis,)):
             n *= parallel.axis_size(ax) if isinstance(ax, str) else x.shape[ax]
         if ddof:
-            v = _uf()["multiply"](v, n / (n - ddof) if n > ddof else float("inf"))
-        return _uf()["sqrt"](v) if name == "std" else v
+            v = UFUNCS["multiply"](v, n / (n - ddof) if n > ddof else float("inf"))
+        return UFUNCS["sqrt"](v) if name == "std" else v
     f.__name__ = f.__qualname__ = name
     f.__doc__ = general.__doc__
     return f
-
-
-def _uf():
-    from .._elementwise import UFUNCS
-    return UFUNCS
 
 
 REDUCTIONS["var"] = _moment("var")
 REDUCTIONS["std"] = _moment("std")
 globals().update(REDUCTIONS)
 
-REDUCE_OF_UFUNC = {"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
+REDUCE_OF_UFUNC.update({"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
                    "maximum": REDUCTIONS["max"], "minimum": REDUCTIONS["min"],
-                   "logical_and": REDUCTIONS["all"], "logical_or": REDUCTIONS["any"]}
+                   "logical_and": REDUCTIONS["all"], "logical_or": REDUCTIONS["any"]})
 
 
 def _quantile(jfn, name):
@@ -160,7 +156,7 @@ def _numpy_typed(name):
     jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
 
     def f(a, axis=None, dtype=None, **kw):
-        if dtype is None and _config.numpy_dtypes():
+        if dtype is None and config.numpy_dtypes():
             dtype = numpy_dtype(name, np_fn, a.dtype, None, ())
         return jfn(a, axis=axis, dtype=dtype, **kw)
     f.__name__ = name
@@ -174,11 +170,9 @@ for _n in _KEEP:
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """``numpy.average``; ``axis`` may name axes (weights aligned by name)."""
-    from .._elementwise import UFUNCS
     if weights is None:
         avg = REDUCTIONS["mean"](a, axis, keepdims=keepdims)
         if returned:
-            from ..core.array import operand
             x = operand(a)
             cnt = REDUCTIONS["sum"](UFUNCS["add"](UFUNCS["multiply"](x, 0), 1).astype(
                 avg.dtype), axis, keepdims=keepdims)
@@ -191,3 +185,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if returned:
         return avg, wsum.astype(avg.dtype)
     return avg
+
+
+__all__ = sorted(REDUCTIONS) + sorted(_KEEP) + [
+    "REDUCTIONS", "average", "quantile", "percentile", "nanquantile", "nanpercentile"]

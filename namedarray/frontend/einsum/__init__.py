@@ -29,18 +29,14 @@ import string
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, new, normalize_axis
-from .._dispatch import _store_out
+from ...core.array import NamedArray, new, normalize_axis
+from ..engines.out import store_out
 from ._engine import _opt_path, as_operand, contract, plan
 
 __all__ = ["einsum", "einsum_path", "dot", "matmul", "tensordot", "vecdot", "inner",
            "outer", "matvec", "vecmat"]
 
 _L = string.ascii_letters
-
-
-def _finish(fn, res, out):
-    return _store_out(fn, out, res) if out is not None else res
 
 
 # --------------------------------------------------------------------------
@@ -97,12 +93,18 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     ops = [as_operand(x) for x in operands]
     res = contract("einsum", subscripts, ops, preferred_element_type, dtype, casting,
                    optimize, precision)
-    return _store_out("einsum", out, res) if out is not None else res
+    return store_out("einsum", out, res)
 
 
 def einsum_path(subscripts, *operands, optimize="greedy"):
     """``numpy.einsum_path``: the contraction order from ``opt_einsum``, as
-    ``(["einsum_path", (i, j), ...], report)``; names in braces allowed."""
+    ``(["einsum_path", (i, j), ...], report)``; names in braces allowed.
+
+    >>> import namedarray as np
+    >>> a, b = np.ones((2, 3)), np.ones((3, 4)).tag(None, "m")
+    >>> np.einsum_path("ij,j{m}->i{m}", a, b)[0]
+    ['einsum_path', (0, 1)]
+    """
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_spec((subscripts,) + operands)
     ops = [as_operand(x) for x in operands]
@@ -144,17 +146,27 @@ def _ops(fn, *xs):
 
 def dot(a, b, out=None, *, precision=None, preferred_element_type=None):
     """``numpy.dot``: sum over the last axis of ``a`` and the second-to-last of
-    ``b``; named axes batched (aligned by name)."""
+    ``b``; named axes batched (aligned by name).
+
+    >>> import namedarray as np
+    >>> np.dot(np.ones((2, 3)), np.ones(3).tag(None) * np.arange(2).tag("b")).named_shape
+    {'b': 2}
+    """
     a, b = _ops("dot", a, b)
     res = contract("dot", _dot_spec(a.ndim, b.ndim), [a, b], preferred_element_type,
                    precision=precision)
-    return _finish("dot", res, out)
+    return store_out("dot", out, res)
 
 
 def matmul(a, b, /, out=None, *, dtype=None, casting="same_kind", precision=None,
            preferred_element_type=None):
     """``numpy.matmul`` (``a @ b``): positional batch axes broadcast; named axes
-    batched (aligned by name)."""
+    batched (aligned by name).
+
+    >>> import namedarray as np
+    >>> np.matmul(np.ones((5, 2, 3)), np.ones((3, 4))).shape
+    (5, 2, 4)
+    """
     a = a if type(a) is NamedArray else as_operand(a)
     b = b if type(b) is NamedArray else as_operand(b)
     na, nb = a.ndim, b.ndim
@@ -164,11 +176,18 @@ def matmul(a, b, /, out=None, *, dtype=None, casting="same_kind", precision=None
                          f"shape {(a, b)[k].named_shape}); matmul needs at least one")
     res = contract("matmul", _MATMUL[na > 1, nb > 1], [a, b], preferred_element_type, dtype,
                    casting, "auto", precision)
-    return res if out is None else _store_out("matmul", out, res)
+    return store_out("matmul", out, res)
 
 
 def inner(a, b, /, *, precision=None, preferred_element_type=None):
-    """``numpy.inner``: sum over the last positional axes; named axes batched."""
+    """``numpy.inner``: sum over the last positional axes; named axes batched.
+
+    >>> import namedarray as np
+    >>> np.inner(np.arange(3.0), np.arange(3.0).tag(None) + np.zeros(2).tag("b"))
+    NamedArray(named_shape={'b': 2}, shape=(), dtype=float64,
+         dims=('b',),
+         data=array([5., 5.]))
+    """
     a, b = _ops("inner", a, b)
     return contract("inner", _inner_spec(a.ndim, b.ndim), [a, b], preferred_element_type,
                     precision=precision)
@@ -181,11 +200,17 @@ def _flat(x):
 
 
 def outer(a, b, out=None, *, precision=None, preferred_element_type=None):
-    """``numpy.outer`` of the flattened positional axes; named axes batched."""
+    """``numpy.outer`` of the flattened positional axes; named axes batched.
+
+    >>> import namedarray as np
+    >>> np.outer(np.arange(2), np.arange(3))
+    array([[0, 0, 0],
+           [0, 1, 2]])
+    """
     a, b = _ops("outer", a, b)
     res = contract("outer", "i,j->ij", [_flat(a), _flat(b)], preferred_element_type,
                    precision=precision)
-    return _finish("outer", res, out)
+    return store_out("outer", out, res)
 
 
 def _conj(x):
@@ -206,21 +231,37 @@ def _vecdot_spec(na, nb, axis):
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``numpy.vecdot``: ``sum(conj(x1) * x2)`` over ``axis``, which may name
-    an axis (``axis="k"``, contracted by name); other axes broadcast."""
+    an axis (``axis="k"``, contracted by name); other axes broadcast.
+
+    >>> import namedarray as np
+    >>> x = np.ones((2, 4)).tag(None, "k")
+    >>> np.vecdot(x, np.arange(4.0).tag("k"), axis="k")
+    array([6., 6.])
+    """
     a, b = _ops("vecdot", x1, x2)
     return contract("vecdot", _vecdot_spec(a.ndim, b.ndim, axis), [_conj(a), b],
                     preferred_element_type, precision=precision)
 
 
 def matvec(x1, x2, /, *, precision=None, preferred_element_type=None):
-    """``numpy.matvec``: ``x1 @ x2`` for a stack of matrices and vectors."""
+    """``numpy.matvec``: ``x1 @ x2`` for a stack of matrices and vectors.
+
+    >>> import namedarray as np
+    >>> np.matvec(np.eye(2), np.array([1.0, 2.0]))
+    array([1., 2.])
+    """
     a, b = _ops("matvec", x1, x2)
     return contract("matvec", "...ij,...j->...i", [a, b], preferred_element_type,
                     precision=precision)
 
 
 def vecmat(x1, x2, /, *, precision=None, preferred_element_type=None):
-    """``numpy.vecmat``: ``conj(x1) @ x2`` for a stack of vectors and matrices."""
+    """``numpy.vecmat``: ``conj(x1) @ x2`` for a stack of vectors and matrices.
+
+    >>> import namedarray as np
+    >>> np.vecmat(np.array([1.0, 2.0]), np.eye(2))
+    array([1., 2.])
+    """
     a, b = _ops("vecmat", x1, x2)
     return contract("vecmat", "...j,...jk->...k", [_conj(a), b], preferred_element_type,
                     precision=precision)
@@ -229,7 +270,13 @@ def vecmat(x1, x2, /, *, precision=None, preferred_element_type=None):
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     """``numpy.tensordot``; ``axes`` may mix ints and names:
     ``tensordot(a, b, axes=(["k", 0], ["k", 1]))``.  A name paired with an int
-    or with another name contracts those two axes."""
+    or with another name contracts those two axes.
+
+    >>> import namedarray as np
+    >>> a = np.ones((2, 3)).tag(None, "k")
+    >>> np.tensordot(a, np.ones((3, 5)).tag("k", None), axes=(["k"], ["k"])).shape
+    (2, 5)
+    """
     a, b = _ops("tensordot", a, b)
     spec, tag_a, tag_b, ren_b = _tensordot_spec(a.ndim, b.ndim, _axes_key(axes))
     if ren_b:

@@ -1,10 +1,23 @@
-"""NamedArray's operators and methods, declared from the function tables."""
+"""NamedArray's operators and methods, declared from the function tables.
+
+The frontend installs them on the core type when it is imported
+(``frontend/namespace.py`` calls :func:`install`).
+
+>>> import namedarray as np
+>>> x = np.arange(6).reshape(2, 3)
+>>> (x.T @ x).shape, x.sum(axis=0)
+((3, 3), array([3, 5, 7]))
+"""
 from __future__ import annotations
 
-import jax.numpy as jnp
+import sys
 
-from . import _indexing
-from .core.array import NamedArray, new
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray, new
+from . import indexing
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -62,8 +75,8 @@ def install(ns: dict):
         self._assign("__imatmul__", matmul(self, other))
         return self
     NamedArray.__imatmul__ = imatmul
-    NamedArray.__getitem__ = _indexing.getitem
-    NamedArray.__setitem__ = _indexing.setitem
+    NamedArray.__getitem__ = indexing.getitem
+    NamedArray.__setitem__ = indexing.setitem
 
     for m in _METHODS:
         fn = ns[m]
@@ -77,7 +90,6 @@ def install(ns: dict):
         return ns["reshape"](self, shape, order=order)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        import numpy as onp
         dt = onp.dtype(dtype)
         if dt.kind not in "biufc":
             raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
@@ -106,12 +118,10 @@ def install(ns: dict):
         return ns["ravel"](self, order=order)
 
     def to_device(self, device, /, *, stream=None):
-        import jax
         return new(jax.device_put(self.data, device), self.dims)
 
     def __array_namespace__(self, *, api_version=None):
-        import namedarray
-        return namedarray
+        return sys.modules[ns["__package__"]]
 
     props = {
         "T": lambda self: ns["transpose"](self),

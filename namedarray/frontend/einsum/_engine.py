@@ -41,8 +41,9 @@ import opt_einsum
 from jax import lax
 from jax.core import Tracer
 
-from ..core.array import NamedArray, new, positional
-from ..placement import bindings
+from ... import parallel
+from ...core.array import NamedArray, new, positional
+from ...placement import bindings
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
@@ -393,7 +394,6 @@ def _transpose(perm):
 
 def _psum(names, dims):
     def step(vals):
-        from .. import parallel
         x = new(vals[0], dims)
         if x.dtype == bool:
             vals[0] = parallel.pany(x, names).data

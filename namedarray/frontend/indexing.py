@@ -13,8 +13,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core.array import NamedArray, new, operand, positional, view
-from ._dispatch import vmap_names, wrap_result
+from ..core.array import NamedArray, new, operand, positional, view
+from .engines.generic import vmap_names
+from .engines.results import wrap_result
 
 
 def _data_index(idx):
@@ -52,7 +53,7 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
               "and integer or boolean arrays are valid indices")
 
 
-def _check_index(fn, shape, idx):
+def check_index(fn, shape, idx):
     """NumPy's static index errors: out-of-bounds ints (and host integer arrays),
     float indices, too many indices.  Device index arrays are not synced."""
     items = idx if isinstance(idx, tuple) else (idx,)
@@ -130,7 +131,7 @@ def _basic(idx) -> bool:
 
 
 def _take(x: NamedArray, idx):
-    _check_index("__getitem__", x.shape, idx)
+    check_index("__getitem__", x.shape, idx)
     if _named_index(idx):
         # named index arrays: map over their names (and x's)
         return vmap_names("__getitem__", lambda d, i: d[i], (x, idx), {})
@@ -143,7 +144,7 @@ def _take(x: NamedArray, idx):
 
 
 def setitem(x: NamedArray, idx, value):
-    _check_index("__setitem__", x.shape, idx)
+    check_index("__setitem__", x.shape, idx)
     if _named_index(idx):
         raise TypeError("__setitem__: an index with named axes is not supported; "
                         "index with positional arrays")
