@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from jax.test_util import check_grads
 
 import namedarray as np
-from strategies import NAMES, arrays, shapes
+from support import NAMES, arrays, shapes
 
 INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
 FLOAT = [onp.float16, onp.float32, onp.float64]

@@ -1,4 +1,5 @@
-"""Shared Hypothesis strategies: shapes (0-size and 0-d included), dtypes, names."""
+"""Shared test support: Hypothesis strategies (shapes, 0-size and 0-d included,
+   dtypes, names) and the NumPy-oracle assertions (assert_same, assert_same_named)."""
 from __future__ import annotations
 
 import numpy as onp

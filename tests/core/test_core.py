@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as np
-from strategies import NAMES, arrays, named_arrays, shapes
+from support import NAMES, arrays, named_arrays, shapes
 
 
 def physical(x: np.NamedArray, order):

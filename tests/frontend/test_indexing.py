@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import namedarray as np
-from strategies import ALL_DTYPES, arrays, assert_same
+from support import ALL_DTYPES, arrays, assert_same
 
 SHAPES = [(4,), (2, 3), (3, 1, 2), (0, 3), (2, 0)]
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import ALL_DTYPES, arrays
+from support import ALL_DTYPES, arrays
 
 SHAPES = [(), (0,), (3,), (2, 3), (1, 3), (2, 0), (2, 1, 3)]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as onp
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "multiprocess_nmap.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "multiprocess_nmap.py"
 
 
 def free_port():

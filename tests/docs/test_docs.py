@@ -16,7 +16,7 @@ import tomllib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 NOTEBOOKS = ["tutorials/numpy_unchanged.md", "tutorials/named_axes.md",
              "tutorials/scaling_out.md", "performance.md"]

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import namedarray as np
 from namedarray import parallel as P
-from strategies import arrays, assert_same_named
+from support import arrays, assert_same_named
 
 FUNCS = ["sum", "mean", "max", "min", "prod", "std", "var", "median", "argmax", "argmin",
          "any", "all", "cumsum", "cumprod", "sort", "argsort", "logsumexp", "ptp",

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import ALL_DTYPES, arrays, assert_same
+from support import ALL_DTYPES, arrays, assert_same
 
 SHAPES = [(), (0,), (3,), (2, 3), (2, 0, 1)]
 DTYPES = [None] + ALL_DTYPES

@@ -10,7 +10,7 @@ from jax.sharding import AxisType
 
 import namedarray as np
 from namedarray import parallel as P
-from strategies import assert_same_named
+from support import assert_same_named
 
 A = onp.random.default_rng(0).normal(size=(16, 3, 8))     # names b (16), c (8)
 

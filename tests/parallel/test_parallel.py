@@ -11,7 +11,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray import parallel as P
-from strategies import arrays
+from support import arrays
 
 NAMES3 = ("i", "j", "k")
 

@@ -1,5 +1,5 @@
-"""Test set-up: 8 simulated CPU devices for mesh tests (before JAX is imported),
-and a Hypothesis profile sized for CI."""
+"""Test set-up for tests/ and the package's doctests: 8 simulated CPU devices for
+mesh tests (before JAX is imported), and a Hypothesis profile sized for CI."""
 import os
 
 os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
@@ -17,3 +17,7 @@ settings.register_profile(
     "dev", max_examples=10, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# `python -m namedarray.tour` is a script (it sets XLA_FLAGS itself); its
+# sections run in tests/docs/test_tour.py
+collect_ignore = ["namedarray/tour.py"]

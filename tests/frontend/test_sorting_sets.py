@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import arrays, assert_same
+from support import arrays, assert_same
 
 REAL = [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8, onp.float16,
         onp.float32, onp.float64]

@@ -13,7 +13,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray import NamedArray
-from strategies import arrays
+from support import arrays
 
 rng = onp.random.default_rng(1)
 

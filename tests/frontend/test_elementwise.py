@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from strategies import ALL_DTYPES, NAMES, arrays
+from support import ALL_DTYPES, NAMES, arrays
 
 INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
 FLOAT = [onp.float16, onp.float32, onp.float64]
