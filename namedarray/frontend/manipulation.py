@@ -170,10 +170,8 @@ def putmask(a, mask, values):
         raise TypeError("putmask: a must be a positional NamedArray (updated in place)")
     m = to_jax(mask).astype(bool)
     v = jnp.ravel(to_jax(values))
-    flat = jnp.arange(a.size).reshape(a.shape)
     rep = jnp.resize(v, (a.size,)).reshape(a.shape).astype(a.dtype)
     a.data = jnp.where(m, rep, a.data)
-    del flat
 
 
 # -- functions that write into their argument ---------------------------------

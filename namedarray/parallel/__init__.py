@@ -1,7 +1,7 @@
 """Parallel collective primitives over axis names.
 
 Each primitive takes one name or a tuple of names and resolves every name by
-placement (``namedarray._placement``):
+placement (``namedarray.placement``):
 
 * a **physical** named dimension of the operand -> the primitive's batching
   rule (``psum`` reduces that dimension; ``all_gather`` turns it into a

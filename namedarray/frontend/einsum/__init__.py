@@ -31,7 +31,7 @@ import numpy as onp
 
 from ...core.array import NamedArray, new, normalize_axis
 from ..engines.out import store_out
-from ._engine import _opt_path, as_operand, contract, plan
+from ._engine import opt_path, as_operand, contract, plan
 
 __all__ = ["einsum", "einsum_path", "dot", "matmul", "tensordot", "vecdot", "inner",
            "outer", "matvec", "vecmat"]
@@ -109,7 +109,7 @@ def einsum_path(subscripts, *operands, optimize="greedy"):
         subscripts, operands = _sublist_spec((subscripts,) + operands)
     ops = [as_operand(x) for x in operands]
     p = plan("einsum_path", subscripts, ops)[0]
-    path, info = _opt_path(p.eq, p.opt_shapes, optimize)
+    path, info = opt_path(p.eq, p.opt_shapes, optimize)
     return ["einsum_path", *path], str(info)
 
 

@@ -91,7 +91,7 @@ def _sum(data, axes):
     return jnp.sum(data, axis=axes, dtype=data.dtype)
 
 
-def _opt_path(eq, shapes, optimize):
+def opt_path(eq, shapes, optimize):
     """(path, PathInfo) from opt_einsum; ``optimize=False`` is left to right."""
     if optimize is False:
         n = len(shapes)
@@ -244,7 +244,7 @@ class Plan:
             sym[l] for l in out_pos + ["{" + m for m in out_names if "{" + m in sizes])
         self.opt_shapes = [tuple(s) for s in self.shapes]
         n = len(ops)
-        self.path = _opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
+        self.path = opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
         slots = list(range(n))             # opt_einsum's operand list, as slots
         for pair in (self.path or [(0, 1)] * (n - 1)):
             i, j = sorted(pair)

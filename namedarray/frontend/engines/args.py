@@ -75,12 +75,9 @@ def np_asarray(v, dtype=None):
     """``numpy.asarray`` dtype inference, then onto the device."""
     try:
         h = onp.asarray(v, dtype=dtype)
-    except (TypeError, ValueError, jax.errors.TracerArrayConversionError):
+    except (TypeError, ValueError, jax.errors.UnexpectedTracerError):
+        # JAX's tracer conversion errors are TypeErrors: tracers go to jnp
         return jnp.asarray(v, dtype=dtype)
-    except Exception as e:  # noqa: BLE001 -- tracers raise JAX's own errors
-        if "Tracer" in type(e).__name__:
-            return jnp.asarray(v, dtype=dtype)
-        raise
     if h.dtype.kind not in "biufc":
         raise TypeError(
             f"asarray: cannot make an array of dtype {h.dtype} (from {type(v).__name__} "
