@@ -52,6 +52,7 @@ from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noq
                           Philox, SeedSequence)
 
 from .core.array import NamedArray, align, new, normalize_axis, positional
+from .frontend.engines.out import store_out
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -694,11 +695,7 @@ class Generator(_Sampler):
         else:
             data = R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
                                  independent=True)
-        res = new(data, arr.dims)
-        if out is not None:
-            out._assign("permuted", res)
-            return out
-        return res
+        return store_out("permuted", out, new(data, arr.dims))
 
     def spawn(self, n_children):
         """``n_children`` independent generators (this stream advances by one draw)."""
