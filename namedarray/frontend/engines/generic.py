@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 
 from ... import parallel
-from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
+from ...core.array import NamedArray, align, normalize_axis, operand, positional
 from ...core.dims import has_names as axis_has_names
 from ...core.vmap import nested_vmap
 from .out import store_out
@@ -106,20 +106,7 @@ def vmap_names(fn, jfn, args, kwargs):
         return jfn(*a, **k)
 
     f = nested_vmap(call, union, [(n, want) for _, n, want in arrays])
-    res = f(*[d for d, _, _ in arrays])
-    out_names = tuple(reversed(union))
-    k = len(out_names)
-
-    def rewrap(r):
-        if isinstance(r, jax.Array):
-            return new(r, (None,) * (r.ndim - k) + out_names)
-        if isinstance(r, tuple):
-            items = [rewrap(v) for v in r]
-            return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
-        if isinstance(r, list):
-            return [rewrap(v) for v in r]
-        return r
-    return rewrap(res)
+    return wrap_result(f(*[d for d, _, _ in arrays]), tuple(reversed(union)))
 
 
 def along_names(fn, run, args, kwargs, axis_pos, axis_kw, keep=True):

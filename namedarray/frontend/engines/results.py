@@ -7,15 +7,18 @@ import numpy as onp
 from ...core.array import NamedArray, new, positional
 
 
-def wrap_result(r):
-    """A ``jax.numpy`` result (arrays, tuples, named tuples, lists) as NamedArrays."""
+def wrap_result(r, names=()):
+    """A ``jax.numpy`` result (arrays, tuples, named tuples, lists) as NamedArrays
+    whose trailing dimensions are named ``names`` (none: positional)."""
     if isinstance(r, jax.Array):
-        return positional(r)
+        if not names:
+            return positional(r)
+        return new(r, (None,) * (r.ndim - len(names)) + tuple(names))
     if isinstance(r, tuple):
-        items = [wrap_result(v) for v in r]
+        items = [wrap_result(v, names) for v in r]
         return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
     if isinstance(r, list):
-        return [wrap_result(v) for v in r]
+        return [wrap_result(v, names) for v in r]
     return r
 
 
