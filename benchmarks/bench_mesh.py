@@ -1,5 +1,6 @@
-"""Named sum and named einsum on an 8-device CPU mesh against hand-written
-``shard_map`` + ``lax.psum`` programs: collectives in the compiled HLO, and the
+"""Named sum, named einsum, a sort along a split name (it gathers the name) and
+a local nmap nested in the mesh one, on an 8-device CPU mesh, against
+hand-written ``shard_map`` programs: collectives in the compiled HLO, and the
 run-time ratio (median of repeated runs, both jitted, in one process).
 
     python benchmarks/bench_mesh.py [--repeat 30] [--number 20]
@@ -48,8 +49,27 @@ def cases():
     hand_ein = jax.jit(jax.shard_map(
         lambda d, e: jax.lax.psum(jnp.einsum("ib,jb->ij", d, e), "data"), mesh=mesh,
         in_specs=(P(None, "data"), P(None, "data")), out_specs=P()))
+    n = a.shape[1]
+    block = n // 8
+
+    def hand_sort_body(d):
+        whole = jnp.sort(jax.lax.all_gather(d, "data", axis=1, tiled=True), axis=1)
+        return jax.lax.dynamic_slice_in_dim(whole, jax.lax.axis_index("data") * block,
+                                            block, axis=1)
+    ours_sort = jax.jit(np.nmap(lambda v: np.sort(v, axis="b"), mesh=mesh,
+                                axis_resources=res))
+    hand_sort = jax.jit(jax.shard_map(hand_sort_body, mesh=mesh, in_specs=P(None, "data"),
+                                      out_specs=P(None, "data")))
+    # a local nmap nested in the mesh one: the name is vmapped over the block
+    ours_nest = jax.jit(np.nmap(lambda v: np.nmap(lambda u: u - u.mean(axis="b"))(v),
+                                mesh=mesh, axis_resources=res))
+    hand_nest = jax.jit(jax.shard_map(
+        lambda d: d - jax.lax.psum(d.sum(1, keepdims=True), "data") / n, mesh=mesh,
+        in_specs=P(None, "data"), out_specs=P(None, "data")))
     return [("named sum  x.sum('b')", ours_sum, (x,), hand_sum, (a,)),
-            ("named einsum i{b},j{b}->ij", ours_ein, (x, y), hand_ein, (a, b))]
+            ("named einsum i{b},j{b}->ij", ours_ein, (x, y), hand_ein, (a, b)),
+            ("sort along b (gathers b)", ours_sort, (x,), hand_sort, (a,)),
+            ("nmap in mesh: u - u.mean(b)", ours_nest, (x,), hand_nest, (a,))]
 
 
 def timed(fn, args, number):
@@ -70,7 +90,8 @@ def main():
         c_ours = collectives(ours.lower(*oargs).compile().as_text())
         c_hand = collectives(hand.lower(*hargs).compile().as_text())
         got, want = ours(*oargs), hand(*hargs)
-        assert jnp.allclose(got.data, want, rtol=1e-9, atol=1e-9), label
+        got = got.untag(*got.names).data.T if got.names else got.data
+        assert jnp.allclose(got, want, rtol=1e-9, atol=1e-9), label
         to, th = [], []
         for _ in range(args.repeat):       # alternate, so load hits both alike
             to.append(timed(ours, oargs, args.number))

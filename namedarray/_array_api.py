@@ -10,7 +10,7 @@ from __future__ import annotations
 import jax
 import numpy as onp
 
-from . import _config
+from .core import config as _config
 
 _KINDS = {
     "bool": ["bool"],

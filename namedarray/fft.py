@@ -31,9 +31,9 @@ import inspect
 
 import jax.numpy as jnp
 
-from . import parallel
-from ._core import NamedArray, normalize_axis, operand, positional
-from ._dispatch import _store_out, jit_static, wrap
+from .core.dims import has_names
+from .frontend.engines.generic import along_names, jit_static, wrap
+from .frontend.engines.out import store_out
 
 # name -> (kind of axis argument, input kind, output length rule)
 #   input:  "any" (real or complex), "real" (complex refused), "none" (no cast)
@@ -122,50 +122,16 @@ def _declare(name, axis_kw, kind, length):
     @functools.wraps(w)
     def f(*args, **kwargs):
         ax = kwargs[axis_kw] if axis_kw in kwargs else (args[pos] if len(args) > pos else None)
-        if not _names_in(ax):
+        if not has_names(ax):
             return w(*args, **kwargs)
-        return _along_names(name, w, args, kwargs, pos, axis_kw, ax)
+        out = kwargs.pop("out", None)
+        return store_out(name, out, along_names(name, w, args, kwargs, pos, axis_kw))
 
     f.__module__ = __name__
     f.__doc__ = (f"``numpy.fft.{name}`` on NamedArrays; ``{axis_kw}`` may name axes "
                  "(the transform runs along them and the names are kept); other named "
                  f"axes are mapped over.\n\nSee ``numpy.fft.{name}``.")
     return f
-
-
-def _names_in(ax):
-    if isinstance(ax, str):
-        return True
-    return isinstance(ax, (tuple, list)) and any(isinstance(a, str) for a in ax)
-
-
-def _along_names(fn, w, args, kwargs, pos, axis_kw, ax, keep=True):
-    """Run ``w`` along named axes: make them the leading positional axes (the
-    parallel layer gathers bound names), keep the order of ``axes`` (it pairs
-    with ``s``, the last one is the real axis of ``irfftn``, and a matrix norm's
-    two axes are rows then columns), run the positional function, give the names
-    back (``keep``) or not (the axes were reduced).  Also used by ``linalg``."""
-    out = kwargs.pop("out", None)
-    x = operand(args[0])
-    if not isinstance(x, NamedArray):
-        x = positional(jnp.asarray(x))
-    single = isinstance(ax, str)
-    axes = (ax,) if single else tuple(ax)
-    names = list(dict.fromkeys(a for a in axes if isinstance(a, str)))
-    k = len(names)
-    new_axes = tuple(names.index(a) if isinstance(a, str) else k + normalize_axis(fn, a, x.ndim)
-                     for a in axes)
-    g = parallel.gather_names(fn, x, names)
-    new_ax = new_axes[0] if single else new_axes
-    args = (g,) + tuple(args[1:])
-    if axis_kw in kwargs or len(args) <= pos:
-        kwargs = {**kwargs, axis_kw: new_ax}
-    else:
-        args = args[:pos] + (new_ax,) + args[pos + 1:]
-    res = w(*args, **kwargs)
-    if keep:
-        res = parallel.scatter_names(fn, res, names, x)
-    return _store_out(fn, out, res) if out is not None else res
 
 
 globals().update({n: _declare(n, *spec) for n, spec in _TABLE.items()})

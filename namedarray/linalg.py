@@ -45,8 +45,10 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ._core import NamedArray, new
-from ._dispatch import jit_static, wrap
+from .core.array import NamedArray, rewrap
+from .core.dims import has_names
+from .frontend.einsum import matmul, tensordot, vecdot
+from .frontend.engines.generic import along_names, jit_static, wrap
 
 LinAlgError = onp.linalg.LinAlgError
 
@@ -293,7 +295,7 @@ def _real_if_real(fn, res, real_input):
     if (not real_input or isinstance(w.data, jax.core.Tracer)
             or not bool(jnp.all(w.data.imag == 0))):
         return res
-    re = lambda v: new(v.data.real, v.dims)  # noqa: E731
+    re = lambda v: rewrap(v, v.data.real)  # noqa: E731
     return type(res)(*map(re, res)) if isinstance(res, tuple) else re(res)
 
 
@@ -311,23 +313,20 @@ eigvals = _eig_family(globals()["eigvals"])  # noqa: F821
 
 def _named_norm(w, pos):
     """A named ``axis`` for the norms, in the order given (rows, columns)."""
-    from .fft import _along_names, _names_in
-
     @functools.wraps(w)
     def f(*args, **kwargs):
         ax = kwargs["axis"] if "axis" in kwargs else (args[pos] if len(args) > pos else None)
-        if not _names_in(ax):
+        if not has_names(ax):
             return w(*args, **kwargs)
-        return _along_names(w.__name__, w, args, kwargs, pos, "axis", ax, keep=False)
+        return along_names(w.__name__, w, args, kwargs, pos, "axis", keep=False)
     return f
 
 
 norm = _named_norm(globals()["norm"], 2)  # noqa: F821
 vector_norm = _named_norm(globals()["vector_norm"], 99)  # noqa: F821  (axis is keyword-only)
 
-# the dot family (matmul, vecdot, tensordot) is declared by its owner
+# the dot family (matmul, vecdot, tensordot) is declared by its owner, frontend/einsum
 _DOT = ("matmul", "vecdot", "tensordot")
-globals().update({n: wrap(getattr(jnp.linalg, n), n) for n in _DOT})
 
 _NAMES = sorted([row[0] for row in _TABLE] + list(_DOT))
 __all__ = _NAMES + ["LinAlgError"]

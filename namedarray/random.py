@@ -51,7 +51,8 @@ import numpy as onp
 from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
                           Philox, SeedSequence)
 
-from ._core import NamedArray, align, new, positional
+from .core.array import NamedArray, align, new, normalize_axis, positional, rewrap
+from .frontend.engines.out import store_out
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -505,7 +506,8 @@ class _Sampler(_Stream):
             return _result(idx, (), int if size is None else None)
         data = jnp.take(arr.data, idx, axis=axis)
         k = arr.ndim - 1 + idx.ndim
-        return new(data, (None,) * k + arr.names) if arr.names else positional(data)
+        return new(data, (None,) * k + arr.names, arr.mapped) if arr.names or arr.mapped \
+            else positional(data)
 
     def _permute(self, fn, x, axis=0):
         """A shuffled copy along ``axis`` (an int, or a name)."""
@@ -516,7 +518,7 @@ class _Sampler(_Stream):
             raise IndexError(f"{fn}: x must be an integer or at least 1-dimensional")
         d = _axis(fn, arr, axis)
         perm = _perm(self._next_key(), arr.data.shape[d], _int())
-        return new(jnp.take(arr.data, perm, axis=d), arr.dims)
+        return rewrap(arr, jnp.take(arr.data, perm, axis=d))
 
     def _shuffle(self, fn, x, axis=0):
         if isinstance(x, NamedArray):
@@ -582,7 +584,6 @@ def _axis(fn, arr, axis):
             raise ValueError(f"{fn}: axis names {axis!r}, but the array has named axes "
                              f"{arr.named_shape} (positional shape {arr.shape})")
         return arr.dims.index(axis)
-    from ._core import normalize_axis
     return normalize_axis(fn, axis, arr.ndim)
 
 
@@ -695,11 +696,7 @@ class Generator(_Sampler):
         else:
             data = R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
                                  independent=True)
-        res = new(data, arr.dims)
-        if out is not None:
-            out._assign("permuted", res)
-            return out
-        return res
+        return store_out("permuted", out, rewrap(arr, data))
 
     def spawn(self, n_children):
         """``n_children`` independent generators (this stream advances by one draw)."""

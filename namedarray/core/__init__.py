@@ -1,0 +1,1 @@
+"""The bottom layer: the NamedArray type, dims helpers, alignment by name, config."""

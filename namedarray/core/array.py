@@ -1,0 +1,615 @@
+"""The ``NamedArray`` type: a JAX array plus a name (or ``None``) per dimension.
+
+Layout invariant: positional dimensions come first physically, named ones
+after them (in any order).  So positional axis ``i`` is physical dimension
+``i``, ``x.shape == x.data.shape[:x.ndim]``, NumPy code indexes ``x.data``
+directly, and ``jax.vmap`` over axis 0 maps the leading positional axis.
+The constructor establishes the invariant; every operation keeps it.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from . import hooks
+
+_SCALARS = (bool, int, float, complex)
+
+
+# --------------------------------------------------------------------------
+# dims validation and errors
+# --------------------------------------------------------------------------
+def check_name(fn: str, arg: str, name) -> str:
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(name, (int, onp.integer)) and not isinstance(name, bool):
+        raise TypeError(
+            f"{fn}: {arg} got the int {name!r} as an axis name; names must be "
+            "non-empty str (ints denote positional axes)")
+    raise TypeError(f"{fn}: {arg} got {name!r} as an axis name; names must be non-empty str")
+
+
+def check_dims(fn: str, dims, ndim: int) -> tuple:
+    dims = tuple(dims)
+    if len(dims) != ndim:
+        raise ValueError(
+            f"{fn}: dims has {len(dims)} entries {dims!r} but the data has "
+            f"{ndim} dimensions")
+    seen = set()
+    for d in dims:
+        if d is None:
+            continue
+        check_name(fn, "dims", d)
+        if d in seen:
+            raise ValueError(f"{fn}: duplicate axis name {d!r} in dims {dims!r}")
+        seen.add(d)
+    return dims
+
+
+def unknown_name(fn: str, arg: str, name, x: "NamedArray"):
+    return ValueError(
+        f"{fn}: {arg} names axis {name!r}, but the array has named axes "
+        f"{x.named_shape} (positional shape {x.shape})")
+
+
+def canonical(data, dims):
+    """Transpose so positional dims come first; return (data, dims)."""
+    pos = [i for i, d in enumerate(dims) if d is None]
+    if pos == list(range(len(pos))):
+        return data, dims
+    named = [i for i, d in enumerate(dims) if d is not None]
+    perm = pos + named
+    return jax.lax.transpose(data, perm), tuple(dims[i] for i in perm)
+
+
+def to_jax(x, dtype=None):
+    if isinstance(x, NamedArray):
+        if x.dims.count(None) != len(x.dims):
+            raise TypeError(
+                f"cannot convert a NamedArray with named axes {x.named_shape} "
+                "to a plain array; call .untag(...) first")
+        x = x.data
+    if dtype is None:
+        if isinstance(x, jax.Array):
+            return x
+        return jnp.asarray(x)
+    return jnp.asarray(x, dtype=dtype)
+
+
+def new(data, dims, mapped=()) -> "NamedArray":
+    """Trusted constructor: ``dims`` valid and canonical for ``data``;
+    ``mapped`` the ``(name, global size)`` pairs an enclosing map holds only
+    this instance's part of (see :attr:`NamedArray.mapped`)."""
+    x = object.__new__(NamedArray)
+    x.data = data
+    x.dims = dims
+    x.mapped = mapped
+    return x
+
+
+def rewrap(x: "NamedArray", data) -> "NamedArray":
+    """``data`` in ``x``'s layout: its dims and its mapped names."""
+    return new(data, x.dims, x.mapped)
+
+
+def positional(data) -> "NamedArray":
+    x = object.__new__(NamedArray)
+    x.data = data
+    x.dims = (None,) * data.ndim
+    x.mapped = ()
+    return x
+
+
+def merge_mapped(fn: str, ops) -> tuple:
+    """The union of the operands' mapped names (sizes must agree)."""
+    out: dict = {}
+    for x in ops:
+        if isinstance(x, NamedArray):
+            for n, s in x.mapped:
+                if out.setdefault(n, s) != s:
+                    raise ValueError(f"{fn}: axis name {n!r} is mapped with sizes "
+                                     f"{out[n]} and {s}")
+    return tuple(out.items())
+
+
+def is_named(x) -> bool:
+    return isinstance(x, NamedArray) and x.dims.count(None) != len(x.dims)
+
+
+def operand(x):
+    """An argument as a NamedArray, or a Python scalar kept weakly typed."""
+    if isinstance(x, NamedArray):
+        return x
+    if isinstance(x, _SCALARS):
+        return x
+    return positional(to_jax(x))
+
+
+def normalize_axis(fn: str, axis, ndim: int) -> int:
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{fn}: axis must be an int or a name, got {axis!r}") from None
+    if not -ndim <= a < ndim:
+        raise onp.exceptions.AxisError(
+            f"{fn}: axis {a} is out of bounds for an array with {ndim} positional "
+            "dimensions")
+    return a % ndim if ndim else 0
+
+
+# --------------------------------------------------------------------------
+# alignment by name
+# --------------------------------------------------------------------------
+def meet(fn: str, ops):
+    """Operands meeting names an enclosing map holds only part of: whole axes
+    of those names are cut to this instance's part.  Returns (operands, the
+    union of their mapped names)."""
+    if not any(isinstance(x, NamedArray) and x.mapped for x in ops):
+        return ops, ()
+    mapped = merge_mapped(fn, ops)
+    m = dict(mapped)
+    ops = [hooks.localize(fn, x, [d for d in x.names if d in m])
+           if isinstance(x, NamedArray) and any(d in m for d in x.names) else x
+           for x in ops]
+    return ops, mapped
+
+
+def align(fn: str, ops):
+    """Bring NamedArray operands to one layout: (P positional) + names.
+
+    Returns (list of data/scalars, result dims, result mapped names).
+    Positional axes broadcast by NumPy's rules (left-padded with 1s); names
+    broadcast by name.  A whole axis meeting a name an enclosing map holds
+    only part of is cut to this instance's part (placement's ``localize``).
+    """
+    ops, mapped = meet(fn, ops)
+    sizes: dict = {}
+    owner: dict = {}
+    order: list = []
+    P = 0
+    for k, x in enumerate(ops):
+        if not isinstance(x, NamedArray):
+            continue
+        n = x.dims.count(None)
+        P = max(P, n)
+        for d, s in zip(x.dims[n:], x.data.shape[n:]):
+            if d in sizes:
+                if sizes[d] != s:
+                    j = owner[d]
+                    raise ValueError(
+                        f"{fn}: axis name {d!r} has size {ops[j].named_shape[d]} in "
+                        f"argument {j} (named shape {ops[j].named_shape}) but size "
+                        f"{x.named_shape[d]} in argument {k} (named shape "
+                        f"{x.named_shape})")
+            else:
+                sizes[d] = s
+                owner[d] = k
+                order.append(d)
+    names = tuple(order)
+    out = []
+    for x in ops:
+        if not isinstance(x, NamedArray):
+            out.append(x)
+            continue
+        n = x.dims.count(None)
+        mine = x.dims[n:]
+        data = x.data
+        if mine != names:
+            if len(mine) == len(names):
+                data = jax.lax.transpose(
+                    data, tuple(range(n)) + tuple(n + mine.index(d) for d in names))
+            else:
+                if mine:
+                    want = [d for d in names if d in mine]
+                    if tuple(want) != mine:
+                        data = jax.lax.transpose(
+                            data, tuple(range(n)) + tuple(n + mine.index(d) for d in want))
+                shp = (1,) * (P - n) + data.shape[:n] + tuple(
+                    sizes[d] if d in mine else 1 for d in names)
+                data = data.reshape(shp)
+        elif n < P and names:
+            data = data.reshape((1,) * (P - n) + data.shape)
+        out.append(data)
+    return out, (None,) * P + names, mapped
+
+
+# --------------------------------------------------------------------------
+# the array type
+# --------------------------------------------------------------------------
+class NamedArray:
+    """A JAX array whose dimensions are positional (``None``) or named.
+
+    >>> import namedarray as np
+    >>> x = np.NamedArray(np.ones((2, 3)).data, dims=("batch", None))
+    >>> x.shape, x.named_shape
+    ((3,), {'batch': 2})
+    >>> (x + np.arange(3)).sum(axis="batch")
+    array([2., 4., 6.])
+    """
+
+    __slots__ = ("data", "dims", "mapped")
+    __array_priority__ = 1000
+    __hash__ = None
+
+    def __init__(self, data, dims=None):
+        if isinstance(data, NamedArray):
+            if dims is not None:
+                raise ValueError("NamedArray: pass dims only for plain data; use "
+                                 ".tag/.rename to name a NamedArray's axes")
+            self.data, self.dims, self.mapped = data.data, data.dims, data.mapped
+            return
+        data = to_jax(data)
+        dims = (None,) * data.ndim if dims is None else check_dims(
+            "NamedArray", dims, data.ndim)
+        self.data, self.dims = canonical(data, dims)
+        self.mapped = ()
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def ndim(self) -> int:
+        """Number of positional axes (named axes are not counted)."""
+        return self.dims.count(None)
+
+    @property
+    def shape(self) -> tuple:
+        """The positional shape: what NumPy code sees."""
+        return self.data.shape[: self.dims.count(None)]
+
+    @property
+    def size(self) -> int:
+        """Number of elements over the positional axes."""
+        return math.prod(self.shape)
+
+    @property
+    def named_shape(self) -> dict:
+        """``{name: size}`` of the named axes, with global sizes: the same
+        inside an ``nmap`` as outside it."""
+        n = self.dims.count(None)
+        shape = dict(zip(self.dims[n:], self.data.shape[n:]))
+        if self.mapped:
+            shape.update(self.mapped)
+        return shape
+
+    @property
+    def names(self) -> tuple:
+        """The names of the data's dimensions, in physical order (a name an
+        enclosing ``nmap`` has mapped away is in :attr:`named_shape` only)."""
+        return self.dims[self.dims.count(None):]
+
+    @property
+    def dtype(self):
+        """The element type."""
+        return self.data.dtype
+
+    @property
+    def itemsize(self) -> int:
+        return self.data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    @property
+    def device(self):
+        return getattr(self.data, "device", None)
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    # -- names -------------------------------------------------------------
+    def tag(self, *names) -> "NamedArray":
+        """Name positional axes left to right (``None`` keeps one positional).
+
+        >>> import namedarray as np
+        >>> np.zeros((2, 3, 4)).tag("b", None, "f").named_shape
+        {'b': 2, 'f': 4}
+        """
+        n = self.dims.count(None)
+        if len(names) != n:
+            raise ValueError(
+                f"tag: got {len(names)} names {names!r} for {n} positional axes "
+                f"(shape {self.shape}); pass None to keep an axis positional")
+        dims = tuple(names) + self.dims[n:]
+        check_dims("tag", dims, len(dims))
+        for d in names:
+            if d is not None and d in dict(self.mapped):
+                raise ValueError(f"tag: the array already has axis {d!r} (named shape "
+                                 f"{self.named_shape})")
+        data, dims = canonical(self.data, dims)
+        return new(data, dims, self.mapped)
+
+    def untag(self, *names) -> "NamedArray":
+        """Turn named axes into positional ones, in front, in the order given.
+
+        >>> import namedarray as np
+        >>> x = np.zeros((2, 3, 4)).tag("b", None, "f")
+        >>> x.untag("f", "b").shape
+        (4, 2, 3)
+        """
+        seen = set()
+        for d in names:
+            check_name("untag", "names", d)
+            if d not in self.named_shape:
+                raise unknown_name("untag", "names", d, self)
+            if d in seen:
+                raise ValueError(f"untag: axis name {d!r} given twice in {names!r}")
+            seen.add(d)
+        if self.mapped and any(d in dict(self.mapped) for d in names):
+            return hooks.gather("untag", self, names)
+        n = self.dims.count(None)
+        src = [self.dims.index(d) for d in names]
+        rest = [i for i in range(n, len(self.dims)) if self.dims[i] not in seen]
+        perm = tuple(src) + tuple(range(n)) + tuple(rest)
+        data = self.data
+        if perm != tuple(range(len(perm))):
+            data = jax.lax.transpose(data, perm)
+        return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest),
+                   self.mapped)
+
+    def rename(self, mapping=None, /, **kw) -> "NamedArray":
+        """Rename axes: ``x.rename(batch="b")`` or ``x.rename({"batch": "b"})``."""
+        mapping = {**(mapping or {}), **kw}
+        for old, nw in mapping.items():
+            if old is None or old not in self.named_shape:
+                raise unknown_name("rename", "names", old, self)
+            check_name("rename", "new name", nw)
+        moved = [old for old in mapping if old in dict(self.mapped)]
+        if moved:   # a mapped name is renamed as a whole axis: gather it first
+            x = hooks.gather("rename", self, moved)
+            x = x.tag(*moved, *([None] * (x.ndim - len(moved))))
+            return x.rename(mapping)
+        dims = tuple(mapping.get(d, d) if d is not None else None for d in self.dims)
+        away = tuple(n for n, _ in self.mapped if n not in self.dims)
+        check_dims("rename", dims + away, len(dims) + len(away))
+        return new(self.data, dims, self.mapped)
+
+    # -- conversion --------------------------------------------------------
+    def _plain(self, what):
+        if self.dims.count(None) != len(self.dims):
+            raise TypeError(
+                f"{what}: the array has named axes {self.named_shape}; untag them "
+                "first (x.untag(...)) or reduce over them")
+        return self.data
+
+    def __array__(self, dtype=None, copy=None):
+        out = onp.asarray(self._plain("__array__"))
+        return out if dtype is None else out.astype(dtype)
+
+    def __jax_array__(self):
+        return self._plain("__jax_array__")
+
+    def __bool__(self):
+        return bool(self._plain("bool"))
+
+    def __int__(self):
+        return int(self._plain("int"))
+
+    def __float__(self):
+        return float(self._plain("float"))
+
+    def __complex__(self):
+        return complex(self._plain("complex"))
+
+    def __index__(self):
+        d = self._plain("__index__")
+        if d.ndim or not jnp.issubdtype(d.dtype, jnp.integer):
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(d)
+
+    def item(self, *args):
+        return onp.asarray(self._plain("item")).item(*args)
+
+    def tolist(self):
+        return onp.asarray(self._plain("tolist")).tolist()
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __repr__(self):
+        if isinstance(self.data, jax.core.Tracer):
+            return f"NamedArray({self.data}, dims={self.dims})"
+        if self.dims.count(None) == len(self.dims):
+            return repr(onp.asarray(self.data))
+        body = repr(onp.asarray(self.data)).replace("\n", "\n" + " " * 5)
+        return (f"NamedArray(named_shape={self.named_shape}, shape={self.shape}, "
+                f"dtype={self.dtype},\n     dims={self.dims},\n     data={body})")
+
+    def __str__(self):
+        if isinstance(self.data, jax.core.Tracer):
+            return repr(self)
+        if self.dims.count(None) == len(self.dims):
+            return str(onp.asarray(self.data))
+        return repr(self)
+
+    def __format__(self, spec):
+        if self.dims.count(None) == len(self.dims) and not self.dims:
+            return format(onp.asarray(self.data)[()], spec)
+        return format(str(self), spec)
+
+    def __copy__(self):
+        return new(self.data, self.dims, self.mapped)
+
+    def __deepcopy__(self, memo):
+        return new(self.data, self.dims, self.mapped)
+
+    def __reduce__(self):
+        return (NamedArray, (onp.asarray(self.data), self.dims))
+
+    # -- NumPy's protocols: numpy functions on NamedArrays dispatch here -------
+    def __array_ufunc__(self, uf, method, *inputs, **kwargs):
+        ours = hooks.namespace.UFUNCS.get(uf.__name__)
+        if ours is None:
+            return NotImplemented
+        if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
+            kwargs["out"] = kwargs["out"][0]
+        if method == "__call__":
+            return ours(*inputs, **kwargs)
+        return getattr(ours, method)(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        mod = hooks.namespace
+        for part in func.__module__.split(".")[1:]:
+            if part not in ("_core", "core", "lib", "_function_base_impl") and \
+                    not part.startswith("_"):
+                mod = getattr(mod, part, None)
+                if mod is None:
+                    return NotImplemented
+        ours = getattr(mod, func.__name__, None)
+        if ours is None or ours is func:
+            return NotImplemented
+        return ours(*args, **kwargs)
+
+    def __dlpack__(self, **kw):
+        return self._plain("__dlpack__").__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.data.__dlpack_device__()
+
+    def __contains__(self, value):
+        return bool((self == value).any(axis=None).data.any())
+
+    def __class_getitem__(cls, item):
+        import types
+        return types.GenericAlias(cls, item)
+
+    def tobytes(self, order="C"):
+        return onp.asarray(self._plain("tobytes")).tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):
+        onp.asarray(self._plain("tofile")).tofile(fid, sep, format)
+
+    def dumps(self):
+        import pickle
+        return pickle.dumps(self)
+
+    def dump(self, file):
+        import pickle
+        with open(file, "wb") if isinstance(file, str) else _nullcontext(file) as f:
+            pickle.dump(self, f)
+
+    def byteswap(self, inplace=False):
+        swapped = jnp.asarray(onp.asarray(self._plain("byteswap")).byteswap())
+        if inplace:
+            self.data = swapped
+            return self
+        return rewrap(self, swapped)
+
+    @property
+    def strides(self):
+        return onp.empty(self.shape, self.dtype).strides
+
+    @property
+    def base(self):
+        return None     # never a view: slicing copies (DESIGN.md §1)
+
+    @property
+    def flags(self):
+        return onp.empty(0).flags
+
+    def _no_views(self, what, *a, **k):
+        raise NotImplementedError(
+            f"{what}: NamedArrays do not expose raw memory (JAX arrays are immutable "
+            "buffers); use astype / .data or numpy.asarray(x) for a NumPy copy")
+
+    getfield = lambda self, *a, **k: self._no_views("getfield")  # noqa: E731
+    setfield = lambda self, *a, **k: self._no_views("setfield")  # noqa: E731
+    setflags = lambda self, *a, **k: self._no_views("setflags")  # noqa: E731
+    ctypes = property(lambda self: self._no_views("ctypes"))
+
+    def __setstate__(self, state):
+        data, dims = state
+        self.data, self.dims, self.mapped = jnp.asarray(data), tuple(dims), ()
+
+    # -- mutation: rebind .data functionally --------------------------------
+    def _assign(self, fn: str, value: "NamedArray"):
+        """Store ``value`` (broadcast to self) into self, NumPy-cast to self.dtype."""
+        extra = set(value.names) - set(self.names)
+        if extra:
+            raise ValueError(
+                f"{fn}: the value has named axes {value.named_shape} that the target "
+                f"(named shape {self.named_shape}) lacks")
+        if not onp.can_cast(value.dtype, self.dtype, "same_kind"):
+            raise TypeError(
+                f"{fn}: cannot cast the result from {value.dtype} to the target's "
+                f"{self.dtype} with casting rule 'same_kind'")
+        (_, data), dims, _ = align(fn, [self, value])
+        data = jnp.broadcast_to(data, self.data.shape) if data.shape != self.data.shape else data
+        n = self.dims.count(None)
+        if dims[n:] != self.dims[n:]:
+            perm = tuple(range(n)) + tuple(n + dims[n:].index(d) for d in self.dims[n:])
+            data = jax.lax.transpose(data, perm)
+        self.data = data.astype(self.dtype)
+
+
+_DATA = NamedArray.__dict__["data"]   # the slot behind .data
+
+
+class View(NamedArray):
+    """What a basic slice (ints, slices, ``...``, ``None``) returns: its data is a
+    copy, but writes into it (``x[1:-1][mask] = 1``, ``row = x[0]; row += 1``)
+    also reach the array it was sliced from, as with NumPy's views.  Writes to
+    the original after the slice was taken are not seen by the slice."""
+
+    __slots__ = ("_base", "_index")
+
+    @property
+    def data(self):
+        return _DATA.__get__(self)
+
+    @data.setter
+    def data(self, value):
+        _DATA.__set__(self, value)
+        hooks.setitem(self._base, self._index, rewrap(self, value))
+
+
+def view(data, dims, base, index, mapped=()) -> View:
+    v = object.__new__(View)
+    _DATA.__set__(v, data)
+    v.dims = dims
+    v.mapped = mapped
+    v._base = base
+    v._index = index
+    return v
+
+
+class _nullcontext:
+    def __init__(self, v):
+        self.v = v
+
+    def __enter__(self):
+        return self.v
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _flatten(x):
+    return (x.data,), (x.dims, x.mapped)
+
+
+def _unflatten(aux, children):
+    dims, mapped = aux
+    (data,) = children
+    nd = getattr(data, "ndim", None)
+    if nd is not None and isinstance(nd, int) and nd != len(dims):
+        # jax.vmap removed (in_axes) or added (out_axes) a physical axis; the
+        # leading positional axes are physically first, so that is the axis.
+        if nd == len(dims) - 1:
+            dims = dims[1:]
+        elif nd == len(dims) + 1:
+            dims = (None,) + dims
+    return new(data, dims, mapped)
+
+
+jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
+jax.tree_util.register_pytree_node(View, _flatten, _unflatten)

@@ -1,0 +1,24 @@
+"""Registration hooks: behaviour the core layer needs from the layers above it.
+
+Core never imports upward.  Where ``NamedArray`` needs the NumPy frontend (its
+``__array_ufunc__`` and ``__array_function__`` protocols, and the write-back of
+a basic-slice ``View`` into the array it was sliced from), it calls what the
+frontend registered here when it was imported (``frontend/namespace.py``);
+where alignment meets a mapped name, what placement and parallel registered.
+"""
+from __future__ import annotations
+
+#: the frontend's public namespace (a module): ufuncs by name in ``UFUNCS``,
+#: functions by name, ``linalg``/``fft``/``random`` as attributes
+namespace = None
+
+#: ``frontend.indexing.setitem(x, index, value)``
+setitem = None
+
+#: ``placement.localize(fn, x, names)``: cut this instance's part out of whole
+#: axes that meet names an enclosing map holds only part of (alignment)
+localize = None
+
+#: ``parallel.gather_names(fn, x, names)``: make mapped names whole positional
+#: axes (``untag`` and ``rename`` of a mapped name)
+gather = None

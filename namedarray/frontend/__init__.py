@@ -1,0 +1,1 @@
+"""The NumPy API: engines and the declarations over them."""

@@ -1,0 +1,218 @@
+"""Array creation with NumPy's dtypes and errors: ``asarray``, ``array``,
+``zeros``/``ones``/``empty``/``full``, ``arange``, ``linspace``, ...
+
+>>> import namedarray as np
+>>> np.arange(3).dtype, np.zeros((2, 1)).shape
+(dtype('int64'), (2, 1))
+"""
+from __future__ import annotations
+
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core import config
+from ..core.array import NamedArray, new, operand, positional, rewrap
+from .engines.args import np_asarray
+from .engines.generic import generic
+from .engines.select import result_type
+from .joining import stack
+
+
+# -- creation: NumPy semantics on top of jnp -------------------------------
+def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
+    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``)."""
+    if isinstance(a, NamedArray):
+        return a if dtype is None or a.dtype == dtype else rewrap(a, a.data.astype(dtype))
+    if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
+        return _stack_nested(a, dtype)
+    if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
+        if getattr(a, "dtype", onp.dtype(float)).kind not in "biufc":
+            raise TypeError(f"asarray: cannot hold dtype {a.dtype}; namedarray holds "
+                            "numeric and bool data only (no object, string or datetime "
+                            "arrays)")
+        return positional(jnp.asarray(a, dtype=dtype))
+    return positional(np_asarray(a, dtype=dtype))
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like=None):
+    """``numpy.array``: a new array (a copy unless ``copy=False`` allows otherwise)."""
+    x = asarray(object, dtype=dtype)
+    if copy and isinstance(object, NamedArray):
+        x = rewrap(x, jnp.array(x.data, copy=True))
+    if ndmin > x.ndim:
+        x = new(x.data.reshape((1,) * (ndmin - x.ndim) + x.data.shape), (None,) * (
+            ndmin - x.ndim) + x.dims, x.mapped)
+    return x
+
+
+asanyarray = asarray
+
+
+ascontiguousarray = asarray
+
+
+asfortranarray = asarray
+
+
+def _leaves(a):
+    for v in a:
+        if isinstance(v, (list, tuple)):
+            yield from _leaves(v)
+        else:
+            yield v
+
+
+def _stack_nested(a, dtype):
+    items = [_stack_nested(v, dtype) if isinstance(v, (list, tuple)) else operand(v)
+             for v in a]
+    res = stack(items)
+    return res if dtype is None else res.astype(dtype)
+
+
+def copy(a, order="K", subok=False):
+    """``numpy.copy``."""
+    x = asarray(a)
+    return rewrap(x, jnp.array(x.data, copy=True))
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    return asarray(a, dtype=dtype)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    x = asarray(a, dtype=dtype)
+    if x.names or not bool(jnp.all(jnp.isfinite(x.data))):
+        if not x.names:
+            raise ValueError("array must not contain infs or NaNs")
+    return x
+
+
+# -- creation with NumPy's dtypes and errors --------------------------------
+def _shape_arg(fn, shape):
+    """A shape argument as a tuple of ints, NumPy's errors for bad ones."""
+    if isinstance(shape, NamedArray):
+        shape = shape.tolist()
+    try:
+        dims = (operator.index(shape),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in shape)
+        except TypeError:
+            raise TypeError(f"{fn}: shape must be an int or a sequence of ints, got "
+                            f"{shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{fn}: negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def _creator(name):
+    jfn = getattr(jnp, name)
+
+    def f(shape, dtype=None, order="C", *, device=None, like=None):
+        dims = _shape_arg(name, shape)
+        return positional(jfn(dims, dtype=float if dtype is None else dtype))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: a new positional array (default dtype float64)."
+    return f
+
+
+zeros = _creator("zeros")
+
+
+ones = _creator("ones")
+
+
+empty = _creator("empty")
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """``numpy.full``; the dtype is that of ``numpy.array(fill_value)`` by default."""
+    dims = _shape_arg("full", shape)
+    v = operand(fill_value)
+    if isinstance(v, NamedArray):
+        if v.names:
+            res = generic("full", lambda d: jnp.full(dims, d, dtype=dtype), (v,), {})
+            return res
+        v = v.data
+    else:
+        if type(fill_value) is int and dtype is not None and onp.dtype(dtype).kind in "iu":
+            info = onp.iinfo(dtype)
+            if not info.min <= fill_value <= info.max:
+                raise OverflowError(f"full: Python integer {fill_value} out of bounds for "
+                                    f"{onp.dtype(dtype)}")
+        v = np_asarray(v)
+    return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
+
+
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
+    """``numpy.arange``: NumPy's result dtype (the default int or float64)."""
+    vals = [v.item() if isinstance(v, (NamedArray, jax.Array)) else v
+            for v in (start, stop, step)]
+    for v in vals:
+        if v is not None and not isinstance(v, (int, float, complex, onp.generic)):
+            raise TypeError(f"arange: start, stop and step must be scalars, got {v!r}")
+    start, stop, step = vals
+    if step is not None and step == 0:
+        raise ZeroDivisionError("arange: step must not be 0")
+    if dtype is None:
+        # the dtype NumPy gives these argument types: probe with empty ranges
+        probe = [type(start)(0)] + ([type(stop)(0)] if stop is not None else []) + (
+            [type(step)(1)] if step is not None else [])
+        if stop is None and step is not None:
+            probe = [0] + probe
+        dtype = onp.arange(*probe).dtype
+    else:
+        natural = onp.arange(*([type(v)(0) for v in (start, stop) if v is not None] + (
+            [type(step)(1)] if step is not None else []))).dtype
+        dtype = onp.dtype(dtype)
+        if natural.kind in "fc" and dtype.kind in "fc" and natural.itemsize > dtype.itemsize:
+            # NumPy computes the values in double precision, then casts
+            return positional(arange(start, stop, step).data.astype(dtype))
+    args = [start] if stop is None else [start, stop]
+    if step is not None:
+        args = (args if stop is not None else [0, start]) + [step]
+    if onp.dtype(dtype) == bool:
+        return positional(jnp.asarray(onp.arange(*args, dtype=bool)))
+    return positional(jnp.arange(*args, dtype=dtype))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``numpy.linspace``: computed in the inexact type of the inputs, then cast
+    to ``dtype`` (integer dtypes floor, as in NumPy)."""
+    xs = [operand(v) for v in (start, stop)]
+    xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
+    dt = result_type(*xs, 1.0)
+    r = generic("linspace", lambda a, b: jnp.linspace(
+        a, b, num, endpoint=endpoint, retstep=retstep, dtype=dt, axis=axis),
+        (xs[0], xs[1]), {})
+    vals, step = (r if retstep else (r, None))
+    if dtype is not None and onp.dtype(dtype) != dt:
+        if onp.dtype(dtype).kind in "iu":
+            vals = rewrap(vals, jnp.floor(vals.data))
+        vals = rewrap(vals, vals.data.astype(dtype))
+    return (vals, step) if retstep else vals
+
+
+def vander(x, N=None, increasing=False):
+    """``numpy.vander`` (result dtype ``promote_types(x.dtype, int)``)."""
+    v = asarray(x)
+    dt = onp.promote_types(v.dtype, onp.int_) if config.numpy_dtypes() else v.dtype
+    return generic("vander", lambda d: jnp.vander(d.astype(dt), N, increasing), (v,), {})
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    """``numpy.tri`` (default dtype float64)."""
+    return positional(jnp.tri(N, M, k, dtype=dtype))
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    """``numpy.fromiter`` (read on the host)."""
+    return positional(np_asarray(onp.fromiter(iter, dtype, count)))
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]

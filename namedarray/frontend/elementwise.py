@@ -1,0 +1,95 @@
+"""Elementwise functions: one table of NumPy ufuncs over the ``ufunc`` engine.
+
+Each NumPy ufunc that ``jax.numpy`` implements becomes a
+``namedarray.ufunc`` (``frontend/engines/ufunc.py``): NumPy's dtype
+resolution, alignment of named axes by name, broadcasting of positional axes
+by NumPy's rules.
+
+>>> import namedarray as np
+>>> x = np.arange(3.0).tag("i")
+>>> y = np.arange(2.0).tag("j")
+>>> (x * y).named_shape
+{'i': 3, 'j': 2}
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import operand
+from .engines.out import store_out
+from .engines.select import result_type, where
+from .engines.ufunc import ufunc
+
+# NumPy ufuncs with signatures (matmul, vecdot, ...) live in frontend/einsum.
+_GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}
+# integer x // 0, x % 0: NumPy gives 0 (with a warning); XLA gives garbage
+_INT_DIV = {"floor_divide", "remainder", "mod", "fmod", "divmod"}
+
+
+class _SafeIntDiv:
+    """``jnp`` division-like ufunc whose integer results are 0 where y == 0
+    (one compiled computation)."""
+
+    def __init__(self, jfn):
+        self._f = jfn
+        self.__name__ = jfn.__name__
+        self._safe = jax.jit(self._impl)
+
+    def _impl(self, x, y):
+        zero = y == 0
+        r = self._f(x, jnp.where(zero, jnp.ones_like(y), y))
+        if isinstance(r, tuple):
+            return tuple(jnp.where(zero, jnp.zeros_like(v), v) for v in r)
+        return jnp.where(zero, jnp.zeros_like(r), r)
+
+    def __call__(self, x, y):
+        x, y = jnp.asarray(x), jnp.asarray(y)
+        if not jnp.issubdtype(jnp.result_type(x, y), jnp.integer):
+            return self._f(x, y)
+        return self._safe(x, y)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
+def _make(name):
+    jfn = getattr(jnp, name)
+    if name in _INT_DIV:
+        jfn = _SafeIntDiv(jfn)
+    return ufunc(name, jfn, getattr(onp, name))
+
+
+UFUNCS = {
+    name: _make(name)
+    for name in sorted(dir(onp))
+    if isinstance(getattr(onp, name), onp.ufunc) and name not in _GUFUNCS
+    and hasattr(jnp, name)
+}
+globals().update(UFUNCS)
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
+    """``numpy.clip``: ``minimum(maximum(a, a_min), a_max)`` with NumPy dtypes.
+
+    >>> import namedarray as np
+    >>> np.clip(np.arange(5), 1, 3)
+    array([1, 1, 2, 3, 3])
+    """
+    lo = a_min if a_min is not None else min
+    hi = a_max if a_max is not None else max
+    r = operand(a)
+    if lo is not None:
+        r = UFUNCS["maximum"](r, lo)
+    if hi is not None:
+        r = UFUNCS["minimum"](r, hi)
+    return store_out("clip", out, r)
+
+
+def fix(x, out=None):
+    """``numpy.fix``: round toward zero."""
+    return UFUNCS["trunc"](x, out=out)
+
+
+__all__ = sorted(UFUNCS) + ["UFUNCS", "clip", "fix", "result_type", "where"]

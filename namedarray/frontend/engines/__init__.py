@@ -1,0 +1,1 @@
+"""The engines every public NumPy function is declared over."""

@@ -1,0 +1,140 @@
+"""NumPy's argument conventions for the ``jax.numpy`` functions: lists and tuples
+of data are arrays (as ``numpy.asarray`` reads them), index results are
+``intp``, and lists NumPy returns as tuples are tuples.
+
+>>> from namedarray.frontend.engines.args import np_asarray
+>>> np_asarray([1, 2.5]).dtype
+dtype('float64')
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ...core import config
+from ...core.array import NamedArray
+
+
+# -- NumPy's argument conventions for the jax.numpy functions ----------------
+# parameters that are Python structure (shapes, axes, counts, options), never data
+_PY_PARAMS = {
+    "shape", "new_shape", "newshape", "axis", "axes", "axis1", "axis2", "axisa", "axisb",
+    "axisc", "source", "destination", "reps", "pad_width", "indices_or_sections",
+    "shift", "kth", "dtype", "mode", "order", "side", "kind", "method", "dims",
+    "dimensions", "shapes", "subscripts", "funclist", "func", "func1d", "pyfunc",
+    "excluded", "signature", "range", "size", "total_repeat_length", "ndmin", "n", "N",
+    "M", "k", "num", "copy", "indexing", "sparse", "varargs", "out", "device",
+    "out_sharding", "length", "bitorder", "edge_order", "ddof",
+    "correction", "decimals", "deg", "base", "endpoint", "retstep", "sorted",
+}
+
+
+# parameters holding a sequence of arrays: convert each element
+_SEQ_PARAMS = {"tup", "arrays", "choices", "condlist", "choicelist", "keys",
+               "multi_index"}
+
+
+# functions whose integer results are indices (NumPy: intp)
+_INDEX_RESULT = {
+    "argsort", "argpartition", "searchsorted", "argwhere", "flatnonzero", "nonzero",
+    "lexsort", "digitize", "tril_indices", "triu_indices", "diag_indices",
+    "tril_indices_from", "triu_indices_from", "diag_indices_from", "indices",
+    "mask_indices", "unravel_index", "ravel_multi_index", "bincount",
+}
+
+
+# functions that return a list where NumPy returns a tuple
+_TUPLE_RESULT = {"meshgrid", "broadcast_arrays", "atleast_1d", "atleast_2d",
+                 "atleast_3d", "ix_", "unstack", "nonzero", "tril_indices",
+                 "triu_indices", "diag_indices", "unravel_index"}
+
+
+_NO_CONVERT = {"block", "array", "asarray", "piecewise", "apply_along_axis",
+               "apply_over_axes", "vectorize", "frompyfunc", "fromfunction"}
+
+
+def is_data(v) -> bool:
+    return isinstance(v, (list, tuple)) and not isinstance(v, NamedArray)
+
+
+def as_data(v):
+    """A (nested) list/tuple argument as an array, as NumPy's ``asarray`` reads it."""
+    if not is_data(v):
+        return v
+    try:
+        return np_asarray(v)
+    except (TypeError, ValueError):
+        return [as_data(e) for e in v]    # ragged: a sequence of arrays
+
+
+def np_asarray(v, dtype=None):
+    """``numpy.asarray`` dtype inference, then onto the device."""
+    try:
+        h = onp.asarray(v, dtype=dtype)
+    except (TypeError, ValueError, jax.errors.UnexpectedTracerError):
+        # JAX's tracer conversion errors are TypeErrors: tracers go to jnp
+        return jnp.asarray(v, dtype=dtype)
+    if h.dtype.kind not in "biufc":
+        raise TypeError(
+            f"asarray: cannot make an array of dtype {h.dtype} (from {type(v).__name__} "
+            f"{_short(v)}); namedarray holds numeric and bool data only (no object, "
+            "string or datetime arrays)")
+    return jnp.asarray(h)
+
+
+def _short(v):
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+def numpy_args(jfn, name):
+    """``jfn`` taking NumPy's argument conventions: lists and tuples of data are
+    arrays; index results are ``intp``; lists NumPy returns as tuples are tuples."""
+    if name in _NO_CONVERT:
+        return jfn
+    try:
+        sig = inspect.signature(jfn)
+    except (TypeError, ValueError):
+        return jfn
+    params = list(sig.parameters.values())
+    pos_names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    var_pos = next((p.name for p in params if p.kind == p.VAR_POSITIONAL), None)
+    known = {p.name for p in params}
+    idx_result = name in _INDEX_RESULT
+    tup_result = name in _TUPLE_RESULT
+
+    def conv(pname, v):
+        if pname is None or pname in _PY_PARAMS or not is_data(v):
+            return v
+        if pname in _SEQ_PARAMS:
+            return type(v)(as_data(e) for e in v) if isinstance(v, tuple) else [
+                as_data(e) for e in v]
+        return as_data(v)
+
+    @functools.wraps(jfn)
+    def f(*args, **kwargs):
+        args = [conv(pos_names[i] if i < len(pos_names) else var_pos, a)
+                for i, a in enumerate(args)]
+        kwargs = {k: conv(k, v) if k in known else v for k, v in kwargs.items()}
+        r = jfn(*args, **kwargs)
+        if idx_result and "dtype" not in kwargs and config.numpy_dtypes():
+            r = _to_intp(r)
+        if tup_result and isinstance(r, list):
+            r = tuple(r)
+        return r
+    return f
+
+
+def _to_intp(r):
+    if isinstance(r, (list, tuple)):
+        items = [_to_intp(v) for v in r]
+        return type(r)(items) if not hasattr(r, "_fields") else type(r)(*items)
+    if hasattr(r, "dtype") and jnp.issubdtype(r.dtype, jnp.integer) and r.dtype != onp.intp:
+        return r.astype(onp.intp)
+    return r
+

@@ -1,0 +1,32 @@
+"""NumPy's ``out=``: the one path every engine and function writes results through.
+
+>>> import namedarray as np
+>>> o = np.zeros(3)
+>>> np.add(np.ones(3), 1, out=o) is o, o
+(True, array([2., 2., 2.]))
+"""
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from ...core.array import NamedArray, operand
+
+
+def store_out(fn, out, res):
+    """Write ``res`` into ``out`` (a NamedArray or a tuple of them) and return
+    ``out``; with ``out=None`` return ``res``."""
+    if out is None:
+        return res
+    if isinstance(out, tuple):
+        if len(out) == 1 and not isinstance(res, tuple):
+            out = out[0]
+        else:
+            for o, r in zip(out, res):
+                store_out(fn, o, r)
+            return out
+    if not isinstance(out, NamedArray):
+        raise TypeError(f"{fn}: out must be a NamedArray, got {type(out).__name__}")
+    if out.shape != res.shape and jnp.broadcast_shapes(out.shape, res.shape) != out.shape:
+        raise ValueError(f"{fn}: out has shape {out.shape} but the result has shape {res.shape}")
+    out._assign(fn, res if isinstance(res, NamedArray) else operand(res))
+    return out

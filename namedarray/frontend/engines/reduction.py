@@ -1,0 +1,230 @@
+"""One reduction engine.
+
+``reduction(jfn, collective=...)`` declares a NumPy reduction from its
+``jax.numpy`` twin.  The ``axis`` argument may mix ints and names:
+
+* ints and ``None`` are positional axes (``None``: all positional axes; named
+  axes are kept), which are physical dims ``0..ndim-1`` by the layout rule;
+* a name that is a physical dimension of the operand joins the same single
+  ``jax.numpy`` reduce (the batching rule of ``psum``: one reduce op in HLO);
+* a name bound by an enclosing ``nmap`` is reduced locally first and then by
+  the collective of the parallel layer (``psum``, ``pmax``, ...); reductions
+  without one (``median``, ``std``, ...) ``all_gather`` the name first.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+
+import jax.numpy as jnp
+import numpy as onp
+
+from ... import parallel
+from ...core import config as _config
+from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
+from ...core.dims import has_names as _named_axis, split_axis
+from .out import store_out as _store_out
+from .results import fast_result as _result, reraise
+
+# ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
+REDUCE_OF_UFUNC: dict = {}
+
+
+def _split_axis(fn, axis, x):
+    """-> (positional physical axes tuple or None for all, names tuple, was_scalar)"""
+    return split_axis(fn, axis, x.ndim)
+
+
+def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True):
+    """Declare a NumPy reduction over NamedArrays.
+
+    ``collective``: the parallel primitive for names an enclosing map holds
+    part of, called as ``collective(local_result, names)``; ``None`` -> gather
+    the whole axes first.
+    ``flat_none``: the function flattens for ``axis=None`` (``argmax``).
+    ``takes_tuple``: the ``jax.numpy`` function accepts a tuple ``axis``.
+    """
+    name = name or jfn.__name__
+    params = list(inspect.signature(jfn).parameters)
+    has_keepdims = "keepdims" in params
+
+    np_fn = getattr(onp, name, None)
+    wants: dict = {}   # input dtype -> NumPy's result dtype (plain calls, no cast first)
+
+    @functools.wraps(jfn)
+    def f(a, axis=None, *args, out=None, **kwargs):
+        # fast path: a plain call over a positional axis, or over one physical name
+        if type(a) is NamedArray and not args and not kwargs and out is None:
+            d, dims = a.data, a.dims
+            want = wants.get(d.dtype)
+            if want is not None:
+                if (axis is None or type(axis) is int) and dims.count(None) == len(dims):
+                    try:
+                        r = jfn(d, axis)
+                    except (ValueError, TypeError):
+                        return slow(a, axis)   # for the error message
+                    return _result(r, want, (None,) * r.ndim, a.mapped)
+                if type(axis) is str and axis in dims and not a.mapped:
+                    i = dims.index(axis)
+                    return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
+        return slow(a, axis, *args, out=out, **kwargs)
+
+    def slow(a, axis=None, *args, out=None, **kwargs):
+        x = operand(a)
+        if not isinstance(x, NamedArray):
+            x = positional(jnp.asarray(x))
+        want = None
+        if np_fn is not None and _config.numpy_dtypes():
+            want = numpy_dtype(name, np_fn, x.dtype, kwargs.get("dtype"), args)
+            if want.kind in "fc" and x.dtype.kind in "biu":
+                x = new(x.data.astype(want), x.dims, x.mapped)  # compute as NumPy does
+            elif not args and kwargs.get("dtype") is None:
+                wants[x.dtype] = want
+        if isinstance(axis, (list, tuple)) and len(axis) == 0:
+            axis = ()
+        if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
+            try:
+                r = jfn(x.data, axis, *args, **_strip_kw(kwargs))
+                res = new(r, (None,) * r.ndim, x.mapped)
+            except (ValueError, TypeError) as e:
+                if isinstance(axis, int) and not isinstance(axis, bool):
+                    normalize_axis(name, axis, x.ndim)
+                reraise(name, e)
+        else:
+            res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
+                         takes_tuple, has_keepdims)
+        if want is not None and res.dtype != want:
+            res = new(res.data.astype(want), res.dims, res.mapped)
+        return _store_out(name, out, res) if out is not None else res
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = "namedarray"
+    ref = f"numpy.{name}" if np_fn is not None else "scipy.special." + name
+    f.__doc__ = (f"``{ref}``; ``axis`` may mix ints and axis names.\n\n"
+                 f"See ``{ref}`` for the semantics.")
+    if np_fn is not None:   # NumPy's signature, not jax.numpy's extras
+        try:
+            f.__signature__ = inspect.signature(np_fn)
+        except (TypeError, ValueError):
+            pass
+    return f
+
+
+@functools.lru_cache(maxsize=None)
+def _numpy_dtype(name, np_fn, dtype, dtype_kw, nargs):
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        args = (0.5,) * nargs
+        kw = {} if dtype_kw is None else {"dtype": dtype_kw}
+        return onp.asarray(np_fn(onp.ones(2, dtype), *args, axis=0, **kw)).dtype
+
+
+def numpy_dtype(name, np_fn, dtype, dtype_kw, args):
+    """The dtype NumPy's ``name`` gives for this input dtype (found once, by
+    calling NumPy on a two-element array, then cached)."""
+    try:
+        return _numpy_dtype(name, np_fn, onp.dtype(dtype), None if dtype_kw is None
+                            else onp.dtype(dtype_kw), len(args))
+    except TypeError:
+        return onp.dtype(dtype)
+
+
+def _strip_kw(kwargs):
+    return {k: (v.data if isinstance(v, NamedArray) and not v.names else v)
+            for k, v in kwargs.items()}
+
+
+def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd):
+    pos, names, scalar = _split_axis(fn, axis, x)
+    keepdims = kwargs.get("keepdims", False)
+    where = kwargs.get("where")
+    if isinstance(where, NamedArray) and (where.names or where.mapped):
+        (wd, xd), dims, mapped = align(fn, [where, x])
+        if xd.shape != wd.shape:
+            xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))
+        x = new(xd, dims, mapped)
+        kwargs = {**kwargs, "where": wd}
+    # names that are not whole dimensions of the data: mapped away, or split
+    # into blocks (the parallel layer says which, and complains if unknown)
+    _, elsewhere = parallel.local_names(fn, x, names)
+    partial = tuple(elsewhere)
+    if partial and (collective is None or where is not None):
+        # no collective for this reduction: gather the whole axes first
+        g = parallel.gather_names(fn, x, partial)
+        k = len(partial)
+        pos = tuple(range(k)) + tuple(k + i for i in (pos if pos is not None
+                                                     else range(x.ndim)))
+        x = g
+        names = tuple(n for n in names if n not in partial)
+        partial, elsewhere = (), {}
+        if keepdims:
+            raise ValueError(f"{fn}: keepdims=True with a reduction over a name bound "
+                             "by nmap is not supported")
+        scalar = False
+    # physical dimensions (whole axes, and this instance's blocks of split
+    # names) join the one local reduce; the collective then spans the maps
+    phys = tuple(x.dims.index(n) for n in names if n in x.dims)
+    if pos is None:
+        pos = tuple(range(x.ndim))
+        scalar = False
+    all_axes = pos + phys
+    data = x.data
+    n = x.ndim
+    if flat_none and axis is None and n != 1:
+        # jnp flattens everything for axis=None; flatten only the positional axes
+        data = data.reshape((-1,) + data.shape[n:])
+        if keepdims:
+            kwargs = {**kwargs, "keepdims": False}
+        res = jfn(data, 0, *args, **_strip_kw(kwargs))
+        if keepdims:
+            res = res.reshape((1,) * n + res.shape)
+        return new(res, (None,) * (n if keepdims else 0) + x.dims[n:], x.mapped)
+    if not takes_tuple and len(all_axes) != 1:
+        # move all reduced axes to the front and flatten them into one
+        keep = [i for i in range(data.ndim) if i not in all_axes]
+        data = jnp.transpose(data, all_axes + tuple(keep)) if all_axes else data[None]
+        data = data.reshape((-1,) + tuple(data.shape[len(all_axes) or 1:]) if all_axes
+                            else data.shape)
+        res = jfn(data, 0, *args, **_strip_kw({k: v for k, v in kwargs.items()
+                                               if k != "keepdims"}))
+        dims = tuple(x.dims[i] for i in keep)
+        if keepdims:
+            shp = list(res.shape)
+            for i in sorted(pos):
+                shp.insert(i, 1)
+            res = res.reshape(shp)
+            dims = (None,) * n + tuple(d for d in dims if d is not None)
+        out = new(res, dims)
+    else:
+        ax = all_axes[0] if len(all_axes) == 1 and (scalar or not takes_tuple) else all_axes
+        res = jfn(data, ax, *args, **_strip_kw(kwargs))
+        if keepdims:
+            removed = set(phys)
+            dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
+            if phys:
+                res = res.squeeze(axis=phys)
+        else:
+            removed = set(all_axes)
+            dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
+        out = new(res, dims)
+    out = new(out.data, out.dims, tuple({**dict(x.mapped), **elsewhere}.items()))
+    if partial:
+        out = collective(out, partial)
+    return out
+
+
+def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+                 where=True):
+    """``ufunc.reduce`` through the engine: the matching named reduction."""
+    red = REDUCE_OF_UFUNC.get(uf.__name__)
+    kw = {"keepdims": keepdims}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if initial is not None:
+        kw["initial"] = initial
+    if where is not True:
+        kw["where"] = where
+    if red is None:
+        jred = lambda d, axis, **k: uf._jfn.reduce(d, axis=axis, **k)  # noqa: E731
+        red = reduction(jred, name=f"{uf.__name__}.reduce")
+    return red(a, axis, out=out, **kw)

@@ -1,0 +1,47 @@
+"""Results of the engines: JAX values back as NamedArrays, JAX errors as NumPy's."""
+from __future__ import annotations
+
+import jax
+import numpy as onp
+
+from ...core.array import NamedArray, new, positional
+
+
+def wrap_result(r, names=(), mapped=()):
+    """A ``jax.numpy`` result (arrays, tuples, named tuples, lists) as NamedArrays
+    whose trailing dimensions are named ``names`` (none: positional) and that
+    hold ``mapped`` names of an enclosing map."""
+    if isinstance(r, jax.Array):
+        if not names and not mapped:
+            return positional(r)
+        return new(r, (None,) * (r.ndim - len(names)) + tuple(names), mapped)
+    if isinstance(r, tuple):
+        items = [wrap_result(v, names, mapped) for v in r]
+        return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
+    if isinstance(r, list):
+        return [wrap_result(v, names, mapped) for v in r]
+    return r
+
+
+def fast_result(r, out_dt, dims, mapped=()):
+    """A result with known dims (the fast paths' constructor), cast to ``out_dt``."""
+    x = object.__new__(NamedArray)
+    x.data = r if r.dtype == out_dt else r.astype(out_dt)
+    x.dims = dims
+    x.mapped = mapped
+    return x
+
+
+def finish(res, out_dt, dims, mapped=()):
+    """``res`` cast to ``out_dt`` (if given) with ``dims`` (``None``: positional)."""
+    if out_dt is not None and res.dtype != out_dt:
+        res = res.astype(out_dt)
+    return positional(res) if dims is None else new(res, dims, mapped)
+
+
+def reraise(fn, e):
+    """Re-raise a JAX error from a positional call as the same type, naming ``fn``."""
+    msg = str(e).split("\n--------------------")[0]
+    if "out of bounds" in msg and "axis" in msg and isinstance(e, ValueError):
+        raise onp.exceptions.AxisError(f"{fn}: {msg}") from None
+    raise type(e)(msg if msg.startswith(f"{fn}:") else f"{fn}: {msg}") from None

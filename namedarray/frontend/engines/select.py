@@ -1,0 +1,43 @@
+"""Dtype resolution and elementwise choice, under the ufunc engine (its
+``where=`` argument) and the functions that cast to a common dtype.
+
+>>> import namedarray as np
+>>> np.result_type(np.arange(3, dtype=np.int8), 1.0)
+dtype('float64')
+>>> np.where(np.arange(3) > 0, np.arange(3).tag("i"), -1).named_shape
+{'i': 3}
+"""
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as onp
+
+from ...core import config
+from ...core.array import NamedArray, align, new, operand, positional
+from ..indexing import nonzero
+
+
+def result_type(*args):
+    """``numpy.result_type`` (NumPy 2 rules: Python scalars are weak)."""
+    conv = [a.dtype if isinstance(a, NamedArray) else a for a in args]
+    if config.numpy_dtypes():
+        return onp.result_type(*conv)
+    return jnp.result_type(*conv)
+
+
+def where(condition, x=None, y=None, /):
+    """``numpy.where``: elementwise choice, aligned by name; one-argument form
+    is ``nonzero``."""
+    if x is None and y is None:
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("where: either both or neither of x and y should be given")
+    ops = [operand(condition), operand(x), operand(y)]
+    dt = result_type(ops[1], ops[2])
+    ops[1:] = [new(o.data.astype(dt), o.dims, o.mapped) if isinstance(o, NamedArray) else o
+               for o in ops[1:]]
+    if all(not isinstance(o, NamedArray) or not (o.names or o.mapped) for o in ops):
+        datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
+        return positional(jnp.where(datas[0], datas[1], datas[2]).astype(dt))
+    datas, dims, mapped = align("where", ops)
+    return new(jnp.where(*datas).astype(dt), dims, mapped)

@@ -1,0 +1,353 @@
+"""The elementwise engine: ``ufunc``, NumPy's ufuncs over NamedArrays.
+
+NumPy's dtype resolution (its own type resolver, NumPy 2's scalar rules),
+alignment of named axes by name, broadcasting of positional axes by NumPy's
+rules, then one ``jax.numpy`` call.  ``namedarray.ufunc`` is this class; the
+table of instances is ``frontend/elementwise.py``.
+
+>>> import namedarray as np
+>>> np.add(np.arange(3, dtype=np.int8), 1).dtype
+dtype('int8')
+>>> isinstance(np.add, np.ufunc), np.add.reduce(np.arange(4))
+(True, array(6))
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ...core import config
+from ...core.array import (NamedArray, align, new, normalize_axis, operand, positional,
+                           rewrap, to_jax)
+from ..indexing import check_index
+from ..joining import concatenate
+from .generic import generic
+from .out import store_out
+from .reduction import ufunc_reduce
+from .results import fast_result, finish
+from .select import where as _select
+
+_I32 = 2 ** 31
+_COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+
+
+class ufunc:
+    """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
+
+    NumPy 2's scalar rules hold: a Python ``bool`` is a ``bool`` operand; a
+    Python ``int`` that does not fit the integer loop it joins raises
+    ``OverflowError`` (comparisons compare exactly instead); integers to
+    negative Python-int powers raise ``ValueError``; ``add``/``multiply``
+    ``accumulate`` small integers in the default integer, as ``numpy`` does.
+
+    >>> import namedarray as np
+    >>> np.add(np.arange(3, dtype=np.int8), 1).dtype
+    dtype('int8')
+    """
+
+    def __init__(self, name: str, jfn, np_ufunc):
+        self.__name__ = self.__qualname__ = name
+        self._jfn = jfn
+        self._np = np_ufunc
+        self.nin, self.nout = np_ufunc.nin, np_ufunc.nout
+        self.nargs = np_ufunc.nargs
+        self.identity = np_ufunc.identity
+        self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
+        self.signature = None
+        self._loops: dict = {}
+        self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
+        # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
+        props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
+            jfn, jnp.ufunc) else None
+        self._impl = (props or {}).get("call") or jfn
+        # integer powers of Python ints have NumPy-specific errors: general path
+        self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
+        self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
+                        f"See ``numpy.{name}`` for the semantics.")
+
+    def __repr__(self):
+        return f"<namedarray ufunc '{self.__name__}'>"
+
+    def _loop(self, key):
+        loop = self._loops.get(key)
+        if loop is None:
+            *ins, dtype = key
+            try:
+                if dtype is not None:
+                    dt = onp.dtype(dtype)
+                    loop = ((dt,) * self.nin, (dt,) * self.nout)
+                else:
+                    r = self._np.resolve_dtypes(tuple(ins) + (None,) * self.nout)
+                    loop = (r[: self.nin], r[self.nin:])
+            except (TypeError, onp.exceptions.DTypePromotionError) as e:
+                shown = ", ".join(getattr(t, "__name__", str(t)) for t in ins)
+                raise TypeError(
+                    f"{self.__name__}: not supported for the input types ({shown}): {e}"
+                ) from None
+            self._loops[key] = loop
+            ins = key[:-1]
+            if (dtype is None and self.nout == 1 and self._fast_ok and
+                    any(isinstance(t, onp.dtype) for t in ins) and
+                    all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype)) and
+                    # a Python int joins the fast path only where it cannot overflow
+                    # (|v| < 2**31 is checked there): wide or inexact loop dtypes
+                    all(d.kind in "fc" or d.itemsize >= 8 for t, d in zip(ins, loop[0])
+                        if t is int)):
+                self._fast[ins] = loop[1][0]
+        return loop
+
+    def __call__(self, *args, **kwargs):
+        # fast path: positional NamedArrays (or an array and a Python scalar) whose
+        # dtypes are already NumPy's loop dtypes: one jax call, no cast, no alignment.
+        # Shapes that do not broadcast fall through to the general path, which
+        # raises NumPy's error.
+        if not kwargs and config._state["mode"] == "numpy":
+            n = len(args)
+            if n == 1 == self.nin:
+                a = args[0]
+                if type(a) is NamedArray:          # elementwise: the layout is kept
+                    d = a.data
+                    out_dt = self._fast.get((d.dtype,))
+                    if out_dt is not None:
+                        return fast_result(self._impl(d), out_dt, a.dims, a.mapped)
+            elif n == 2 == self.nin:
+                a, b = args
+                ta, tb = type(a), type(b)
+                if ta is NamedArray:
+                    if tb is NamedArray:
+                        ad, bd = a.data, b.data
+                        da, db = a.dims, b.dims
+                        # one same layout, or positional only with broadcastable shapes
+                        if a.mapped == b.mapped and (
+                                (da == db and ad.shape == bd.shape) or (
+                                da.count(None) == len(da) and db.count(None) == len(db)
+                                and _broadcastable(ad.shape, bd.shape))):
+                            out_dt = self._fast.get((ad.dtype, bd.dtype))
+                            if out_dt is not None:
+                                return fast_result(self._impl(ad, bd), out_dt,
+                                                   da if len(da) >= len(db) else db,
+                                                   a.mapped)
+                    elif tb is float or (tb is int and -_I32 <= b < _I32):
+                        ad = a.data
+                        out_dt = self._fast.get((ad.dtype, tb))
+                        if out_dt is not None:
+                            return fast_result(self._impl(ad, b), out_dt, a.dims,
+                                               a.mapped)
+                elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
+                    bd = b.data
+                    out_dt = self._fast.get((ta, bd.dtype))
+                    if out_dt is not None:
+                        return fast_result(self._impl(a, bd), out_dt, b.dims, b.mapped)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, dtype=None, **kw):
+        """NumPy 2's scalar rules, then :meth:`_apply`."""
+        args = list(args)
+        shapes = [a.shape for a in args[: self.nin] if isinstance(a, NamedArray)]
+        if len(shapes) > 1:
+            try:
+                onp.broadcast_shapes(*shapes)
+            except ValueError:
+                raise ValueError(
+                    f"{self.__name__}: operands could not be broadcast together with "
+                    f"positional shapes {' '.join(map(str, shapes))}") from None
+        for i, a in enumerate(args[: self.nin]):
+            if isinstance(a, bool):
+                args[i] = positional(jnp.asarray(a))
+        ints = [i for i, a in enumerate(args[: self.nin])
+                if type(a) is int and a != 0]
+        if ints and config.numpy_dtypes() and len(args) >= self.nin:
+            ops = [operand(a) for a in args[: self.nin]]
+            key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
+            in_dts, _ = self._loop(key + (dtype,))
+            for i in ints:
+                dt = onp.dtype(in_dts[i])
+                if dt.kind not in "iu" or _fits(args[i], dt):
+                    continue
+                if self.__name__ in _COMPARISONS and dtype is None and _fits(args[i], onp.int64):
+                    args[i] = positional(jnp.asarray(args[i], onp.int64))
+                else:
+                    raise OverflowError(f"{self.__name__}: Python integer {args[i]} out of "
+                                        f"bounds for {dt}")
+            if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
+                    onp.dtype(in_dts[1]).kind in "iu" and getattr(ops[0], "size", 1):
+                raise ValueError(f"{self.__name__}: integers to negative integer powers "
+                                 f"are not allowed (exponent {args[1]})")
+            if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
+                    onp.dtype(in_dts[1]).kind in "iu":
+                args[1] = -args[1]  # empty base: no element is raised, result empty
+        return self._apply(*args, dtype=dtype, **kw)
+
+    def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
+               order="K", subok=True):
+        nin = self.nin
+        if len(args) != nin:
+            if len(args) > nin and out is None:
+                out = args[nin:] if len(args) - nin > 1 else args[nin]
+                args = args[:nin]
+            else:
+                raise TypeError(f"{self.__name__}() takes {nin} positional arguments "
+                                f"but {len(args)} were given")
+        ops = [operand(a) for a in args]
+        out_dts = None
+        if config.numpy_dtypes():
+            key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
+            in_dts, out_dts = self._loop(key + (dtype,))
+            for i, o in enumerate(ops):
+                if isinstance(o, NamedArray):
+                    if o.data.dtype != in_dts[i]:
+                        ops[i] = new(o.data.astype(in_dts[i]), o.dims, o.mapped)
+                elif not any(isinstance(p, NamedArray) for p in ops):
+                    ops[i] = positional(jnp.asarray(o, in_dts[i]))
+        elif dtype is not None:
+            ops = [new(o.data.astype(dtype), o.dims, o.mapped) if isinstance(o, NamedArray)
+                   else o for o in ops]
+        if all(not isinstance(o, NamedArray) or (o.dims.count(None) == len(o.dims)
+                                                 and not o.mapped) for o in ops):
+            res = self._jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
+            dims = mapped = None
+        else:
+            datas, dims, mapped = align(self.__name__, ops)
+            res = self._jfn(*datas)
+        if self.nout == 1:
+            res = finish(res, out_dts[0] if out_dts else None, dims, mapped)
+        else:
+            res = tuple(finish(r, out_dts[i] if out_dts else None, dims, mapped)
+                        for i, r in enumerate(res))
+        if where is not True:
+            res = _where(where, res, out)
+        return store_out(self.__name__, out, res)
+
+    # ufunc methods, integer axes; named ones go through the reduction engine
+    def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+               where=True):
+        return ufunc_reduce(self, a, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                            initial=initial, where=where)
+
+    def accumulate(self, a, axis=0, dtype=None, out=None):
+        x = operand(a)
+        if not isinstance(x, NamedArray):
+            x = positional(jnp.asarray(x))
+        if dtype is None and config.numpy_dtypes():
+            dtype = _accumulator_dtype(self.__name__, x.dtype)
+            if dtype is None:
+                dtype = self._loop((x.dtype, x.dtype, None))[1][0] if self.nin == 2 else None
+        if dtype is not None and x.dtype != dtype:
+            x = rewrap(x, x.data.astype(dtype))
+        res = generic(f"{self.__name__}.accumulate",
+                      lambda d, axis: self._jfn.accumulate(d, axis=axis),
+                      (x,), {"axis": axis}, axis_pos=1, named="keep")
+        if dtype is not None and res.dtype != dtype:
+            res = rewrap(res, res.data.astype(dtype))
+        return store_out(f"{self.__name__}.accumulate", out, res)
+
+    def outer(self, a, b, **kw):
+        a, b = operand(a), operand(b)
+        a = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
+        b = b if isinstance(b, NamedArray) else positional(jnp.asarray(b))
+        na, nb = a.ndim, b.ndim
+        ea = a.data.reshape(a.shape + (1,) * nb + a.data.shape[na:]) if nb else a.data
+        b2 = rewrap(b, b.data)
+        a2 = new(ea, (None,) * (na + nb) + a.names, a.mapped)
+        return self(a2, b2, **kw)
+
+    def at(self, a, indices, b=None):
+        """``numpy.ufunc.at``: unbuffered in-place ``a[indices] op= b``."""
+        fn = f"{self.__name__}.at"
+        if not isinstance(a, NamedArray):
+            raise TypeError(f"{fn}: the target must be a NamedArray (it is updated in place)")
+        if a.names:
+            raise TypeError(f"{fn}: the target has named axes {a.named_shape}; untag them "
+                            "first")
+        check_index(fn, a.shape, indices)
+        indices = _host_index(indices)
+        if any(getattr(i, "size", 1) == 0 for i in (
+                indices if isinstance(indices, tuple) else (indices,))):
+            return None
+        if b is not None and isinstance(b, (bool, int, float, complex)):
+            b = positional(jnp.asarray(b, a.dtype))
+        idx = _index_data(indices)
+        args = () if b is None else (to_jax(b).astype(a.dtype),)
+        a.data = self._jfn.at(a.data, idx, *args, inplace=False).astype(a.dtype)
+
+    def reduceat(self, a, indices, axis=0, dtype=None, out=None):
+        """``numpy.ufunc.reduceat`` with concrete ``indices`` (positional axis)."""
+        fn = f"{self.__name__}.reduceat"
+        x = operand(a)
+        if not isinstance(x, NamedArray):
+            x = positional(jnp.asarray(x))
+        if isinstance(axis, str):
+            raise ValueError(f"{fn}: axis={axis!r} names an axis; reduceat takes a "
+                             "positional axis")
+        ax = normalize_axis(fn, axis, x.ndim)
+        idx = onp.asarray(indices._plain(fn) if isinstance(indices, NamedArray) else indices)
+        if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
+            raise TypeError(f"{fn}: indices must be a 1-d sequence of integers, got {indices!r}")
+        n = x.shape[ax]
+        for i in idx:
+            if not 0 <= i < n:
+                raise IndexError(f"{fn}: index {int(i)} out-of-bounds in reduceat for "
+                                 f"axis {ax} with size {n}")
+        parts = []
+        for k, i in enumerate(idx):
+            j = idx[k + 1] if k + 1 < len(idx) else n
+            sl = (slice(None),) * ax
+            stop = int(j) if j > i else int(i) + 1
+            parts.append(self.reduce(x[sl + (slice(int(i), stop),)], axis=ax,
+                                     dtype=dtype, keepdims=True))
+        if not parts:
+            raise ValueError(f"{fn}: indices must not be empty")
+        return store_out(fn, out, concatenate(parts, axis=ax))
+
+
+def _broadcastable(s, t) -> bool:
+    return all(a == b or a == 1 or b == 1 for a, b in zip(s[::-1], t[::-1]))
+
+
+def _fits(v: int, dt) -> bool:
+    info = onp.iinfo(dt)
+    return info.min <= v <= info.max
+
+
+def _index_data(idx):
+    if isinstance(idx, tuple):
+        return tuple(_index_data(i) for i in idx)
+    if isinstance(idx, NamedArray):
+        return idx._plain("index")
+    if isinstance(idx, list):
+        return jnp.asarray(idx)
+    return idx
+
+
+def _host_index(idx):
+    """Lists in an index as NumPy reads them (an empty list is an intp index)."""
+    if isinstance(idx, tuple):
+        return tuple(_host_index(i) for i in idx)
+    if isinstance(idx, list):
+        h = onp.asarray(idx)
+        return jnp.asarray(h.astype(onp.intp) if h.size == 0 else h)
+    return idx
+
+
+def _accumulator_dtype(name, dt):
+    """NumPy's default accumulator for add/multiply: small ints -> the default int."""
+    dt = onp.dtype(dt)
+    if name not in ("add", "multiply") or dt.kind not in "biu":
+        return None
+    if dt.kind == "u":
+        return onp.dtype(onp.uint) if dt.itemsize < onp.dtype(onp.uint).itemsize else dt
+    return onp.dtype(onp.int_) if dt.kind == "b" or dt.itemsize < onp.dtype(
+        onp.int_).itemsize else dt
+
+
+def _where(where, res, out):
+    """The ``where=`` argument: ``res`` where true, else ``out`` (or zeros)."""
+    if out is None:
+        base = jax.tree_util.tree_map(lambda r: rewrap(r, jnp.zeros_like(r.data)), res,
+                                      is_leaf=lambda v: isinstance(v, NamedArray))
+    else:
+        base = out
+    if isinstance(res, tuple):
+        return tuple(_select(where, r, b) for r, b in zip(res, base))
+    return _select(where, res, base)

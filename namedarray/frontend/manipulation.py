@@ -1,0 +1,247 @@
+"""Shape manipulation and functions that write into their argument: ``reshape``,
+``transpose``, ``split``, ``take``, ``put``, ``copyto``, ... (positional axes;
+named axes ride along).
+
+>>> import namedarray as np
+>>> np.reshape(np.arange(6).tag("b") * np.ones((2, 3)).reshape(6), (3, 2)).named_shape
+{'b': 6}
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import (NamedArray, normalize_axis, operand, positional, rewrap, to_jax,
+                          unknown_name)
+from .creation import asarray
+from .engines.args import as_data, is_data, np_asarray
+from .engines.generic import along_names, generic
+from .engines.out import store_out
+from .engines.select import result_type, where as select
+
+
+# -- shape manipulation: NumPy's error types ---------------------------------
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """``numpy.reshape`` of the positional axes (named axes ride along)."""
+    if shape is None:
+        shape = newshape
+    x = asarray(a)
+    dims = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+    try:
+        dims = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"reshape: shape must be ints, got {shape!r}") from None
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    known = math.prod(d for d in dims if d != -1)
+    if len(unknown) > 1 or any(d < -1 for d in dims) or (
+            known != x.size if not unknown else (known == 0 or x.size % known)):
+        if not (unknown and known == 0 and x.size == 0 and len(unknown) == 1):
+            raise ValueError(f"reshape: cannot reshape array of size {x.size} (shape "
+                             f"{x.shape}) into shape {dims}")
+    if order not in ("C", "F", "A", None):
+        raise ValueError(f"reshape: order must be 'C', 'F' or 'A', got {order!r}")
+    return generic("reshape", jnp.reshape, (x, dims), {"order": order or "C"})
+
+
+def transpose(a, axes=None):
+    """``numpy.transpose`` of the positional axes."""
+    x = asarray(a)
+    if axes is not None:
+        ax = tuple(normalize_axis("transpose", i, x.ndim) for i in axes)
+        if sorted(ax) != list(range(x.ndim)):
+            raise ValueError(f"transpose: axes {tuple(axes)} don't match an array with "
+                             f"{x.ndim} positional dimensions (shape {x.shape})")
+        axes = ax
+    return generic("transpose", jnp.transpose, (x, axes), {})
+
+
+def swapaxes(a, axis1, axis2):
+    """``numpy.swapaxes`` of two positional axes."""
+    x = asarray(a)
+    a1 = normalize_axis("swapaxes", axis1, x.ndim)
+    a2 = normalize_axis("swapaxes", axis2, x.ndim)
+    return generic("swapaxes", jnp.swapaxes, (x, a1, a2), {})
+
+
+def split(ary, indices_or_sections, axis=0):
+    """``numpy.split``: equal sections, or split points (clipped like slices)."""
+    return _split("split", ary, indices_or_sections, axis, equal=True)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """``numpy.array_split``: like ``split``, sections may differ by one."""
+    return _split("array_split", ary, indices_or_sections, axis, equal=False)
+
+
+def _split(fn, ary, ios, axis, equal):
+    x = asarray(ary)
+    if isinstance(axis, str):   # split the whole axis; each piece keeps the name
+        if axis not in x.named_shape:
+            raise unknown_name(fn, "axis", axis, x)
+        parts = _split(fn, x.untag(axis), ios, 0, equal)
+        return [p.tag(axis, *([None] * (p.ndim - 1))) for p in parts]
+    ax = normalize_axis(fn, axis, x.ndim)
+    n = x.shape[ax]
+    if isinstance(ios, (int, onp.integer)):
+        k = int(ios)
+        if k <= 0:
+            raise ValueError(f"{fn}: number of sections must be larger than 0, got {k}")
+        if equal and n % k:
+            raise ValueError(f"{fn}: array split does not result in an equal division "
+                             f"(axis {ax} has size {n}, {k} sections)")
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        bounds = list(onp.cumsum([0] + sizes))
+        pairs = list(zip(bounds[:-1], bounds[1:]))
+    else:
+        idx = [int(i) for i in (ios.tolist() if isinstance(ios, NamedArray) else ios)]
+        pairs = list(zip([0] + idx, idx + [None]))
+    pre = (slice(None),) * ax
+    return [x[pre + (slice(s, e),)] for s, e in pairs]
+
+
+def hsplit(ary, indices_or_sections):
+    """``numpy.hsplit``."""
+    x = asarray(ary)
+    if x.ndim == 0:
+        raise ValueError("hsplit: hsplit only works on arrays of 1 or more dimensions")
+    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """``numpy.vsplit``."""
+    x = asarray(ary)
+    if x.ndim < 2:
+        raise ValueError("vsplit: vsplit only works on arrays of 2 or more dimensions")
+    return split(x, indices_or_sections, axis=0)
+
+
+def dsplit(ary, indices_or_sections):
+    """``numpy.dsplit``."""
+    x = asarray(ary)
+    if x.ndim < 3:
+        raise ValueError("dsplit: dsplit only works on arrays of 3 or more dimensions")
+    return split(x, indices_or_sections, axis=2)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """``numpy.copyto``: writes into ``dst`` (rebinding its data)."""
+    if not isinstance(dst, NamedArray):
+        raise TypeError("copyto: dst must be a NamedArray (it is updated in place)")
+    val = operand(src)
+    if not isinstance(val, NamedArray):
+        # a Python scalar is weak: it casts as it would promote with dst
+        src_dt = result_type(onp.empty(0, dst.dtype), val)
+        val = positional(jnp.asarray(val, src_dt))
+    else:
+        src_dt = val.dtype
+    if not onp.can_cast(src_dt, dst.dtype, casting):
+        raise TypeError(f"copyto: cannot cast from {onp.dtype(src_dt)} to {dst.dtype} "
+                        f"according to the rule {casting!r}")
+    val = rewrap(val, val.data.astype(dst.dtype))
+    if where is not True:
+        val = select(where, val, dst)
+    dst._assign("copyto", val)
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """``numpy.take``; ``mode='raise'`` checks host indices (device index arrays
+    are not synced: out-of-range entries give JAX's fill value).  ``axis`` may
+    name an axis: 1-d indices keep the name (with the new length), a scalar
+    index removes it."""
+    x = asarray(a)
+    if isinstance(axis, str):
+        nd = onp.ndim(indices) if not isinstance(indices, NamedArray) else indices.ndim
+        if nd > 1:
+            raise ValueError(f"take: indices along the named axis {axis!r} must be a "
+                             f"scalar or 1-d, got {nd} dimensions; untag the axis first")
+        res = along_names("take", lambda g, i, axis: take(g, i, axis=axis, mode=mode),
+                          (x, indices), {"axis": axis}, 2, "axis", keep=nd == 1)
+        return store_out("take", out, res)
+    n = x.size if axis is None else x.shape[normalize_axis("take", axis, x.ndim)] \
+        if not isinstance(axis, str) else None
+    if mode in (None, "raise"):
+        if n is not None:
+            _check_host_indices("take", indices, n, "axis " + str(
+                0 if axis is None else normalize_axis("take", axis, x.ndim)))
+        mode = None
+    elif mode not in ("wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    ind = as_data(indices) if is_data(indices) else indices
+    res = generic("take", lambda d, i: jnp.take(d, i, axis=axis, mode=mode),
+                   (x, ind), {})
+    return store_out("take", out, res)
+
+
+def putmask(a, mask, values):
+    """``numpy.putmask``: ``a[mask] = values`` with values repeated as needed."""
+    if not isinstance(a, NamedArray) or a.names:
+        raise TypeError("putmask: a must be a positional NamedArray (updated in place)")
+    m = to_jax(mask).astype(bool)
+    v = jnp.ravel(to_jax(values))
+    rep = jnp.resize(v, (a.size,)).reshape(a.shape).astype(a.dtype)
+    a.data = jnp.where(m, rep, a.data)
+
+
+# -- functions that write into their argument ---------------------------------
+def _inplace(fn, target, res):
+    if not isinstance(target, NamedArray):
+        raise TypeError(f"{fn}: the target must be a NamedArray (it is updated in place), "
+                        f"got {type(target).__name__}")
+    target._assign(fn, res)
+
+
+def put(a, ind, v, mode="raise"):
+    """``numpy.put``: ``a.flat[ind] = v``, in place."""
+    x = asarray(a)
+    idx = np_asarray(ind) if is_data(ind) or isinstance(ind, (int, onp.integer)) else ind
+    if mode == "raise":
+        _check_host_indices("put", ind, x.size, "the flattened array")
+        mode = None
+    res = generic("put", lambda d, i, w: jnp.put(d, i, w, mode=mode, inplace=False),
+                   (x, idx, as_data(v)), {})
+    _inplace("put", a, res.astype(x.dtype))
+
+
+def put_along_axis(arr, indices, values, axis):
+    """``numpy.put_along_axis``, in place."""
+    x = asarray(arr)
+    res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
+        d, i, w, axis, inplace=False), (x, as_data(indices), as_data(values)), {})
+    _inplace("put_along_axis", arr, res)
+
+
+def place(arr, mask, vals):
+    """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
+    x = asarray(arr)
+    res = generic("place", lambda d, m, w: jnp.place(d, m, w, inplace=False),
+                   (x, as_data(mask), as_data(vals)), {})
+    _inplace("place", arr, res)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """``numpy.fill_diagonal``, in place."""
+    x = asarray(a)
+    res = generic("fill_diagonal", lambda d, w: jnp.fill_diagonal(
+        d, w, wrap=wrap, inplace=False), (x, as_data(val)), {})
+    _inplace("fill_diagonal", a, res)
+
+
+def _check_host_indices(fn, ind, size, what):
+    """NumPy's bounds check for indices known on the host (lists, ints, numpy)."""
+    if isinstance(ind, (jax.Array, NamedArray)):
+        return
+    h = onp.asarray(ind)
+    if h.size and h.dtype.kind in "iu":
+        bad = h[(h < -size) | (h >= size)]
+        if bad.size:
+            raise IndexError(f"{fn}: index {bad.flat[0]} is out of bounds for {what} "
+                             f"with size {size}")
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]

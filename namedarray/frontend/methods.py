@@ -1,0 +1,153 @@
+"""NamedArray's operators and methods, declared from the function tables.
+
+The frontend installs them on the core type when it is imported
+(``frontend/namespace.py`` calls :func:`install`).
+
+>>> import namedarray as np
+>>> x = np.arange(6).reshape(2, 3)
+>>> (x.T @ x).shape, x.sum(axis=0)
+((3, 3), array([3, 5, 7]))
+"""
+from __future__ import annotations
+
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray, rewrap
+from . import indexing
+
+_BINARY = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "left_shift", "rshift": "right_shift", "divmod": "divmod",
+}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+            "gt": "greater", "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+# method name -> public function name (x.f(*a, **k) == namedarray.f(x, *a, **k))
+_METHODS = [
+    "sum", "prod", "mean", "max", "min", "any", "all", "std", "var", "argmax", "argmin",
+    "cumsum", "cumprod", "ptp", "clip", "round", "conj", "conjugate", "nonzero",
+    "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
+    "diagonal", "searchsorted", "compress", "choose", "dot", "argpartition",
+]
+
+
+def install(ns: dict):
+    uf = ns["UFUNCS"]
+
+    def binary(f):
+        def op(self, other):
+            return f(self, other)
+
+        def rop(self, other):
+            return f(other, self)
+
+        def iop(self, other):
+            self._assign(f"__i{f.__name__}__", f(self, other))
+            return self
+        return op, rop, iop
+
+    for short, name in _BINARY.items():
+        if name == "divmod":
+            op, rop, _ = binary(uf[name])
+            NamedArray.__divmod__, NamedArray.__rdivmod__ = op, rop
+            continue
+        op, rop, iop = binary(uf[name])
+        setattr(NamedArray, f"__{short}__", op)
+        setattr(NamedArray, f"__r{short}__", rop)
+        setattr(NamedArray, f"__i{short}__", iop)
+    for short, name in _COMPARE.items():
+        setattr(NamedArray, f"__{short}__", binary(uf[name])[0])
+    for short, name in _UNARY.items():
+        setattr(NamedArray, f"__{short}__", (lambda f: lambda self: f(self))(uf[name]))
+
+    matmul = ns["matmul"]
+    NamedArray.__matmul__ = lambda self, other: matmul(self, other)
+    NamedArray.__rmatmul__ = lambda self, other: matmul(other, self)
+
+    def imatmul(self, other):
+        self._assign("__imatmul__", matmul(self, other))
+        return self
+    NamedArray.__imatmul__ = imatmul
+    NamedArray.__getitem__ = indexing.getitem
+    NamedArray.__setitem__ = indexing.setitem
+
+    for m in _METHODS:
+        fn = ns[m]
+        setattr(NamedArray, m, (lambda f: lambda self, *a, **k: f(self, *a, **k))(fn))
+        getattr(NamedArray, m).__doc__ = f"``namedarray.{m}(self, ...)``"
+        getattr(NamedArray, m).__name__ = m
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = tuple(shape[0])
+        return ns["reshape"](self, shape, order=order)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        dt = onp.dtype(dtype)
+        if dt.kind not in "biufc":
+            raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
+                            "numeric and bool data only")
+        if not onp.can_cast(self.dtype, dt, casting):
+            raise TypeError(f"astype: cannot cast array data from {self.dtype} to {dt} "
+                            f"according to the rule {casting!r}")
+        return rewrap(self, self.data.astype(dt))
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+            axes = axes[0]
+        return ns["transpose"](self, axes if axes != () else None)
+
+    def sort(self, axis=-1, kind=None, order=None, stable=None):
+        """In-place sort, as ``numpy.ndarray.sort``."""
+        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order))
+
+    def view(self, dtype=None):
+        if dtype is not None:
+            raise NotImplementedError("view: reinterpreting memory as another dtype is "
+                                      "not supported (JAX arrays are immutable); use astype")
+        return rewrap(self, self.data)
+
+    def flatten(self, order="C"):
+        return ns["ravel"](self, order=order)
+
+    def to_device(self, device, /, *, stream=None):
+        return rewrap(self, jax.device_put(self.data, device))
+
+    def __array_namespace__(self, *, api_version=None):
+        return sys.modules[ns["__package__"]]
+
+    props = {
+        "T": lambda self: ns["transpose"](self),
+        "mT": lambda self: ns["swapaxes"](self, -1, -2),
+        "real": lambda self: ns["real"](self),
+        "imag": lambda self: ns["imag"](self),
+        "flat": lambda self: ns["ravel"](self),
+    }
+    for k, f in props.items():
+        setattr(NamedArray, k, property(f))
+    def fill(self, value):
+        self._assign("fill", ns["full_like"](self, value))
+
+    def eq(self, other):
+        if other is None:
+            return ns["full"](self.shape, False) if not self.names else ns["full_like"](
+                self, False, dtype=bool)
+        return ns["equal"](self, other)
+
+    def ne(self, other):
+        if other is None:
+            return ns["logical_not"](eq(self, None))
+        return ns["not_equal"](self, other)
+    NamedArray.__eq__, NamedArray.__ne__ = eq, ne
+    for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
+              transpose):
+        setattr(NamedArray, f.__name__, f)
+    NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
+    NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)

@@ -1,0 +1,102 @@
+"""The table of NumPy names: the NumPy namespace, assembled from the frontend.
+
+Every NumPy function that ``jax.numpy`` implements and that no module of the
+frontend defines (ufuncs, reductions, einsum, creation, ...) is declared here
+from one table: ``wrap(jnp.f, named=KIND)``.  ``KIND`` says what a *named*
+``axis`` means (``"keep"``: the name survives, e.g. ``flip``; ``"reduce"``:
+consumed).  Pure dtype/introspection helpers are NumPy's own functions, and
+NumPy's dtypes, scalar types and constants are NumPy's own objects.
+
+Importing this module also installs ``NamedArray``'s methods and operators and
+registers the frontend with the core layer (``core/hooks.py``).
+
+>>> import namedarray as np
+>>> np.flip(np.arange(3))
+array([2, 1, 0])
+>>> np.float32 is __import__("numpy").float32
+True
+"""
+from __future__ import annotations
+
+import sys
+
+import jax.numpy as jnp
+import numpy as onp
+
+from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
+from ..core import hooks
+from ..core.array import NamedArray
+from . import conversion, creation, einsum, elementwise, io, joining, manipulation, methods
+from . import reductions, sorting
+from .engines.args import numpy_args
+from .engines.generic import wrap
+from .engines.ufunc import ufunc
+from .indexing import nonzero, setitem
+
+# what a named `axis` means for these functions
+_KEEP = {"sort", "argsort", "flip", "roll", "diff", "partition", "argpartition",
+         "take_along_axis", "gradient", "unwrap", "apply_along_axis"}
+_REDUCE = {"trapezoid", "apply_over_axes"}
+
+# NumPy's own helpers: they inspect dtypes/values and return Python objects
+_NUMPY_OWN = [
+    "can_cast", "promote_types", "issubdtype", "isdtype", "min_scalar_type",
+    "mintypecode", "typename", "isscalar", "iterable", "get_printoptions",
+    "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
+    "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
+    "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
+    "common_type", "datetime_data", "may_share_memory", "shares_memory",
+]
+
+_SKIP = {"isnat"}
+
+_MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
+            conversion)
+
+
+def _declare(ns):
+    """The NumPy functions ``ns`` lacks: NumPy's own helpers, then the table."""
+    out = {}
+    for n in _NUMPY_OWN:
+        if hasattr(onp, n):
+            out[n] = getattr(onp, n)
+    for n in sorted(dir(onp)):
+        if n.startswith("_") or n in ns or n in out or n in _SKIP:
+            continue
+        v = getattr(onp, n)
+        if isinstance(v, (type, onp.ufunc)) or not callable(v) or not hasattr(jnp, n):
+            continue
+        kind = "keep" if n in _KEEP else ("reduce" if n in _REDUCE else None)
+        out[n] = wrap(numpy_args(getattr(jnp, n), n), n, named=kind)
+    return out
+
+
+def _numpy_objects(ns):
+    """NumPy's dtypes, scalar types and constants that ``ns`` lacks."""
+    out = {}
+    for n in dir(onp):
+        if n.startswith("_") or n in ns:
+            continue
+        v = getattr(onp, n, None)
+        if isinstance(v, type) or isinstance(v, (float, int)):
+            out[n] = v
+    out["newaxis"] = None
+    return out
+
+
+def _namespace():
+    ns = {n: getattr(m, n) for m in _MODULES for n in m.__all__}
+    ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
+    ns.update(_declare(ns))
+    ns.update(_numpy_objects(ns))
+    return ns
+
+
+#: every public NumPy name of the frontend, name -> object
+NAMESPACE = _namespace()
+globals().update(NAMESPACE)
+__all__ = sorted(NAMESPACE)
+
+methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
+hooks.namespace = sys.modules[__name__]
+hooks.setitem = setitem

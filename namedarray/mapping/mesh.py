@@ -1,0 +1,284 @@
+"""Scale-out: named axes on a device mesh.
+
+``nmap(f, mesh, axis_resources={"batch": "data"})`` runs ``f`` under
+``jax.shard_map``.  Each logical name is partitioned over its mesh axes: on
+every device it is a *split* name (DESIGN.md placement (c)), a local block in a
+physical named dimension, bound to the mesh axes.  Positional code never sees
+it (named axes ride along), and every parallel primitive composes a local step
+over the block with a mesh step: a named sum is one local reduce and one
+all-reduce, a named contraction one ``dot_general`` over the block and one
+all-reduce, as a hand-written ``shard_map`` would do.
+
+Outputs keep the names they still carry, partitioned over the same mesh axes;
+an output that lost a name (reduced over it) is replicated.  The whole mapped
+call is one cached ``jax.jit``.
+
+``shard(x, mesh, axis_resources)`` is the global view: the data is placed with
+a ``NamedSharding`` derived from the names and XLA partitions every operation.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec
+
+from ..core.array import NamedArray, align, meet, new, positional, rewrap
+from ..core.dims import order_names
+from ..parallel import gather_names
+from ..placement import Binding, bind, bindings, localize
+from .local import check_axes, is_named, local_nmap
+
+def resources(fn, mesh, axis_resources) -> dict:
+    """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes.
+    Two names may share a mesh axis (one partitions it at a time, as in xmap);
+    :func:`check_shared` refuses a call that has both."""
+    if mesh is None:
+        raise ValueError(f"{fn}: axis_resources={axis_resources!r} needs a mesh")
+    out = {}
+    for name, axes in dict(axis_resources or {}).items():
+        axes = (axes,) if isinstance(axes, str) else tuple(axes)
+        for a in axes:
+            if a not in mesh.axis_names:
+                raise ValueError(
+                    f"{fn}: axis_resources maps {name!r} to mesh axis {a!r}, but the mesh "
+                    f"has axes {dict(zip(mesh.axis_names, mesh.axis_sizes))}")
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{fn}: axis_resources maps {name!r} to mesh axes {axes}, "
+                             "which repeat")
+        out[name] = axes
+    return out
+
+
+def check_shared(fn, res, present):
+    """The names of this call that ``res`` partitions: no mesh axis twice."""
+    owner = {}
+    for name, axes in res.items():
+        if name not in present:
+            continue
+        for a in axes:
+            if a in owner:
+                raise ValueError(
+                    f"{fn}: mesh axis {a!r} would partition both {owner[a]!r} and {name!r}, "
+                    "and this call has both axes; give them different mesh axes")
+            owner[a] = name
+    return {n: axes for n, axes in res.items() if n in present}
+
+
+def _mesh_size(mesh, axes):
+    shape = dict(zip(mesh.axis_names, mesh.axis_sizes))
+    return math.prod(shape[a] for a in axes)
+
+
+def _spec_entry(axes):
+    if not axes:
+        return None
+    return axes[0] if len(axes) == 1 else axes
+
+
+def _check_divisible(fn, mesh, res, sizes):
+    for name, axes in res.items():
+        if name in sizes and sizes[name] % _mesh_size(mesh, axes):
+            raise ValueError(
+                f"{fn}: axis {name!r} has size {sizes[name]}, which is not divisible by "
+                f"the {_mesh_size(mesh, axes)} devices of mesh axes {axes}")
+
+
+def shard(x, mesh, axis_resources) -> NamedArray:
+    """Place ``x``'s data on ``mesh``, each named axis partitioned over its mesh axes.
+
+    >>> import jax, namedarray as np
+    >>> mesh = jax.make_mesh((1,), ("data",))
+    >>> y = np.shard(np.ones((4, 3)).tag("batch", None), mesh, {"batch": "data"})
+    >>> y.sum(axis="batch").shape
+    (3,)
+    """
+    if not isinstance(x, NamedArray):
+        x = positional(jnp.asarray(x))
+    res = resources("shard", mesh, axis_resources)
+    check_shared("shard", res, x.named_shape)
+    for name in res:
+        if name not in x.names:
+            raise ValueError(f"shard: axis_resources names {name!r}, but the array has "
+                             f"named axes {x.named_shape}")
+    _check_divisible("shard", mesh, res, x.named_shape)
+    spec = PartitionSpec(*[_spec_entry(res.get(d, ())) if d is not None else None
+                           for d in x.dims])
+    return rewrap(x, jax.device_put(x.data, NamedSharding(mesh, spec)))
+
+
+def _auto(mesh):
+    """The same devices and axes with Auto axis types (``jax.make_mesh`` defaults to
+    Explicit, whose sharding-typed results would leak out of nmap and demand a
+    ``jax.set_mesh`` context from every later operation and gradient)."""
+    auto = jax.sharding.AxisType.Auto
+    if all(t == auto for t in mesh.axis_types):
+        return mesh
+    return jax.sharding.Mesh(mesh.devices, mesh.axis_names,
+                             axis_types=(auto,) * len(mesh.axis_names))
+
+
+def _call_mesh(mesh):
+    """The mesh to run on: the user's own inside its ``jax.set_mesh`` context
+    (shard_map must match the context), otherwise its Auto-typed twin."""
+    ctx = jax.sharding.get_abstract_mesh()
+    if not ctx.empty and ctx == mesh.abstract_mesh:
+        return mesh
+    return _auto(mesh)
+
+
+_PROGRAMS: dict = {}   # (f, mesh, resources, call structure) -> compiled program
+
+
+def mesh_nmap(f, mesh, axis_resources, axes=None):
+    """``f`` with the names in ``axis_resources`` partitioned over ``mesh``
+    (``shard_map``), and the other names listed in ``axes`` vmapped inside."""
+    res = resources("nmap", mesh, axis_resources)
+    listed = None if axes is None else tuple(
+        a for a in ((axes,) if isinstance(axes, str) else axes) if a not in res)
+    user_mesh = mesh
+
+    @functools.wraps(f)
+    def mapped(*args, **kwargs):
+        leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_named)
+        arr_idx = [i for i, v in enumerate(leaves) if is_named(v) or isinstance(v, jax.Array)]
+        arrays = [leaves[i] if is_named(leaves[i]) else positional(leaves[i]) for i in arr_idx]
+        arrays, _ = meet("nmap", arrays)
+        present = {}
+        for x in arrays:
+            present.update(x.named_shape)
+        check_axes("nmap", listed, present)
+        # names to map that no mesh axis partitions are vmapped inside
+        extra = listed if listed is not None else tuple(n for n in present if n not in res)
+        inner = local_nmap(f, extra) if extra else f
+        fkey = (f, extra, tuple(sorted(res.items())))
+        for name, ax in res.items():
+            shared = any(set(ax) & set(o) for n, o in res.items() if n != name)
+            if name not in present and not shared:
+                raise ValueError(f"nmap: axis_resources names {name!r}, but no argument has "
+                                 f"that axis (named axes: {present})")
+        used = check_shared("nmap", res, present)
+        _check_divisible("nmap", user_mesh, used, present)
+        if any(b.kinds and "mesh" in b.kinds for b in bindings().values()):
+            return _nested(inner, user_mesh, used, leaves, tree, arr_idx, arrays)
+        mesh = _call_mesh(user_mesh)
+        _, udims, _ = align("nmap", [x for x in arrays if x.names])
+        union = tuple(d for d in udims if d is not None)
+        datas, layouts = [], []
+        for x in arrays:
+            if x.mapped:
+                raise ValueError(f"nmap: an argument is mapped over {dict(x.mapped)} by an "
+                                 "enclosing local nmap; a mesh nmap cannot run inside one")
+            want = tuple(d for d in union if d in x.names)
+            x = order_names(x, want)
+            spec = PartitionSpec(*([None] * x.ndim), *[_spec_entry(used.get(d, ()))
+                                                       for d in want])
+            datas.append(jax.device_put(x.data, NamedSharding(mesh, spec)))
+            layouts.append((x.ndim, want, spec))
+        static = [None if k in arr_idx else v for k, v in enumerate(leaves)]
+        try:
+            key = (fkey, mesh, tree, tuple(layouts), tuple(static),
+                   tuple(sorted(present.items())))
+            hash(key)
+        except TypeError:
+            key = None
+        entry = _PROGRAMS.get(key) if key is not None else None
+        if entry is None:
+            abstract = [jax.ShapeDtypeStruct(d.shape, d.dtype,
+                                             sharding=NamedSharding(mesh, spec))
+                        for d, (_, _, spec) in zip(datas, layouts)]
+            entry = _build(inner, mesh, used, tree, leaves, arr_idx, layouts, present,
+                           abstract)
+            if key is not None:
+                if len(_PROGRAMS) > 512:
+                    _PROGRAMS.clear()
+                _PROGRAMS[key] = entry
+        fn, (otree, dims) = entry
+        flat = fn(*datas)
+        return jax.tree_util.tree_unflatten(otree, [new(v, d) for v, d in zip(flat, dims)])
+    return mapped
+
+
+def _split_bindings(mesh, used, sizes):
+    return {n: Binding(n, (axes,), (_mesh_size(mesh, axes),), ("mesh",),
+                       block=sizes[n] // _mesh_size(mesh, axes), physical=True)
+            for n, axes in used.items()}
+
+
+def _build(f, mesh, used, tree, leaves, arr_idx, layouts, sizes, abstract):
+    """One jitted shard_map program for this argument structure, the output tree
+    and each output's dims.
+
+    Inside, a partitioned name keeps its physical dimension, holding this
+    device's block, bound to its mesh axes, so primitives reduce the block and
+    then the mesh; other names are ordinary whole axes."""
+    binding = _split_bindings(mesh, used, sizes)
+    info = []
+
+    def body(*datas):
+        full = list(leaves)
+        for i, d, (nd, want, _) in zip(arr_idx, datas, layouts):
+            full[i] = new(d, (None,) * nd + want,
+                          tuple((n, sizes[n]) for n in want if n in binding))
+        a, kw = jax.tree_util.tree_unflatten(tree, full)
+        with bind(binding):
+            r = f(*a, **kw)
+        flat, otree = jax.tree_util.tree_flatten(r, is_leaf=is_named)
+        flat = [v if is_named(v) else positional(jnp.asarray(v)) for v in flat]
+        info.append((otree, [(v.dims, dict(v.mapped)) for v in flat]))
+        return [v.data for v in flat]
+
+    in_specs = tuple(spec for _, _, spec in layouts)
+    # pass 1 (abstract) learns the outputs' dims; pass 2 partitions each output
+    # dimension that holds this device's block of a name; a whole axis (gathered,
+    # or fresh) and a name reduced away are replicated
+    probe = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(),
+                          check_vma=False)
+    jax.eval_shape(probe, *abstract)
+    otree, outs = info[-1]
+    out_specs = [PartitionSpec(*[_spec_entry(used[d]) if d in binding and d in held else None
+                                 for d in ds]) for ds, held in outs]
+    sm = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=out_specs,
+                       check_vma=False)
+    return jax.jit(sm), (otree, [ds for ds, _ in outs])
+
+
+def _nested(f, mesh, used, leaves, tree, arr_idx, arrays):
+    """A mesh nmap inside another: the enclosing ``shard_map`` already runs on
+    every device, so the new names are split by taking this device's block
+    along their (unused) mesh axes, and gathered back on the way out."""
+    taken = {a: n for n, b in bindings().items() if "mesh" in b.kinds
+             for g, k in zip(b.groups, b.kinds) if k == "mesh" for a in g}
+    for name, axes in used.items():
+        clash = [a for a in axes if a in taken]
+        if clash:
+            raise ValueError(f"nmap: mesh axes {clash} for {name!r} already partition "
+                             f"{taken[clash[0]]!r} in an enclosing nmap; nested mesh maps "
+                             "need disjoint mesh axes")
+    sizes = {}
+    for x in arrays:
+        sizes.update(x.named_shape)
+    binding = _split_bindings(mesh, used, sizes)
+    full = list(leaves)
+    for i, x in zip(arr_idx, arrays):
+        for n in used:
+            if n in dict(x.mapped):
+                raise ValueError(f"nmap: axis {n!r} is already mapped by an enclosing nmap")
+        with bind(binding):
+            x = localize("nmap", x, [n for n in used if n in x.names])
+        full[i] = x
+    a, kw = jax.tree_util.tree_unflatten(tree, full)
+    with bind(binding):
+        r = f(*a, **kw)
+
+        def whole(v):
+            if not is_named(v):
+                return v
+            names = [n for n in used if n in v.names and n in dict(v.mapped)]
+            if not names:
+                return v
+            k = v.ndim
+            return gather_names("nmap", v, names).tag(*names, *([None] * k))
+        return jax.tree_util.tree_map(whole, r, is_leaf=is_named)

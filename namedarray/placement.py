@@ -1,0 +1,199 @@
+"""Placement: where does an axis name live?
+
+A name is a name wherever it lives (DESIGN.md §2b).  For one operand, every
+name an operation reduces, gathers or permutes over is in one of four places:
+
+``physical``  a whole dimension of the operand's data: the primitive's batching
+              rule applies (``psum`` reduces that dimension, ``all_gather``
+              makes it positional, ``ppermute`` moves along it);
+``block``     a dimension of the data holding this instance's *block* of a name
+              an enclosing map splits (a local block times mesh axes): the
+              local step over the dimension, then the collective;
+``mapped``    not a dimension of the data, because an enclosing map took it
+              away (``vmap``, or a mesh axis that holds one element): the
+              ``jax.lax`` collective over the map's axes;
+``invariant`` bound by an enclosing map, but the operand does not vary along
+              it (a fresh array, a value already reduced over it): the
+              collective still runs (``psum(1, "b")`` is the size of ``"b"``).
+
+The maps in ``namedarray.mapping`` write the binding stack with :func:`bind`;
+this module is the only reader of it.  ``namedarray.parallel`` asks
+:func:`resolve` where each name lives, :func:`localize` cuts this instance's
+part out of a whole axis, and :func:`instance_index` says which part that is.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import threading
+from typing import NamedTuple
+
+import jax.numpy as jnp
+from jax import lax
+
+from .core import hooks
+from .core.array import check_name, new
+
+
+@dataclasses.dataclass(frozen=True)
+class Binding:
+    """How the enclosing maps bind a name.
+
+    ``groups`` are the JAX axis names a collective over the name runs over,
+    major to minor: ``(("b",),)`` for a name ``vmap``-ed by a local ``nmap``,
+    ``(("x", "y"),)`` for a name partitioned over two mesh axes, and both,
+    outer first, when maps nest.  ``sizes`` gives each group's size.  ``block``
+    is how many elements of the name each instance holds in a physical
+    dimension (``physical=True``: a split name, DESIGN.md placement (c)); when
+    ``physical`` is false the innermost map removed the dimension.
+    """
+    name: str
+    groups: tuple
+    sizes: tuple
+    kinds: tuple           # "vmap" or "mesh", one per group
+    block: int = 1
+    physical: bool = False
+
+    @property
+    def size(self) -> int:
+        """The global size of the name."""
+        return self.block * math.prod(self.sizes)
+
+    @property
+    def axes(self) -> tuple:
+        """Every JAX axis name the binding spans."""
+        return tuple(a for g in self.groups for a in g)
+
+    def vmapped(self, size: int) -> "Binding":
+        """This binding after a local map also ``vmap``s the name's local part
+        (``size`` elements: the block, or the whole name when unbound)."""
+        return Binding(self.name, self.groups + ((self.name,),), self.sizes + (size,),
+                       self.kinds + ("vmap",), 1, False)
+
+
+def vmap_binding(name: str, size: int) -> Binding:
+    """A name ``vmap``-ed by a local ``nmap`` (nested in whatever binds it already)."""
+    outer = bindings().get(name)
+    if outer is not None and outer.groups:
+        if size != outer.block:
+            raise ValueError(f"nmap: axis {name!r} has {size} elements here, but the "
+                             f"enclosing map holds a block of {outer.block}")
+        return outer.vmapped(size)
+    return Binding(name, ((name,),), (size,), ("vmap",))
+
+
+class _State(threading.local):
+    stack: dict = {}
+
+
+_state = _State()
+
+
+def bindings() -> dict:
+    """The names bound by enclosing maps (this thread): name -> :class:`Binding`."""
+    return _state.stack
+
+
+def bound_size(name: str):
+    """The global size of a bound name, or ``None``."""
+    b = bindings().get(name)
+    return None if b is None else b.size
+
+
+@contextlib.contextmanager
+def bind(new_bindings: dict):
+    """Bind names for the duration of a map's body."""
+    old = bindings()
+    _state.stack = {**old, **new_bindings}
+    try:
+        yield
+    finally:
+        _state.stack = old
+
+
+class Place(NamedTuple):
+    name: str
+    kind: str                 # "physical", "block", "mapped" or "invariant"
+    dim: int | None           # the operand's physical dimension, if any
+    binding: Binding | None   # the enclosing maps' binding, if any
+
+
+def resolve(fn: str, x, names, arg: str = "axis") -> list:
+    """Where each of ``names`` lives for operand ``x`` (a NamedArray or None)."""
+    out = []
+    dims = x.dims if x is not None else ()
+    mapped = dict(x.mapped) if x is not None else {}
+    bound = bindings()
+    seen = set()
+    for n in names:
+        check_name(fn, arg, n)
+        if n in seen:
+            raise ValueError(f"{fn}: axis name {n!r} given twice in {arg}={tuple(names)!r}")
+        seen.add(n)
+        b = bound.get(n)
+        if n in dims:
+            dim = dims.index(n)
+            if b is not None and b.physical and n in mapped:
+                if x.data.shape[dim] != b.block:
+                    raise ValueError(
+                        f"{fn}: axis {n!r} has {x.data.shape[dim]} elements here, but the "
+                        f"enclosing nmap holds blocks of {b.block} of its {b.size}")
+                out.append(Place(n, "block", dim, b))
+            else:   # a whole axis (fresh, or gathered) shadows the binding
+                out.append(Place(n, "physical", dim, None))
+            continue
+        if b is None:
+            if x is not None and n in mapped:
+                raise ValueError(f"{fn}: axis {n!r} is mapped by an nmap that has "
+                                 "already returned; use the array inside that nmap")
+            have = (f"the array has named axes {x.named_shape}" if x is not None
+                    else "the operand has no named axes")
+            raise ValueError(
+                f"{fn}: axis name {n!r} is not an axis of the operand ({have}) and "
+                f"no enclosing nmap binds it (bound: {sorted(bound) or 'none'})")
+        out.append(Place(n, "mapped" if n in mapped else "invariant", None, b))
+    return out
+
+
+def group_index(group):
+    return lax.axis_index(group if len(group) > 1 else group[0])
+
+
+def instance_index(b: Binding):
+    """This instance's index along the bound part of a name (major to minor)."""
+    idx = jnp.zeros((), jnp.int32)
+    for g, size in zip(b.groups, b.sizes):
+        idx = idx * size + group_index(g)
+    return idx
+
+
+def localize(fn: str, x, names):
+    """Cut this instance's part out of whole physical axes ``names`` of ``x``
+    (a fresh or gathered array meeting mapped ones): a split name keeps its
+    block, a vmapped name loses its dimension.  Sizes are checked."""
+    bound = bindings()
+    mapped = dict(x.mapped)
+    for n in names:
+        b = bound.get(n)
+        if b is None or n in mapped or n not in x.dims:
+            continue
+        dim = x.dims.index(n)
+        have = x.data.shape[dim]
+        if have != b.size:
+            raise ValueError(
+                f"{fn}: axis name {n!r} has size {have} in an operand (named shape "
+                f"{x.named_shape}), but the enclosing nmap binds it with size {b.size}")
+        if not b.groups:
+            continue          # nothing partitions it: the whole axis is this part
+        i = instance_index(b)
+        if b.physical:
+            d = lax.dynamic_slice_in_dim(x.data, i * b.block, b.block, axis=dim)
+            x = new(d, x.dims, x.mapped + ((n, b.size),))
+        else:
+            d = lax.dynamic_index_in_dim(x.data, i, axis=dim, keepdims=False)
+            x = new(d, x.dims[:dim] + x.dims[dim + 1:], x.mapped + ((n, b.size),))
+    return x
+
+
+hooks.localize = localize

@@ -1,0 +1,238 @@
+"""Reductions: positional calls equal NumPy; named calls equal the positional call
+on the physical dimension holding the name (values and dtype)."""
+import re
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+import pytest
+from hypothesis import given, strategies as st
+from jax.test_util import check_grads
+
+import namedarray as np
+from support import NAMES, arrays, shapes
+
+INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
+FLOAT = [onp.float16, onp.float32, onp.float64]
+CPLX = [onp.complex64, onp.complex128]
+ANY = [onp.bool_] + INT + FLOAT + CPLX
+
+# name -> (dtypes, accepts tuple axis, allows empty reductions)
+TABLE = {
+    "sum": (ANY, True, True), "prod": (ANY, True, True), "mean": (INT + FLOAT, True, False),
+    "max": (INT + FLOAT + [onp.bool_], True, False), "min": (INT + FLOAT, True, False),
+    "amax": (INT + FLOAT, True, False), "amin": (INT + FLOAT, True, False),
+    "any": (ANY, True, True), "all": (ANY, True, True),
+    "std": (INT + FLOAT, True, False), "var": (INT + FLOAT + CPLX, True, False),
+    "ptp": (INT[2:] + FLOAT, True, False), "median": (INT + FLOAT, True, False),
+    "count_nonzero": (ANY, True, True), "nansum": (FLOAT, True, True),
+    "nanmean": (FLOAT[1:], True, False), "nanmax": (FLOAT, True, False),
+    "nanmin": (FLOAT, True, False), "nanprod": (FLOAT, True, True),
+    "nanstd": (FLOAT[1:], True, False), "nanvar": (FLOAT[1:], True, False),
+    "nanmedian": (FLOAT[1:], True, False),
+    "argmax": (INT + FLOAT, False, False), "argmin": (INT + FLOAT, False, False),
+    "nanargmax": (FLOAT, False, False), "nanargmin": (FLOAT, False, False),
+}
+CUMULATIVE = ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+              "cumulative_prod"]
+
+
+def tol(dt, out):
+    dt, out = onp.dtype(dt), onp.dtype(out)
+    if out.kind in "iub":
+        return dict(rtol=0, atol=0)
+    low = any(d.kind in "fc" and d.itemsize <= (4 if d.kind == "f" else 8) for d in (dt, out))
+    return dict(rtol=2e-2, atol=2e-2) if low else dict(rtol=1e-9, atol=1e-9)
+
+
+def np_call(name, data, axis, **kw):
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return getattr(onp, name)(data, axis=axis, **kw)
+
+
+def check(res, ref, dt=None):
+    ref = onp.asarray(ref)
+    assert res.dtype == ref.dtype, (res.dtype, ref.dtype)
+    onp.testing.assert_allclose(onp.asarray(res, dtype=ref.dtype), ref, equal_nan=True,
+                                **tol(dt or ref.dtype, ref.dtype))
+
+
+@st.composite
+def case(draw, name):
+    dtypes, tuples, empty = TABLE[name]
+    dt = draw(st.sampled_from(dtypes))
+    shape = draw(shapes(0, 3, 0 if empty else 1, 4))
+    data = draw(arrays(dt, shape))
+    return dt, data
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+@given(data=st.data())
+def test_positional_matches_numpy(name, data):
+    dt, a = data.draw(case(name))
+    _, tuples, _ = TABLE[name]
+    nd = a.ndim
+    axis = data.draw(st.one_of(st.none(), st.integers(-nd, nd - 1) if nd else st.none()))
+    kd = data.draw(st.booleans()) if name not in ("count_nonzero",) else False
+    kw = {"keepdims": True} if kd else {}
+    ref = np_call(name, a, axis, **kw)
+    res = getattr(np, name)(np.asarray(a), axis=axis, **kw)
+    check(res, ref, dt)
+
+
+@st.composite
+def named_case(draw, name):
+    dt, a = draw(case(name))
+    a = a if a.ndim else a.reshape(1)
+    nd = a.ndim
+    k = draw(st.integers(1, nd))
+    slots = draw(st.permutations(range(nd)))[:k]
+    names = draw(st.permutations(NAMES))[:k]
+    tags = [None] * nd
+    for s, n in zip(slots, names):
+        tags[s] = n
+    _, tuples, _ = TABLE[name]
+    pos = [i for i in range(nd) if tags[i] is None]
+    if tuples:
+        chosen = draw(st.lists(st.sampled_from(range(nd)), min_size=1, max_size=nd,
+                               unique=True))
+    else:
+        chosen = [draw(st.sampled_from(slots))]
+    # axis entries: names for named dims, positional index for the others
+    axis = tuple(tags[i] if tags[i] is not None else pos.index(i) for i in chosen)
+    return dt, a, tags, chosen, axis
+
+
+def expected(name, a, tags, chosen, keepdims, **kw):
+    """NumPy on the physical data, rearranged like the named result."""
+    ref = onp.asarray(np_call(name, a, tuple(chosen) if len(chosen) > 1 else chosen[0],
+                              keepdims=keepdims, **kw))
+    if keepdims:  # named reduced dims disappear; positional ones stay size 1
+        ref = ref.squeeze(axis=tuple(i for i in chosen if tags[i] is not None))
+        left = [t for i, t in enumerate(tags) if not (t is not None and i in chosen)]
+    else:
+        left = [t for i, t in enumerate(tags) if i not in chosen]
+    names = [t for t in left if t is not None]
+    perm = [left.index(n) for n in names] + [i for i, t in enumerate(left) if t is None]
+    return ref.transpose(perm), names
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+@given(data=st.data())
+def test_named_matches_positional_on_physical_dim(name, data):
+    dt, a, tags, chosen, axis = data.draw(named_case(name))
+    x = np.asarray(a).tag(*tags)
+    kd = data.draw(st.booleans()) if name != "count_nonzero" else False
+    kw = {"keepdims": True} if kd else {}
+    ax = axis if len(axis) > 1 else axis[0]
+    res = getattr(np, name)(x, axis=ax, **kw)
+    ref, names = expected(name, a, tags, chosen, kd)
+    check(res.untag(*names), ref, dt)
+
+
+@pytest.mark.parametrize("name", CUMULATIVE)
+@given(data=st.data())
+def test_cumulative_keeps_the_name(name, data):
+    dt = data.draw(st.sampled_from(INT + FLOAT))
+    shape = data.draw(shapes(1, 3, 0, 4))
+    a = data.draw(arrays(dt, shape))
+    i = data.draw(st.integers(0, a.ndim - 1))
+    tags = [None] * a.ndim
+    tags[i] = "t"
+    x = np.asarray(a).tag(*tags)
+    res = getattr(np, name)(x, axis="t")
+    assert res.named_shape == {"t": a.shape[i]}
+    ref = getattr(onp, name)(a, axis=i)
+    check(res.untag("t"), onp.moveaxis(ref, i, 0), dt)
+    check(getattr(np, name)(np.asarray(a), axis=i), ref, dt)
+
+
+@given(data=st.data())
+def test_quantiles(data):
+    a = data.draw(arrays(onp.float64, data.draw(shapes(2, 3, 1, 4))))
+    q = data.draw(st.sampled_from([0.5, [0.1, 0.9]]))
+    x = np.asarray(a).tag("q0", *([None] * (a.ndim - 1)))
+    for name, scale in [("quantile", 1), ("percentile", 100), ("nanquantile", 1),
+                        ("nanpercentile", 100)]:
+        qq = onp.asarray(q) * scale
+        res = getattr(np, name)(x, qq, axis="q0")
+        check(res, getattr(onp, name)(a, qq, axis=0))
+        check(getattr(np, name)(np.asarray(a), qq, axis=1), getattr(onp, name)(a, qq, axis=1))
+
+
+def test_reduction_options():
+    a = onp.arange(12.0).reshape(3, 4)
+    x = np.asarray(a).tag("r", None)
+    w = a > 4
+    check(np.sum(x, axis="r", where=np.asarray(w).tag("r", None)), onp.sum(a, 0, where=w))
+    check(np.sum(x, axis=("r", 0), initial=5.0), onp.sum(a, initial=5.0))
+    check(np.max(x, axis="r", initial=100.0), onp.max(a, 0, initial=100.0))
+    check(np.sum(x, axis="r", dtype=np.float32), onp.sum(a, 0, dtype=onp.float32))
+    check(np.std(x, axis="r", ddof=1), onp.std(a, 0, ddof=1))
+    check(np.var(x, axis=("r", 0), ddof=2), onp.var(a, ddof=2))
+    check(np.mean(x, axis=None).untag("r"), a.mean(1))  # None: positional axes only
+    check(np.average(x, axis="r"), onp.average(a, axis=0))
+    check(np.logsumexp(x, axis="r"), onp.log(onp.exp(a).sum(0)))
+    # methods and axis=None keep names
+    assert x.sum().named_shape == {"r": 3}
+    check(x.sum().untag("r"), a.sum(1))
+    check(np.argmax(x).untag("r"), onp.argmax(a, axis=1))
+    assert np.sum(np.ones(3, dtype=np.int8)).dtype == onp.int64
+
+
+def test_errors():
+    x = np.zeros((2, 3)).tag("a", None)
+    with pytest.raises(ValueError, match=r"sum: axis name 'a' given twice in "
+                                         r"axis=\('a', 'a'\)"):
+        x.sum(axis=("a", "a"))
+    with pytest.raises(ValueError, match=r"mean: axis name 'q' is not an axis of the "
+                                         r"operand \(the array has named axes \{'a': 2\}\)"):
+        x.mean(axis="q")
+    with pytest.raises(ValueError, match=r"squeeze: axis='a' names an axis, but this "
+                                         r"function takes positional axes only"):
+        np.squeeze(x, axis="a")
+    with pytest.raises(TypeError, match=r"sum: axis got the int 3 as an axis name"):
+        from namedarray.placement import resolve
+        resolve("sum", x, (3,))
+    with pytest.raises(ValueError, match=r"sum: duplicate value in 'axis'"):
+        x.sum(axis=(0, -1))
+
+
+# -- gradients ---------------------------------------------------------------
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "max", "min", "std", "var",
+                                  "logsumexp", "median", "ptp", "cumsum", "cumprod",
+                                  "nansum", "nanmean", "amax"])
+def test_named_reduction_gradients(name):
+    rng = onp.random.default_rng(0)
+    a = rng.normal(size=(3, 4)) + 2.0
+    fn = getattr(np, name)
+
+    def f(d):
+        r = fn(np.NamedArray(d, dims=("r", None)), axis="r")
+        return (r.untag("r") if r.names else r).data
+
+    check_grads(f, (jnp.asarray(a),), order=1, modes=["rev", "fwd"])
+    # and equal to the positional gradient
+    g_named = jax.grad(lambda d: f(d).sum())(jnp.asarray(a))
+    jfn = jax.scipy.special.logsumexp if name == "logsumexp" else getattr(jnp, name)
+    g_pos = jax.grad(lambda d: jfn(d, axis=0).sum())(jnp.asarray(a))
+    onp.testing.assert_allclose(g_named, g_pos, rtol=1e-6)
+
+
+def test_prod_gradient_with_zeros():
+    a = jnp.asarray([[0.0, 2.0], [3.0, 0.0], [4.0, 5.0]])
+    g = jax.grad(lambda d: np.prod(np.NamedArray(d, ("r", None)), axis="r").sum().data)(a)
+    onp.testing.assert_allclose(g, jax.grad(lambda d: jnp.prod(d, 0).sum())(a))
+
+
+# -- the compiled program: same reduce as the positional call ------------------
+def test_named_reduction_lowers_to_the_positional_reduce():
+    d = jnp.ones((8, 16, 4))
+    x = np.NamedArray(d, dims=(None, "b", None))     # b is physical dim 1
+    named = jax.jit(lambda v: v.sum(axis=("b", 1))).lower(x).as_text()
+    pos = jax.jit(lambda v: jnp.sum(v, axis=(1, 2))).lower(d).as_text()
+    ops = lambda t: sorted(re.findall(r"stablehlo\.(\w+)", t))  # noqa: E731
+    assert ops(named) == ops(pos)
+    assert named.count("stablehlo.reduce") == 1

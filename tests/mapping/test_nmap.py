@@ -1,0 +1,76 @@
+"""nmap: named operations on mapped names are collectives, and the mapped run
+equals the unmapped run (names an output does not vary along are dropped)."""
+import jax
+import jax.numpy as jnp
+import numpy as onp
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import namedarray as np
+from namedarray import parallel as P
+from support import arrays, assert_same_named
+
+FUNCS = ["sum", "mean", "max", "min", "prod", "std", "var", "median", "argmax", "argmin",
+         "any", "all", "cumsum", "cumprod", "sort", "argsort", "logsumexp", "ptp",
+         "count_nonzero", "nanmean", "flip"]
+
+
+same = assert_same_named
+
+
+@pytest.mark.parametrize("name", FUNCS)
+@settings(max_examples=8)   # each example compiles the mapped program afresh
+@given(data=st.data())
+def test_named_ops_in_nmap_equal_unmapped(name, data):
+    shape = data.draw(st.sampled_from([(1, 1), (2, 3), (3, 1, 2), (2, 2, 4)]))
+    a = data.draw(arrays(onp.float64, shape))
+    x = np.asarray(a).tag("b", *([None] * (a.ndim - 2)), "c")
+    axis = data.draw(st.sampled_from(["b", ("b", 0) if a.ndim > 2 else "b", "c",
+                                      ("b", "c")]))
+    fn = getattr(np, name)
+    if name in ("argmax", "argmin", "cumsum", "cumprod", "sort", "argsort", "flip") \
+            and not isinstance(axis, str):
+        axis = "b"
+    unmapped = fn(x, axis=axis)
+    mapped = np.nmap(lambda v: fn(v, axis=axis))(x)
+    same(mapped, unmapped)
+
+
+def test_nmap_partial_names_and_raw_jax_inside():
+    a = onp.arange(24.0).reshape(2, 3, 4)
+    x = np.asarray(a).tag("b", None, "c")
+
+    def f(v):
+        # raw JAX code sees only the positional axis
+        assert v.shape == (3,) and jnp.ndim(v.data) == 1
+        return jnp.sin(v.data) * 2 + jax.lax.psum(v.data, "b")
+    out = np.nmap(f)(x)
+    ref = onp.sin(a) * 2 + a.sum(0, keepdims=True)
+    onp.testing.assert_allclose(out.untag("b", "c"), ref.transpose(0, 2, 1))
+    # jit of nmap, and nmap of a function with several arguments aligned by name
+    y = np.asarray(onp.arange(4.0)).tag("c")
+    g = jax.jit(np.nmap(lambda u, w: (u * w).sum(axis="c")))
+    onp.testing.assert_allclose(g(x, y).untag("b"), (a * onp.arange(4.0)).sum(2))
+
+
+def test_nmap_grad_and_errors():
+    a = jnp.asarray(onp.random.default_rng(0).normal(size=(3, 4)))
+    loss = lambda d: np.nmap(lambda v: (v - v.mean(axis="b")) ** 2)(  # noqa: E731
+        np.NamedArray(d, ("b", None))).sum(axis=("b", 0)).data
+    ref = lambda d: ((d - d.mean(0)) ** 2).sum()  # noqa: E731
+    onp.testing.assert_allclose(jax.grad(loss)(a), jax.grad(ref)(a), rtol=1e-12)
+    x = np.NamedArray(a, ("b", None))
+    y = np.zeros((4, 2)).tag("b", None)
+    with pytest.raises(ValueError, match=r"nmap: axis name 'b' has size 3 in argument 0"):
+        np.nmap(lambda u, v: u)(x, y)
+    with pytest.raises(ValueError, match=r"sum: axis name 'q' is not an axis"):
+        np.nmap(lambda v: v.sum(axis="q"))(x)
+
+
+def test_mixed_axis_keeps_the_order_given():
+    a = onp.arange(12).reshape(3, 4)
+    x = np.asarray(a).tag(None, "t")
+    got = np.roll(x, shift=(1, 2), axis=(0, "t"))
+    onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (1, 2), axis=(0, 1)).T)
+    got = np.nmap(lambda v: np.roll(v, shift=(2, 1), axis=("t", 0)))(x)
+    onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (2, 1), axis=(1, 0)).T)

@@ -1,0 +1,80 @@
+"""Shared test support: Hypothesis strategies (shapes, 0-size and 0-d included,
+   dtypes, names) and the NumPy-oracle assertions (assert_same, assert_same_named)."""
+from __future__ import annotations
+
+import numpy as onp
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+ALL_DTYPES = [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8,
+              onp.float16, onp.float32, onp.float64, onp.complex64, onp.complex128]
+NUMERIC = [d for d in ALL_DTYPES if d is not onp.bool_]
+FLOATS = [onp.float32, onp.float64]
+NAMES = ["a", "b", "c", "batch"]
+
+
+def shapes(min_dims=0, max_dims=3, min_side=0, max_side=4):
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side)
+
+
+def arrays(dtype, shape, small=True):
+    """Arrays of ``dtype`` with small finite values (no overflow noise)."""
+    dtype = onp.dtype(dtype)
+    if dtype.kind == "b":
+        elems = st.booleans()
+    elif dtype.kind in "iu":
+        lo = 0 if dtype.kind == "u" else -5
+        elems = st.integers(lo, 5)
+    elif dtype.kind == "f":
+        elems = st.floats(-10, 10, width=min(dtype.itemsize * 8, 64), allow_nan=False,
+                          allow_subnormal=False)  # XLA on CPU flushes subnormals
+    else:
+        elems = st.complex_numbers(max_magnitude=10, allow_nan=False, allow_infinity=False,
+                                   allow_subnormal=False, width=dtype.itemsize * 8)
+    return hnp.arrays(dtype, shape, elements=elems)
+
+
+@st.composite
+def named_arrays(draw, dtypes=FLOATS, min_dims=1, max_dims=3, min_side=1, max_side=4):
+    """(numpy array, dims) with at least one named dim; physical order arbitrary."""
+    shape = draw(shapes(min_dims, max_dims, min_side, max_side))
+    dt = draw(st.sampled_from(dtypes))
+    data = draw(arrays(dt, shape))
+    k = draw(st.integers(1, len(shape)))
+    names = draw(st.permutations(NAMES))[:k]
+    slots = draw(st.permutations(range(len(shape))))[:k]
+    dims = [None] * len(shape)
+    for s, n in zip(slots, names):
+        dims[s] = n
+    return data, tuple(dims)
+
+
+def assert_same(res, exp, close=False):
+    """``res`` equals NumPy's ``exp``: dtype, shape and values (tuples and lists
+    element by element; ``close``: floats to a dtype-sized tolerance)."""
+    if isinstance(exp, (tuple, list)):
+        assert isinstance(res, (tuple, list)) and len(res) == len(exp), (type(res), res)
+        assert isinstance(res, list) == isinstance(exp, list), (type(res), type(exp))
+        for r, e in zip(res, exp):
+            assert_same(r, e, close)
+        return
+    exp = onp.asarray(exp)
+    got = onp.asarray(res)
+    assert got.dtype == exp.dtype, (got.dtype, exp.dtype)
+    assert got.shape == exp.shape, (got.shape, exp.shape)
+    if close and exp.dtype.kind in "fc":
+        wide = exp.dtype.itemsize > 2
+        onp.testing.assert_allclose(got, exp, rtol=1e-6 if wide else 1e-2,
+                                    atol=1e-12 if wide else 1e-2)
+    else:
+        onp.testing.assert_array_equal(got, exp)
+
+
+def assert_same_named(a, b, tol=1e-10):
+    """Two NamedArrays hold the same names and, aligned by name, the same values."""
+    assert set(a.names) == set(b.names), (a.dims, b.dims)
+    names = sorted(a.names)
+    ra, rb = onp.asarray(a.untag(*names)), onp.asarray(b.untag(*names))
+    assert ra.dtype == rb.dtype
+    onp.testing.assert_allclose(ra, rb, rtol=tol, atol=tol)
