@@ -50,9 +50,9 @@ def check_dims(fn: str, dims, ndim: int) -> tuple:
     return dims
 
 
-def unknown_name(fn: str, arg: str, name, x: "NamedArray"):
+def unknown_name(fn: str, arg: str, name, x: "NamedArray", of: str = "the array"):
     return ValueError(
-        f"{fn}: {arg} names axis {name!r}, but the array has named axes "
+        f"{fn}: {arg} {name!r} is not an axis of {of}, which has named axes "
         f"{x.named_shape} (positional shape {x.shape})")
 
 
@@ -337,7 +337,7 @@ class NamedArray:
         for d in names:
             check_name("untag", "names", d)
             if d not in self.named_shape:
-                raise unknown_name("untag", "names", d, self)
+                raise unknown_name("untag", "name", d, self)
             if d in seen:
                 raise ValueError(f"untag: axis name {d!r} given twice in {names!r}")
             seen.add(d)
@@ -358,7 +358,7 @@ class NamedArray:
         mapping = {**(mapping or {}), **kw}
         for old, nw in mapping.items():
             if old is None or old not in self.named_shape:
-                raise unknown_name("rename", "names", old, self)
+                raise unknown_name("rename", "name", old, self)
             check_name("rename", "new name", nw)
         moved = [old for old in mapping if old in dict(self.mapped)]
         if moved:   # a mapped name is renamed as a whole axis: gather it first

@@ -76,7 +76,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if isinstance(axis, str):
         for i, x in enumerate(xs):
             if axis not in x.named_shape:
-                raise unknown_name("concatenate", f"axis (argument {i})", axis, x)
+                raise unknown_name("concatenate", "axis", axis, x, f"argument {i}")
         parts = [x.untag(axis) for x in xs]
         res = generic("concatenate", jnp.concatenate, (parts,),
                        {"axis": 0, "dtype": join_dtype(xs, dtype)})

@@ -36,6 +36,33 @@ def is_named(v):
     return isinstance(v, NamedArray)
 
 
+def check_sizes(fn, args, kwargs):
+    """Each name has one size across the arguments; an error names the
+    arguments as the user passed them (``argument 1['w']``), not pytree leaves."""
+    seen = {}
+    flat, _ = jax.tree_util.tree_flatten_with_path((args, kwargs), is_leaf=is_named)
+    for path, v in flat:
+        if not is_named(v):
+            continue
+        where = _describe(path)
+        for n, s in v.named_shape.items():
+            if n in seen and seen[n][0] != s:
+                s0, w0, shape0 = seen[n]
+                raise ValueError(
+                    f"{fn}: axis name {n!r} has size {s0} in {w0} (named shape {shape0}) "
+                    f"but size {s} in {where} (named shape {v.named_shape})")
+            seen.setdefault(n, (s, where, v.named_shape))
+
+
+def _describe(path):
+    """``((args, kwargs), key path)`` -> ``argument 0``, ``keyword argument 'w'[0]``."""
+    top, first, *rest = path
+    tail = jax.tree_util.keystr(tuple(rest))
+    if top.idx == 0:
+        return f"argument {first.idx}{tail}"
+    return f"keyword argument {first.key!r}{tail}"
+
+
 def check_axes(fn, axes, present):
     """``axes`` as a tuple of names, each one an axis of some argument."""
     if axes is None:
@@ -54,6 +81,7 @@ def local_nmap(f, axes=None):
     """``f`` with the named axes listed in ``axes`` (all when ``None``) vmapped."""
     @functools.wraps(f)
     def mapped(*args, **kwargs):
+        check_sizes("nmap", args, kwargs)
         leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_named)
         idx = [i for i, v in enumerate(leaves) if is_named(v)]
         met, _ = meet("nmap", [leaves[i] for i in idx])

@@ -29,7 +29,7 @@ from ..core.array import NamedArray, align, meet, new, positional, rewrap
 from ..core.dims import order_names
 from ..parallel import gather_names
 from ..placement import Binding, bind, bindings, localize
-from .local import check_axes, is_named, local_nmap
+from .local import check_axes, check_sizes, is_named, local_nmap
 
 def resources(fn, mesh, axis_resources) -> dict:
     """Validate ``axis_resources`` against ``mesh``: name -> tuple of mesh axes.
@@ -142,6 +142,7 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
 
     @functools.wraps(f)
     def mapped(*args, **kwargs):
+        check_sizes("nmap", args, kwargs)
         leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_named)
         arr_idx = [i for i, v in enumerate(leaves) if is_named(v) or isinstance(v, jax.Array)]
         arrays = [leaves[i] if is_named(leaves[i]) else positional(leaves[i]) for i in arr_idx]
