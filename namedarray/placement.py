@@ -95,12 +95,6 @@ def bindings() -> dict:
     return _state.stack
 
 
-def bound_size(name: str):
-    """The global size of a bound name, or ``None``."""
-    b = bindings().get(name)
-    return None if b is None else b.size
-
-
 @contextlib.contextmanager
 def bind(new_bindings: dict):
     """Bind names for the duration of a map's body."""

@@ -3,7 +3,6 @@ import subprocess
 import sys
 
 import jax
-import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st

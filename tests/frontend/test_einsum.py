@@ -3,7 +3,6 @@ accumulation dtypes, error messages.  Reference: ``numpy.einsum`` on the
 physical arrays."""
 from __future__ import annotations
 
-import re
 
 import jax
 import jax.numpy as jnp

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
-from namedarray import parallel as P
 from support import arrays, assert_same_named
 
 FUNCS = ["sum", "mean", "max", "min", "prod", "std", "var", "median", "argmax", "argmin",
