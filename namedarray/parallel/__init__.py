@@ -288,9 +288,11 @@ def axis_index(axis_name):
 # --------------------------------------------------------------------------
 # data movement
 # --------------------------------------------------------------------------
-def gather_names(fn, x: NamedArray, names) -> NamedArray:
-    """Make ``names`` the leading positional axes of ``x``, in order: the whole
-    axis, wherever it lives ("forget the mapping", as xmap's ``all_gather``).
+def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
+    """Make ``names`` the leading positional axes of ``x`` (``last``: the
+    trailing ones, which leaves a name next to the positional axes where it
+    is), in order: the whole axis, wherever it lives ("forget the mapping", as
+    xmap's ``all_gather``).
     A mapped name is gathered over its map's axes, a split name's blocks are
     concatenated in global order, and a value that does not vary along a bound
     name is repeated along it."""
@@ -313,20 +315,28 @@ def gather_names(fn, x: NamedArray, names) -> NamedArray:
                 d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=0, tiled=k > 0)
         x = new(jnp.moveaxis(d, 0, n), x.dims[:n] + (p.name,) + x.dims[n:],
                 _without(x.mapped, p.name))
-    return x.untag(*names)
+    if not last:
+        return x.untag(*names)
+    n = x.ndim
+    rest = tuple(d for d in x.names if d not in names)
+    perm = tuple(range(n)) + tuple(x.dims.index(d) for d in tuple(names) + rest)
+    d = x.data if perm == tuple(range(len(perm))) else lax.transpose(x.data, perm)
+    return new(d, (None,) * (n + len(names)) + rest, x.mapped)
 
 
 def _without(mapped, name):
     return tuple((n, s) for n, s in mapped if n != name)
 
 
-def scatter_names(fn, y: NamedArray, names, like: NamedArray) -> NamedArray:
-    """Inverse of :func:`gather_names`: the leading positional axes of ``y`` get
-    the names back, and each name ``like`` held only part of (mapped, or a
-    block) is cut back to this instance's part -- unless the operation changed
-    its length (``diff``), which leaves the whole axis here."""
+def scatter_names(fn, y: NamedArray, names, like: NamedArray, last=False) -> NamedArray:
+    """Inverse of :func:`gather_names`: the leading (``last``: trailing)
+    positional axes of ``y`` get the names back, and each name ``like`` held
+    only part of (mapped, or a block) is cut back to this instance's part --
+    unless the operation changed its length (``diff``), which leaves the whole
+    axis here."""
     k = len(names)
-    out = new(y.data, (None,) * k + y.dims[k:], y.mapped).tag(*names, *([None] * (y.ndim - k)))
+    pos = (None,) * (y.ndim - k)
+    out = y.tag(*pos, *names) if last else y.tag(*names, *pos)
     had = dict(like.mapped)
     back = [n for n in names if n in had and out.named_shape[n] == had[n]]
     return localize(fn, out, back) if back else out

@@ -117,7 +117,8 @@ def along_names(fn, run, args, kwargs, axis_pos, axis_kw, keep=True):
     """Gather -> run -> scatter: run the positional ``run(*args, **kwargs)`` along
     the named axes of its ``axis`` argument.
 
-    The names become the leading positional axes of ``args[0]``, and of every
+    The names become the trailing positional axes of ``args[0]`` (a name next
+    to the positional axes stays where it is: no transpose), and of every
     other array argument that has them all (``take_along_axis``'s indices); the
     parallel layer gathers names bound by an enclosing map.  The ``axis`` argument is
     rewritten in the order given (it pairs with ``s`` in fft, and a matrix
@@ -131,21 +132,22 @@ def along_names(fn, run, args, kwargs, axis_pos, axis_kw, keep=True):
     single = isinstance(axis, str)
     axes = (axis,) if single else tuple(axis)
     names = list(dict.fromkeys(a for a in axes if isinstance(a, str)))
-    k = len(names)
-    new_axes = tuple(names.index(a) if isinstance(a, str) else k + normalize_axis(
-        fn, a, x.ndim) for a in axes)
-    g = parallel.gather_names(fn, x, names)
+    n = x.ndim
+    new_axes = tuple(n + names.index(a) if isinstance(a, str) else normalize_axis(
+        fn, a, n) for a in axes)
+    g = parallel.gather_names(fn, x, names, last=True)
     new_axis = new_axes[0] if single else new_axes
-    args = (g,) + tuple(parallel.gather_names(fn, a, names) if isinstance(a, NamedArray)
-                        and all(n in a.named_shape for n in names) else a
-                        for a in args[1:])
+    args = (g,) + tuple(parallel.gather_names(fn, a, names, last=True)
+                        if isinstance(a, NamedArray) and all(m in a.named_shape for m in names)
+                        else a for a in args[1:])
     if axis_kw in kwargs or len(args) <= axis_pos:
         kwargs = {**kwargs, axis_kw: new_axis}
     else:
         args = args[:axis_pos] + (new_axis,) + args[axis_pos + 1:]
     res = run(*args, **kwargs)
     if keep:
-        res = jax.tree_util.tree_map(lambda r: parallel.scatter_names(fn, r, names, x), res,
+        res = jax.tree_util.tree_map(lambda r: parallel.scatter_names(fn, r, names, x,
+                                                                      last=True), res,
                                      is_leaf=lambda v: isinstance(v, NamedArray))
     return res
 
