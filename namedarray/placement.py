@@ -60,11 +60,6 @@ class Binding:
         """The global size of the name."""
         return self.block * math.prod(self.sizes)
 
-    @property
-    def axes(self) -> tuple:
-        """Every JAX axis name the binding spans."""
-        return tuple(a for g in self.groups for a in g)
-
     def vmapped(self, size: int) -> "Binding":
         """This binding after a local map also ``vmap``s the name's local part
         (``size`` elements: the block, or the whole name when unbound)."""
