@@ -38,11 +38,12 @@ def nmap(f, axes=None, mesh=None, axis_resources=None):
     unmapped run).
 
     Gradients of a mapped function taken outside it (``jax.grad`` of a loss
-    built from ``nmap(f)(x)``) equal the unmapped run's on every placement.
-    A gradient taken *inside* ``f`` of a value a collective made invariant
-    follows JAX's own rule for collectives under ``vmap``/``shard_map``: every
-    instance differentiates its own copy, so it is the unmapped gradient times
-    the number of instances; differentiate outside the map instead.
+    built from ``nmap(f)(x)``) equal the unmapped run's on every placement, and
+    so do gradients taken inside a local ``nmap`` (``nmap(jax.grad(loss))``).
+    Inside a mesh ``nmap``, a gradient of a value a collective made invariant
+    still follows ``shard_map``'s own rule: every device differentiates its own
+    copy, so it is the unmapped gradient times the number of devices;
+    differentiate outside the mesh map instead.
 
     >>> import jax, namedarray as np
     >>> x = np.arange(8.0).reshape(4, 2).tag("b", None)

@@ -30,6 +30,8 @@ import math
 import jax
 import jax.numpy as jnp
 from jax import lax
+from jax._src.interpreters import ad, batching, mlir
+from jax.extend.core import Primitive
 
 from ..core import config, hooks
 from ..core.array import NamedArray, new, operand, positional
@@ -57,29 +59,133 @@ def _each(one, x):
 
 
 def _over_groups(collective, data, b):
-    """``collective(data, group)`` over each of the binding's axis groups, minor
-    first (a vmap axis and mesh axes cannot share one collective)."""
-    for g in reversed(b.groups):
-        data = collective(data, g)
+    """``collective(data, group, kind, size)`` over each of the binding's axis
+    groups, minor first (a vmap axis and mesh axes cannot share one collective)."""
+    for g, kind, size in zip(reversed(b.groups), reversed(b.kinds), reversed(b.sizes)):
+        data = collective(data, g, kind, size)
     return data
+
+
+def _axis(group):
+    return group if len(group) > 1 else group[0]
+
+
+# --------------------------------------------------------------------------
+# collectives over a vmapped name, with gradients that do not depend on it
+# --------------------------------------------------------------------------
+# JAX transposes psum to psum.  Under vmap that is right for a cotangent that
+# varies along the name (each instance's contribution, to be summed), but a
+# cotangent that does not vary -- the seed of a jax.grad taken inside the map,
+# of a loss a collective made invariant -- stands for one value: summing it
+# over the instances would multiply the unmapped gradient by their number.
+# These primitives decide when vmap batches them (so also under jax.jit):
+# a cotangent is summed over the instances only where it varies.
+def _same_aval(x, **params):
+    return x
+
+
+def _primitive(name, abstract=_same_aval):
+    p = Primitive(f"namedarray_{name}")
+    p.def_abstract_eval(abstract)
+    return p
+
+
+_cotangent_sum = _primitive("cotangent_sum")       # sum where it varies
+_cotangent_sum.def_impl(_same_aval)
+mlir.register_lowering(_cotangent_sum, lambda ctx, x, **params: [x])
+_psum_vmap = _primitive("psum_vmap")               # lax.psum over one vmapped name
+
+
+def _gather_aval(x, *, axis, size, tiled):
+    shape = (size * x.shape[0],) + x.shape[1:] if tiled else (size,) + x.shape
+    return x.update(shape=shape)
+
+
+def _slice_aval(ct, *, axis, size, tiled):
+    return ct.update(shape=(ct.shape[0] // size,) + ct.shape[1:] if tiled else ct.shape[1:])
+
+
+_gather_vmap = _primitive("all_gather_vmap", _gather_aval)   # lax.all_gather, axis 0
+_own_slice = _primitive("own_slice_vmap", _slice_aval)       # its transpose
+
+
+def _batched(p, rule):
+    """``rule(x, d, size, **params)`` at the vmap level of ``params["axis"]``; at
+    other levels the primitive is carried through, with that level's batch
+    dimension moved last (the primitives work on axis 0)."""
+    def batch(axis_data, vals, dims, **params):
+        (x,), (d,) = vals, dims
+        if axis_data.name != params["axis"]:
+            if d is None:
+                return p.bind(x, **params), None
+            y = p.bind(jnp.moveaxis(x, d, -1), **params)
+            return y, y.ndim - 1
+        return rule(x, d, axis_data.size, **params)
+    batching.fancy_primitive_batchers[p] = batch
+
+
+def _cotangent_sum_rule(x, d, size, *, axis):
+    return (x, None) if d is None else (x.sum(d), None)
+
+
+def _psum_rule(x, d, size, *, axis):
+    return (x * size if d is None else x.sum(d)), None
+
+
+def _gather_rule(x, d, n, *, axis, size, tiled):
+    x = jnp.broadcast_to(x, (size,) + x.shape) if d is None else jnp.moveaxis(x, d, 0)
+    return (x.reshape((-1,) + x.shape[2:]) if tiled else x), None
+
+
+def _own_slice_rule(ct, d, n, *, axis, size, tiled):
+    if d is not None:
+        ct = ct.sum(d)           # contributions from every instance
+    if tiled:
+        ct = ct.reshape((size, ct.shape[0] // size) + ct.shape[1:])
+    return ct, 0
+
+
+_batched(_cotangent_sum, _cotangent_sum_rule)
+_batched(_psum_vmap, _psum_rule)
+_batched(_gather_vmap, _gather_rule)
+_batched(_own_slice, _own_slice_rule)
+ad.deflinear2(_cotangent_sum, lambda ct, x, **kw: (_cotangent_sum.bind(ct, **kw),))
+ad.deflinear2(_psum_vmap, lambda ct, x, **kw: (_cotangent_sum.bind(ct, **kw),))
+ad.deflinear2(_gather_vmap, lambda ct, x, **kw: (_own_slice.bind(ct, **kw),))
+ad.deflinear2(_own_slice, lambda ct, x, **kw: (_gather_vmap.bind(ct, **kw),))
+
+
+def _psum_group(x, group, kind, size):
+    if kind == "vmap":
+        return _psum_vmap.bind(x, axis=group[0])
+    return lax.psum(x, group)
+
+
+def _all_gather_group(x, group, kind, size, tiled=False):
+    """``lax.all_gather`` into axis 0 (stacked, or ``tiled``)."""
+    if kind == "vmap":
+        return _gather_vmap.bind(x, axis=group[0], size=size, tiled=tiled)
+    return lax.all_gather(x, _axis(group), axis=0, tiled=tiled)
 
 
 # --------------------------------------------------------------------------
 # reductions over names
 # --------------------------------------------------------------------------
-_pmax_groups = jax.custom_jvp(lambda x, g: lax.pmax(x, g), nondiff_argnums=(1,))
-_pmin_groups = jax.custom_jvp(lambda x, g: lax.pmin(x, g), nondiff_argnums=(1,))
+_pmax_groups = jax.custom_jvp(lambda x, g, kind, size: lax.pmax(x, g),
+                              nondiff_argnums=(1, 2, 3))
+_pmin_groups = jax.custom_jvp(lambda x, g, kind, size: lax.pmin(x, g),
+                              nondiff_argnums=(1, 2, 3))
 
 
 def _def_chooser(prim, coll):
     """JAX has no derivative for pmax/pmin: the tangent of the chosen value,
     shared equally among ties (as ``jnp.max``'s)."""
     @prim.defjvp
-    def _jvp(group, primals, tangents):
+    def _jvp(group, kind, size, primals, tangents):
         (x,), (t,) = primals, tangents
         m = coll(x, group)
         eq = x == m
-        tsum = lax.psum(jnp.where(eq, t, jnp.zeros_like(t)), group)
+        tsum = _psum_group(jnp.where(eq, t, jnp.zeros_like(t)), group, kind, size)
         cnt = lax.psum(eq.astype(t.dtype), group)
         return m, tsum / cnt
 
@@ -88,13 +194,12 @@ _def_chooser(_pmax_groups, lax.pmax)
 _def_chooser(_pmin_groups, lax.pmin)
 
 
-def _pprod_group(x, group):
-    return jnp.prod(lax.all_gather(x, group if len(group) > 1 else group[0], axis=0),
-                    axis=0)
+def _pprod_group(x, group, kind, size):
+    return jnp.prod(_all_gather_group(x, group, kind, size), axis=0)
 
 
 def _bool_coll(coll):
-    return lambda d, g: coll(d.astype(jnp.int32), g).astype(bool)
+    return lambda d, g, kind, size: coll(d.astype(jnp.int32), g).astype(bool)
 
 
 def _reducer(fn, local, collective, repeat=None):
@@ -127,7 +232,7 @@ def _keep_dtype(red):
     return lambda d, ax: red(d, axis=ax).astype(d.dtype)
 
 
-psum = _reducer("psum", _keep_dtype(jnp.sum), lax.psum, lambda d, k: d * k)
+psum = _reducer("psum", _keep_dtype(jnp.sum), _psum_group, lambda d, k: d * k)
 pmax = _reducer("pmax", lambda d, ax: jnp.max(d, axis=ax), _pmax_groups)
 pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _pmin_groups)
 pprod = _reducer("pprod", _keep_dtype(jnp.prod), _pprod_group, lambda d, k: d ** k)
@@ -311,8 +416,9 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
         if p.kind == "invariant":
             d = jnp.broadcast_to(d[None], (b.size,) + d.shape)
         else:
-            for k, g in enumerate(reversed(b.groups)):   # minor group first
-                d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=0, tiled=k > 0)
+            groups = zip(reversed(b.groups), reversed(b.kinds), reversed(b.sizes))
+            for k, (g, kind, size) in enumerate(groups):   # minor group first
+                d = _all_gather_group(d, g, kind, size, tiled=k > 0)
         x = new(jnp.moveaxis(d, 0, n), x.dims[:n] + (p.name,) + x.dims[n:],
                 _without(x.mapped, p.name))
     if not last:

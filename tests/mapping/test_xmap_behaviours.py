@@ -181,3 +181,33 @@ def test_errors_name_the_function_and_the_axis():
         np.nmap(lambda u, p: u)(x, params)
     with pytest.raises(ValueError, match=r"but size 5 in keyword argument 'p'\['v'\]\[0\]"):
         np.nmap(lambda u, p: u, mesh=MESH4, axis_resources={"b": "d"})(x, p=params)
+
+
+LOSSES = {
+    "psum": lambda u: -P.psum(u, "b"),
+    "psum_squared": lambda u: P.psum(P.psum(u, "b") * u, "b"),
+    "logsumexp": lambda u: np.logsumexp(u, axis="b"),
+    "pmax": lambda u: P.pmax(u * u, "b"),
+    "pmean": lambda u: P.pmean(np.sin(u), "b"),
+    "all_gather": lambda u: (P.all_gather(u, "b") ** 2).sum() * u.sum(axis="b"),
+    "prod": lambda u: np.prod(u / 4 + 1, axis="b"),
+    "softmax_expectation": lambda u: np.sum(
+        np.exp(u - np.logsumexp(u, axis="b")) * np.arange(8.0).tag("b"), axis="b"),
+}
+
+
+@pytest.mark.parametrize("loss", sorted(LOSSES))
+def test_gradients_taken_inside_a_local_nmap_match_the_physical_run(loss):
+    """jax.grad inside the map of a loss a collective made invariant: each
+    instance's gradient is its slice of the physical gradient (not the number
+    of instances times it), eagerly, under jit outside and jit inside."""
+    f = lambda u: LOSSES[loss](u).data  # noqa: E731
+    data = jnp.asarray(onp.random.default_rng(1).permutation(8) / 3.0 - 1.0)
+    want = jax.grad(lambda d: f(np.NamedArray(d, ("b",))))(data)
+    x = np.NamedArray(data, ("b",))
+    for run in (np.nmap(jax.grad(f)), jax.jit(np.nmap(jax.grad(f))),
+                np.nmap(jax.jit(jax.grad(f)))):
+        got = run(x)
+        assert got.named_shape == {"b": 8}
+        onp.testing.assert_allclose(onp.asarray(got.untag("b")), want, rtol=1e-12,
+                                    atol=1e-12)
