@@ -125,11 +125,11 @@ def _batched(p, rule):
 
 
 def _cotangent_sum_rule(x, d, size, *, axis):
-    return (x, None) if d is None else (x.sum(d), None)
+    return (x, None) if d is None else (x.sum(d, dtype=x.dtype), None)
 
 
 def _psum_rule(x, d, size, *, axis):
-    return (x * size if d is None else x.sum(d)), None
+    return (x * size if d is None else x.sum(d, dtype=x.dtype)), None
 
 
 def _gather_rule(x, d, n, *, axis, size, tiled):
@@ -139,7 +139,7 @@ def _gather_rule(x, d, n, *, axis, size, tiled):
 
 def _own_slice_rule(ct, d, n, *, axis, size, tiled):
     if d is not None:
-        ct = ct.sum(d)           # contributions from every instance
+        ct = ct.sum(d, dtype=ct.dtype)   # contributions from every instance
     if tiled:
         ct = ct.reshape((size, ct.shape[0] // size) + ct.shape[1:])
     return ct, 0
