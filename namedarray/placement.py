@@ -34,6 +34,7 @@ from jax import lax
 
 from .core import hooks
 from .core.array import check_name, new
+from .core.vmap import vary as _vary
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,6 +158,24 @@ def instance_index(b: Binding):
     return idx
 
 
+def vary(x, names):
+    """``x``, which does not vary along ``names``, entering a computation with
+    values that do (as ``shard_map``'s ``pvary``): the same values, but a
+    gradient taken inside the map sums the instances' cotangents, so a value
+    every instance shares gets its whole gradient, as in the unmapped run.
+    (On a mesh, JAX inserts its own ``pvary``.)"""
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return x
+    bound = bindings()
+    d = x.data
+    for n in names:
+        b = bound.get(n)
+        for g, kind in zip(b.groups, b.kinds) if b is not None else ():
+            if kind == "vmap":
+                d = _vary.bind(d, axis=g[0])
+    return x if d is x.data else new(d, x.dims, x.mapped)
+
+
 def localize(fn: str, x, names):
     """Cut this instance's part out of whole physical axes ``names`` of ``x``
     (a fresh or gathered array meeting mapped ones): a split name keeps its
@@ -176,6 +195,7 @@ def localize(fn: str, x, names):
         if not b.groups:
             continue          # nothing partitions it: the whole axis is this part
         i = instance_index(b)
+        x = vary(x, [n])
         if b.physical:
             d = lax.dynamic_slice_in_dim(x.data, i * b.block, b.block, axis=dim)
             x = new(d, x.dims, x.mapped + ((n, b.size),))
@@ -186,3 +206,4 @@ def localize(fn: str, x, names):
 
 
 hooks.localize = localize
+hooks.vary = vary

@@ -146,16 +146,21 @@ def normalize_axis(fn: str, axis, ndim: int) -> int:
 # --------------------------------------------------------------------------
 def meet(fn: str, ops):
     """Operands meeting names an enclosing map holds only part of: whole axes
-    of those names are cut to this instance's part.  Returns (operands, the
+    of those names are cut to this instance's part, and an operand that does
+    not vary along one is marked as entering the map's instances (so that a
+    gradient taken inside the map sums over them).  Returns (operands, the
     union of their mapped names)."""
     if not any(isinstance(x, NamedArray) and x.mapped for x in ops):
         return ops, ()
     mapped = merge_mapped(fn, ops)
-    m = dict(mapped)
-    ops = [hooks.localize(fn, x, [d for d in x.names if d in m])
-           if isinstance(x, NamedArray) and any(d in m for d in x.names) else x
-           for x in ops]
-    return ops, mapped
+    out = []
+    for x in ops:
+        if isinstance(x, NamedArray):
+            x = hooks.localize(fn, x, [d for d, _ in mapped if d in x.dims])
+            have = dict(x.mapped)
+            x = hooks.vary(x, [d for d, _ in mapped if d not in have])
+        out.append(x)
+    return out, mapped
 
 
 def align(fn: str, ops):

@@ -19,6 +19,10 @@ setitem = None
 #: axes that meet names an enclosing map holds only part of (alignment)
 localize = None
 
+#: ``placement.vary(x, names)``: a value that does not vary along names an
+#: enclosing map holds only part of, meeting values that do (alignment)
+vary = None
+
 #: ``parallel.gather_names(fn, x, names)``: make mapped names whole positional
 #: axes (``untag`` and ``rename`` of a mapped name)
 gather = None

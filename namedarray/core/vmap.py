@@ -1,5 +1,6 @@
 """The nested ``vmap`` over axis names (the local ``nmap`` and the generic
-engine's mapping of named axes both build it here).
+engine's mapping of named axes both build it here), and the primitives that
+run collectives over a vmapped name with location-transparent gradients.
 
 >>> import jax.numpy as jnp
 >>> from namedarray.core.vmap import nested_vmap
@@ -10,6 +11,9 @@ engine's mapping of named axes both build it here).
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
+from jax._src.interpreters import ad, batching, mlir
+from jax.extend.core import Primitive
 
 
 def nested_vmap(f, union, layouts, *, axis_names=False, level=None):
@@ -37,3 +41,100 @@ def nested_vmap(f, union, layouts, *, axis_names=False, level=None):
         kw = {"axis_name": name} if axis_names else {}
         g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=-1, **kw)
     return g
+
+
+# --------------------------------------------------------------------------
+# collectives over a vmapped name, with gradients that do not depend on it
+# --------------------------------------------------------------------------
+# Inside a map, a value either varies along a mapped name (batched) or does
+# not (unbatched), as shard_map's varying-axes types say on a mesh.  JAX
+# transposes psum to psum; under vmap that is right for a cotangent that varies
+# along the name (each instance's contribution, to be summed), but a cotangent
+# that does not vary -- the seed of a jax.grad taken inside the map, of a loss
+# a collective made invariant -- stands for one value: summing it over the
+# instances would multiply the unmapped gradient by their number.  These
+# primitives decide when vmap batches them (so also under jax.jit):
+#
+# * ``psum_vmap``: the sum over the instances; its transpose ``cotangent_sum``
+#   sums a cotangent over the instances only where it varies;
+# * ``vary``: an invariant value entering a computation with varying ones (as
+#   shard_map's ``pvary``): the identity, whose transpose sums the instances'
+#   cotangents (a parameter shared by every instance gets the whole gradient);
+# * ``gather_vmap``: ``lax.all_gather``, whose transpose ``own_slice`` takes this
+#   instance's part (it does not sum the copies every instance holds).
+def _same_aval(x, **params):
+    return x
+
+
+def primitive(name, abstract=_same_aval):
+    p = Primitive(f"namedarray_{name}")
+    p.def_abstract_eval(abstract)
+    return p
+
+
+cotangent_sum = primitive("cotangent_sum")       # sum where it varies
+cotangent_sum.def_impl(_same_aval)
+mlir.register_lowering(cotangent_sum, lambda ctx, x, **params: [x])
+psum_vmap = primitive("psum_vmap")               # lax.psum over one vmapped name
+vary = primitive("vary_vmap")                    # invariant -> varying
+
+
+def _gather_aval(x, *, axis, size, tiled):
+    shape = (size * x.shape[0],) + x.shape[1:] if tiled else (size,) + x.shape
+    return x.update(shape=shape)
+
+
+def _slice_aval(ct, *, axis, size, tiled):
+    return ct.update(shape=(ct.shape[0] // size,) + ct.shape[1:] if tiled else ct.shape[1:])
+
+
+gather_vmap = primitive("all_gather_vmap", _gather_aval)   # lax.all_gather, axis 0
+own_slice = primitive("own_slice_vmap", _slice_aval)       # its transpose
+
+
+def batched(p, rule):
+    """``rule(x, d, size, **params)`` at the vmap level of ``params["axis"]``; at
+    other levels the primitive is carried through, with that level's batch
+    dimension moved last (the primitives work on axis 0)."""
+    def batch(axis_data, vals, dims, **params):
+        (x,), (d,) = vals, dims
+        if axis_data.name != params["axis"]:
+            if d is None:
+                return p.bind(x, **params), None
+            y = p.bind(jnp.moveaxis(x, d, -1), **params)
+            return y, y.ndim - 1
+        return rule(x, d, axis_data.size, **params)
+    batching.fancy_primitive_batchers[p] = batch
+
+
+def _cotangent_sum_rule(x, d, size, *, axis):
+    return (x, None) if d is None else (x.sum(d, dtype=x.dtype), None)
+
+
+def _psum_rule(x, d, size, *, axis):
+    return (x * size if d is None else x.sum(d, dtype=x.dtype)), None
+
+
+def _gather_rule(x, d, n, *, axis, size, tiled):
+    x = jnp.broadcast_to(x, (size,) + x.shape) if d is None else jnp.moveaxis(x, d, 0)
+    return (x.reshape((-1,) + x.shape[2:]) if tiled else x), None
+
+
+def _own_slice_rule(ct, d, n, *, axis, size, tiled):
+    if d is not None:
+        ct = ct.sum(d, dtype=ct.dtype)   # contributions from every instance
+    if tiled:
+        ct = ct.reshape((size, ct.shape[0] // size) + ct.shape[1:])
+    return ct, 0
+
+
+batched(cotangent_sum, _cotangent_sum_rule)
+batched(psum_vmap, _psum_rule)
+batched(gather_vmap, _gather_rule)
+batched(own_slice, _own_slice_rule)
+batched(vary, lambda x, d, size, *, axis: (x, d))
+ad.deflinear2(cotangent_sum, lambda ct, x, **kw: (cotangent_sum.bind(ct, **kw),))
+ad.deflinear2(psum_vmap, lambda ct, x, **kw: (cotangent_sum.bind(ct, **kw),))
+ad.deflinear2(gather_vmap, lambda ct, x, **kw: (own_slice.bind(ct, **kw),))
+ad.deflinear2(vary, lambda ct, x, **kw: (psum_vmap.bind(ct, **kw),))
+ad.deflinear2(own_slice, lambda ct, x, **kw: (gather_vmap.bind(ct, **kw),))

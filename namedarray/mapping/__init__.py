@@ -37,13 +37,13 @@ def nmap(f, axes=None, mesh=None, axis_resources=None):
     along (a name reduced by a collective inside ``f`` is gone, as in the
     unmapped run).
 
-    Gradients of a mapped function taken outside it (``jax.grad`` of a loss
-    built from ``nmap(f)(x)``) equal the unmapped run's on every placement, and
-    so do gradients taken inside a local ``nmap`` (``nmap(jax.grad(loss))``).
-    Inside a mesh ``nmap``, a gradient of a value a collective made invariant
-    still follows ``shard_map``'s own rule: every device differentiates its own
-    copy, so it is the unmapped gradient times the number of devices;
-    differentiate outside the mesh map instead.
+    Gradients equal the unmapped run's on every placement, whether taken
+    outside the map (``jax.grad`` of a loss built from ``nmap(f)(x)``) or
+    inside it (``nmap(jax.grad(loss))``): a value every instance shares (a
+    parameter, a loss a collective made invariant) stands for one value, and
+    its gradient is summed over the instances once.  On a mesh this is
+    ``shard_map``'s varying-axes typing (``check_vma``); under a local map the
+    alignment of a shared value with mapped ones does the same.
 
     >>> import jax, namedarray as np
     >>> x = np.arange(8.0).reshape(4, 2).tag("b", None)

@@ -197,7 +197,17 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
                     _PROGRAMS.clear()
                 _PROGRAMS[key] = entry
         fn, (otree, dims) = entry
-        flat = fn(*datas)
+        try:
+            flat = fn(*datas)
+        except ValueError as e:
+            if "out_specs" not in str(e):
+                raise
+            raise ValueError(
+                f"nmap: an output of {getattr(f, '__name__', 'the function')!r} varies "
+                f"across the devices of the mesh axes {tuple(used.values())} but does "
+                "not carry the name mapped there (it was computed from .data or a "
+                "jax.Array): return it as a NamedArray that keeps the name, or "
+                "reduce it over the name inside the map") from None
         return jax.tree_util.tree_unflatten(otree, [new(v, d) for v, d in zip(flat, dims)])
     return mapped
 
@@ -241,8 +251,10 @@ def _build(f, mesh, used, tree, leaves, arr_idx, layouts, sizes, abstract):
     otree, outs = info[-1]
     out_specs = [PartitionSpec(*[_spec_entry(used[d]) if d in binding and d in held else None
                                  for d in ds]) for ds, held in outs]
+    # check_vma: shard_map's varying-axes types make a gradient taken inside
+    # the map sum a shared value's cotangent over the devices exactly once
     sm = jax.shard_map(body, mesh=mesh, in_specs=in_specs, out_specs=out_specs,
-                       check_vma=False)
+                       check_vma=True)
     return jax.jit(sm), (otree, [ds for ds, _ in outs])
 
 

@@ -30,12 +30,12 @@ import math
 import jax
 import jax.numpy as jnp
 from jax import lax
-from jax._src.interpreters import ad, batching, mlir
-from jax.extend.core import Primitive
+from jax._src.lax.parallel import all_gather_invariant
 
 from ..core import config, hooks
 from ..core.array import NamedArray, new, operand, positional
-from ..placement import instance_index, localize, resolve
+from ..core.vmap import batched, gather_vmap, primitive, psum_vmap
+from ..placement import instance_index, localize, resolve, vary
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "pprod", "pany", "pall", "pargmax",
            "pargmin", "all_gather", "all_to_all", "ppermute", "pshuffle",
@@ -70,136 +70,63 @@ def _axis(group):
     return group if len(group) > 1 else group[0]
 
 
-# --------------------------------------------------------------------------
-# collectives over a vmapped name, with gradients that do not depend on it
-# --------------------------------------------------------------------------
-# JAX transposes psum to psum.  Under vmap that is right for a cotangent that
-# varies along the name (each instance's contribution, to be summed), but a
-# cotangent that does not vary -- the seed of a jax.grad taken inside the map,
-# of a loss a collective made invariant -- stands for one value: summing it
-# over the instances would multiply the unmapped gradient by their number.
-# These primitives decide when vmap batches them (so also under jax.jit):
-# a cotangent is summed over the instances only where it varies.
-def _same_aval(x, **params):
-    return x
-
-
-def _primitive(name, abstract=_same_aval):
-    p = Primitive(f"namedarray_{name}")
-    p.def_abstract_eval(abstract)
-    return p
-
-
-_cotangent_sum = _primitive("cotangent_sum")       # sum where it varies
-_cotangent_sum.def_impl(_same_aval)
-mlir.register_lowering(_cotangent_sum, lambda ctx, x, **params: [x])
-_psum_vmap = _primitive("psum_vmap")               # lax.psum over one vmapped name
-
-
-def _gather_aval(x, *, axis, size, tiled):
-    shape = (size * x.shape[0],) + x.shape[1:] if tiled else (size,) + x.shape
-    return x.update(shape=shape)
-
-
-def _slice_aval(ct, *, axis, size, tiled):
-    return ct.update(shape=(ct.shape[0] // size,) + ct.shape[1:] if tiled else ct.shape[1:])
-
-
-_gather_vmap = _primitive("all_gather_vmap", _gather_aval)   # lax.all_gather, axis 0
-_own_slice = _primitive("own_slice_vmap", _slice_aval)       # its transpose
-
-
-def _batched(p, rule):
-    """``rule(x, d, size, **params)`` at the vmap level of ``params["axis"]``; at
-    other levels the primitive is carried through, with that level's batch
-    dimension moved last (the primitives work on axis 0)."""
-    def batch(axis_data, vals, dims, **params):
-        (x,), (d,) = vals, dims
-        if axis_data.name != params["axis"]:
-            if d is None:
-                return p.bind(x, **params), None
-            y = p.bind(jnp.moveaxis(x, d, -1), **params)
-            return y, y.ndim - 1
-        return rule(x, d, axis_data.size, **params)
-    batching.fancy_primitive_batchers[p] = batch
-
-
-def _cotangent_sum_rule(x, d, size, *, axis):
-    return (x, None) if d is None else (x.sum(d, dtype=x.dtype), None)
-
-
-def _psum_rule(x, d, size, *, axis):
-    return (x * size if d is None else x.sum(d, dtype=x.dtype)), None
-
-
-def _gather_rule(x, d, n, *, axis, size, tiled):
-    x = jnp.broadcast_to(x, (size,) + x.shape) if d is None else jnp.moveaxis(x, d, 0)
-    return (x.reshape((-1,) + x.shape[2:]) if tiled else x), None
-
-
-def _own_slice_rule(ct, d, n, *, axis, size, tiled):
-    if d is not None:
-        ct = ct.sum(d, dtype=ct.dtype)   # contributions from every instance
-    if tiled:
-        ct = ct.reshape((size, ct.shape[0] // size) + ct.shape[1:])
-    return ct, 0
-
-
-_batched(_cotangent_sum, _cotangent_sum_rule)
-_batched(_psum_vmap, _psum_rule)
-_batched(_gather_vmap, _gather_rule)
-_batched(_own_slice, _own_slice_rule)
-ad.deflinear2(_cotangent_sum, lambda ct, x, **kw: (_cotangent_sum.bind(ct, **kw),))
-ad.deflinear2(_psum_vmap, lambda ct, x, **kw: (_cotangent_sum.bind(ct, **kw),))
-ad.deflinear2(_gather_vmap, lambda ct, x, **kw: (_own_slice.bind(ct, **kw),))
-ad.deflinear2(_own_slice, lambda ct, x, **kw: (_gather_vmap.bind(ct, **kw),))
-
-
 def _psum_group(x, group, kind, size):
     if kind == "vmap":
-        return _psum_vmap.bind(x, axis=group[0])
+        return psum_vmap.bind(x, axis=group[0])
     return lax.psum(x, group)
 
 
 def _all_gather_group(x, group, kind, size, tiled=False):
     """``lax.all_gather`` into axis 0 (stacked, or ``tiled``)."""
     if kind == "vmap":
-        return _gather_vmap.bind(x, axis=group[0], size=size, tiled=tiled)
-    return lax.all_gather(x, _axis(group), axis=0, tiled=tiled)
+        return gather_vmap.bind(x, axis=group[0], size=size, tiled=tiled)
+    # the gathered value is the same on every device: its transpose takes
+    # this device's slice (lax.all_gather's would sum over the devices)
+    return all_gather_invariant(x, tuple(group), axis=0, tiled=tiled)
 
 
 # --------------------------------------------------------------------------
 # reductions over names
 # --------------------------------------------------------------------------
-_pmax_groups = jax.custom_jvp(lambda x, g, kind, size: lax.pmax(x, g),
-                              nondiff_argnums=(1, 2, 3))
-_pmin_groups = jax.custom_jvp(lambda x, g, kind, size: lax.pmin(x, g),
-                              nondiff_argnums=(1, 2, 3))
+def _vmap_chooser(red):
+    """``red`` (``jnp.max``/``jnp.min``) over one vmapped name."""
+    p = primitive(f"p{red.__name__}_vmap")
+    batched(p, lambda x, d, size, *, axis: (x if d is None else red(x, axis=d), None))
+    return p
 
 
-def _def_chooser(prim, coll):
+def _group_chooser(coll, vmap_prim):
+    def chooser(x, group, kind, size):
+        return vmap_prim.bind(x, axis=group[0]) if kind == "vmap" else coll(x, group)
+    return chooser
+
+
+_pmax_group = _group_chooser(lax.pmax, _vmap_chooser(jnp.max))
+_pmin_group = _group_chooser(lax.pmin, _vmap_chooser(jnp.min))
+
+
+def _differentiable(chooser):
     """JAX has no derivative for pmax/pmin: the tangent of the chosen value,
     shared equally among ties (as ``jnp.max``'s)."""
+    prim = jax.custom_jvp(chooser, nondiff_argnums=(1, 2, 3))
+
     @prim.defjvp
     def _jvp(group, kind, size, primals, tangents):
         (x,), (t,) = primals, tangents
-        m = coll(x, group)
+        m = chooser(x, group, kind, size)
         eq = x == m
         tsum = _psum_group(jnp.where(eq, t, jnp.zeros_like(t)), group, kind, size)
-        cnt = lax.psum(eq.astype(t.dtype), group)
+        cnt = _psum_group(eq.astype(t.dtype), group, kind, size)
         return m, tsum / cnt
-
-
-_def_chooser(_pmax_groups, lax.pmax)
-_def_chooser(_pmin_groups, lax.pmin)
+    return prim
 
 
 def _pprod_group(x, group, kind, size):
     return jnp.prod(_all_gather_group(x, group, kind, size), axis=0)
 
 
-def _bool_coll(coll):
-    return lambda d, g, kind, size: coll(d.astype(jnp.int32), g).astype(bool)
+def _bool_coll(chooser):
+    return lambda d, *group: chooser(d.astype(jnp.int32), *group).astype(bool)
 
 
 def _reducer(fn, local, collective, repeat=None):
@@ -211,6 +138,7 @@ def _reducer(fn, local, collective, repeat=None):
         def one(v):
             v = _as_named(v)
             places = resolve(fn, v, _names(axis_name))
+            v = vary(v, [p.name for p in places if p.kind == "invariant"])
             phys = tuple(p.dim for p in places if p.dim is not None)
             data = local(v.data, phys) if phys else v.data
             dims = tuple(d for i, d in enumerate(v.dims) if i not in phys)
@@ -233,11 +161,11 @@ def _keep_dtype(red):
 
 
 psum = _reducer("psum", _keep_dtype(jnp.sum), _psum_group, lambda d, k: d * k)
-pmax = _reducer("pmax", lambda d, ax: jnp.max(d, axis=ax), _pmax_groups)
-pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _pmin_groups)
+pmax = _reducer("pmax", lambda d, ax: jnp.max(d, axis=ax), _differentiable(_pmax_group))
+pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _differentiable(_pmin_group))
 pprod = _reducer("pprod", _keep_dtype(jnp.prod), _pprod_group, lambda d, k: d ** k)
-pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _bool_coll(lax.pmax))
-pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _bool_coll(lax.pmin))
+pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _bool_coll(_pmax_group))
+pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _bool_coll(_pmin_group))
 psum.__doc__ = """Sum over the named axes (``lax.psum``; the dtype is kept).
 
 >>> import namedarray as np
@@ -409,7 +337,7 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
         d = x.data
         if p.kind == "block":
             for g in reversed(b.groups):
-                d = lax.all_gather(d, g if len(g) > 1 else g[0], axis=p.dim, tiled=True)
+                d = all_gather_invariant(d, tuple(g), axis=p.dim, tiled=True)
             x = new(d, x.dims, _without(x.mapped, p.name))
             continue
         n = x.ndim
@@ -523,10 +451,10 @@ def ppermute(x, axis_name, perm):
                                  f"{axis_name!r} of size {size}")
         (p, *more) = places
         b = p.binding
-        # one collective when the name is mapped over one group (vmap's rule
-        # needs a full permutation); otherwise move along the gathered axis
-        if not more and p.kind == "mapped" and len(b.groups) == 1 and (
-                b.kinds[0] == "mesh" or len(perm) == b.size):
+        # one collective when the name is mapped over one mesh group;
+        # otherwise move along the gathered axis (lax's collectives over a
+        # vmapped name do not compose with shard_map's varying-axes types)
+        if not more and p.kind == "mapped" and b.kinds == ("mesh",):
             return new(lax.ppermute(v.data, b.groups[0], perm), v.dims, v.mapped)
         src, mask = [0] * size, [False] * size
         for s, d in perm:
@@ -577,7 +505,7 @@ def all_to_all(x, axis_name, split_axis, concat_axis, *, tiled=False):
                              "split_axis")
         s, c = split_axis % n, concat_axis % n
         p = places[0]
-        if len(places) == 1 and p.kind == "mapped" and len(p.binding.groups) == 1:
+        if len(places) == 1 and p.kind == "mapped" and p.binding.kinds == ("mesh",):
             if v.shape[s] % p.binding.size or (not tiled and v.shape[s] != p.binding.size):
                 _bad_split(v, s, p.binding.size, tiled, axis_name)
             d = lax.all_to_all(v.data, p.binding.groups[0], s, c, tiled=tiled)

@@ -196,18 +196,57 @@ LOSSES = {
 }
 
 
+MESH8 = jax.make_mesh((8,), ("d",))
+INSIDE = {
+    "nmap": np.nmap,
+    "jit(nmap)": lambda g: jax.jit(np.nmap(g)),
+    "nmap(jit)": lambda g: np.nmap(jax.jit(g)),
+    "mesh": lambda g: np.nmap(g, mesh=MESH8, axis_resources={"b": "d"}),
+    "split mesh": lambda g: np.nmap(g, mesh=MESH4, axis_resources={"b": "d"}),
+    "2-D mesh": lambda g: np.nmap(g, mesh=MESH24, axis_resources={"b": ("x", "y")}),
+    "nmap in mesh": lambda g: np.nmap(lambda v: np.nmap(g)(v), mesh=MESH4,
+                                      axis_resources={"b": "d"}),
+}
+
+
+@pytest.mark.parametrize("place", sorted(INSIDE))
 @pytest.mark.parametrize("loss", sorted(LOSSES))
-def test_gradients_taken_inside_a_local_nmap_match_the_physical_run(loss):
+def test_gradients_taken_inside_a_map_match_the_physical_run(loss, place):
     """jax.grad inside the map of a loss a collective made invariant: each
-    instance's gradient is its slice of the physical gradient (not the number
-    of instances times it), eagerly, under jit outside and jit inside."""
+    instance's gradient is its part of the physical gradient (not the number
+    of instances times it), under a local nmap (eager, jit outside and jit
+    inside), on a mesh, split, over a 2-D mesh and nested."""
     f = lambda u: LOSSES[loss](u).data  # noqa: E731
     data = jnp.asarray(onp.random.default_rng(1).permutation(8) / 3.0 - 1.0)
     want = jax.grad(lambda d: f(np.NamedArray(d, ("b",))))(data)
-    x = np.NamedArray(data, ("b",))
-    for run in (np.nmap(jax.grad(f)), jax.jit(np.nmap(jax.grad(f))),
-                np.nmap(jax.jit(jax.grad(f)))):
-        got = run(x)
-        assert got.named_shape == {"b": 8}
-        onp.testing.assert_allclose(onp.asarray(got.untag("b")), want, rtol=1e-12,
-                                    atol=1e-12)
+    got = INSIDE[place](jax.grad(f))(np.NamedArray(data, ("b",)))
+    assert got.named_shape == {"b": 8}
+    onp.testing.assert_allclose(onp.asarray(got.untag("b")), want, rtol=1e-12,
+                                atol=1e-12)
+
+
+@pytest.mark.parametrize("place", sorted(INSIDE))
+def test_gradient_of_a_shared_parameter_inside_a_map_is_the_whole_sum(place):
+    """A parameter that does not vary along the mapped name gets the physical
+    gradient (the contributions of every instance, summed once)."""
+    def f(w, u):
+        return P.psum(np.tanh(w["a"] * u) * w["c"], ("b", "k")).data
+
+    w = {"a": np.asarray(0.7), "c": np.asarray([1.0, -2.0, 0.5]).tag("k")}
+    data = jnp.asarray(onp.random.default_rng(2).normal(size=8))
+    want = jax.grad(f)(w, np.NamedArray(data, ("b",)))
+    got = INSIDE[place](lambda u: jax.grad(f)(w, u))(np.NamedArray(data, ("b",)))
+    for k in w:
+        assert got[k].named_shape == want[k].named_shape
+        onp.testing.assert_allclose(onp.asarray(got[k].data), onp.asarray(want[k].data),
+                                    rtol=1e-12)
+
+
+def test_a_raw_output_varying_over_the_mesh_is_refused_not_truncated():
+    """An output computed from ``.data`` that differs per device cannot be
+    replicated: a clear error, not one device's value."""
+    x = np.arange(8.0).tag("b")
+    with pytest.raises(ValueError, match=r"nmap: an output of '<lambda>' varies across "
+                                         r"the devices of the mesh axes \(\('d',\),\)"):
+        np.nmap(lambda u: np.asarray(u.data * 2), mesh=MESH4,
+                axis_resources={"b": "d"})(x)
