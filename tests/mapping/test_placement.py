@@ -180,6 +180,28 @@ def test_drawn_placement_values_and_gradients(op, placement, dims, jit, seed):
     onp.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
 
 
+def _inner_loss(op):
+    """A loss computed inside the map: every name of the result summed by a
+    collective, so every instance holds the same (invariant) value."""
+    def loss(u):
+        s = np.sin(OPS[op](u).astype(float))
+        names = tuple(s.named_shape)
+        return (P.psum(s, names) if names else s).data.sum()
+    return loss
+
+
+@settings(max_examples=30)
+@given(op=st.sampled_from(sorted(set(OPS) - NO_GRAD)),
+       placement=st.sampled_from(sorted(set(PLACEMENTS) - {"physical"})),
+       dims=st.sampled_from(DIMS), jit=st.booleans(), seed=st.integers(0, 3))
+def test_drawn_gradients_taken_inside_the_map(op, placement, dims, jit, seed):
+    """jax.grad taken inside every placement equals the physical gradient."""
+    x = _named(_data(dims, seed), dims)
+    want = jax.grad(_inner_loss(op))(x)
+    f = PLACEMENTS[placement](jax.grad(_inner_loss(op)))
+    _check((jax.jit(f) if jit else f)(x), want)
+
+
 @settings(max_examples=15)
 @given(data=st.data())
 def test_drawn_values_any_dtype(data):
