@@ -23,6 +23,8 @@ and runs every example of the pages.
 """
 from __future__ import annotations
 
+import __future__
+
 import inspect
 import pathlib
 import re
@@ -125,7 +127,7 @@ array([3., 5., 7.])
 >>> np.nmap(lambda v: parallel.psum(v, "i"))(x)
 array([3., 5., 7.])
 >>> np.nmap(lambda v: parallel.axis_index("i"))(x).untag("i")
-array([0, 1], dtype=int32)
+array([0, 1])
 >>> parallel.all_gather(x, "i").shape     # the name becomes positional
 (2, 3)
 """,
@@ -190,9 +192,11 @@ def module_members(name: str) -> list[str]:
 
 
 def top_level_names() -> list[str]:
-    """Every public name of ``import namedarray as np`` (modules excluded)."""
+    """Every public name of ``import namedarray as np`` (modules and the
+    ``from __future__ import annotations`` marker excluded)."""
     return sorted(n for n in dir(namedarray) if not n.startswith("_")
-                  and not isinstance(getattr(namedarray, n), types.ModuleType))
+                  and not isinstance(getattr(namedarray, n), (types.ModuleType,
+                                                               __future__._Feature)))
 
 
 # -- what a named axis does ----------------------------------------------------
