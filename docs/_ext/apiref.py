@@ -50,6 +50,10 @@ TITLES = {
     "random": "namedarray.random",
 }
 
+# modules whose functions take axis names as their arguments (collectives,
+# maps): their summary has no "axis names" column
+NAMES_ARE_ARGUMENTS = {"parallel", "mapping"}
+
 # known deviations that no declaration carries: name -> note (the docs test
 # checks every key is a public name)
 NOTES = {
@@ -228,7 +232,7 @@ def _axis_params(fn) -> list[str]:
     return [p for p in params if p in _AXIS_PARAMS]
 
 
-_SAYS_NAMES = re.compile(r"(axis|axes)[^.]*?\bnam(e|es|ed|ing)\b|axis=\"name\"", re.S)
+_SAYS_NAMES = re.compile(r"\b(axis|axes)\b[^.]*?\bnam(e|es|ed|ing)\b|axis=\"name\"", re.S)
 
 
 def _summary(fn) -> str:
@@ -265,13 +269,13 @@ def axis_names(name: str, fn) -> tuple[str, str]:
             how = f"a mapped name: local step, then ``{coll.__name__}``"
         return "reduces", how
     decl = _wrap_declaration(fn)
-    if decl is not None and (decl[1] is not None or decl[0] is not None):
-        named = decl[0]
+    if decl is not None:
+        named, axis_pos = decl
         if named == "keep":
             return "keeps", "a mapped name is gathered first"
         if named == "reduce":
             return "reduces", "a mapped name is gathered first"
-        return "no", ""
+        return ("no" if axis_pos is not None or _axis_params(fn) else "—"), ""
     if not _axis_params(fn):
         return "—", ""
     return ("yes" if _SAYS_NAMES.search(inspect.getdoc(fn) or "") else "no"), ""
@@ -473,7 +477,10 @@ def _module_page(name: str) -> str:
         rows.append((f":obj:`{n} <{path}.{n}>`" if not own else f"``{n}``", col,
                      _cell(note)))
     parts.append(_heading("Summary", "-"))
-    parts.append(_table(rows, ("name", "axis names", "summary")))
+    if name in NAMES_ARE_ARGUMENTS:   # every argument is a name: no axis column
+        parts.append(_table([(a, c) for a, _, c in rows], ("name", "summary"), "25 75"))
+    else:
+        parts.append(_table(rows, ("name", "axis names", "summary")))
     if name in EXAMPLES:
         parts.append(_heading("Examples", "-"))
         parts.append(EXAMPLES[name])
