@@ -191,8 +191,12 @@ def module_path(name: str) -> str:
 
 
 def module_members(name: str) -> list[str]:
+    """The module's ``__all__``, or else the public names it defines."""
     mod = module_object(name)
-    return list(mod.__all__)
+    if hasattr(mod, "__all__"):
+        return list(mod.__all__)
+    return [n for n, v in vars(mod).items() if not n.startswith("_")
+            and getattr(v, "__module__", None) == mod.__name__]
 
 
 def top_level_names() -> list[str]:
