@@ -83,9 +83,9 @@ array([12., 15., 18., 21.])
 
 A name the spec does not mention is carried through (batched):
 
->>> np.einsum("i,i->", np.ones(3), np.ones(3).tag(None) * np.ones(2).tag("b")[..., None]
-...           ).named_shape
-{'b': 2}
+>>> u = np.ones((2, 3)).tag("b", None)
+>>> np.einsum("i,i->", u, np.arange(3.0)).untag("b")
+array([3., 3.])
 
 ``vecdot`` and ``tensordot`` name the contracted axis directly:
 
@@ -445,9 +445,14 @@ def _numpy_note(name: str, fn) -> str:
     if isinstance(fn, ufunc):
         return ""
     s = _paragraph(fn)
-    s = re.sub(rf"^``numpy\.{re.escape(name)}``\s*[:;,]?\s*", "", s)
-    s = s[:1].upper() + s[1:] if s else s
-    return s
+    s = re.sub(rf"^``numpy\.{re.escape(name)}``\s*[:;,]?\s*", "", s).strip()
+    # "(stable); ..." -> "stable; ...", "(default dtype float64)." -> "default ..."
+    m = re.match(r"^\((.*)\)(\.?)$", s) or re.match(r"^\(([^()]*)\)(.*)$", s)
+    if m:
+        s = (m.group(1) + m.group(2)).strip()
+    if s in (".", ""):
+        return ""
+    return s[:1].upper() + s[1:]
 
 
 def not_provided() -> list[str]:
