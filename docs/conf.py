@@ -6,7 +6,10 @@ Build (warnings are errors, every notebook is executed):
 
 The tutorials are MyST markdown notebooks (``.md`` files with a jupytext
 header), executed by myst-nb during the build; an exception in any cell
-fails the build.
+fails the build.  Before reading, the extensions in ``_ext/`` write the API
+reference pages (``api/``, from the package's declaration tables) and the
+pictures (``_generated/``, computed with the package); both folders are
+build outputs, not sources to edit.
 """
 import os
 import sys
