@@ -3,15 +3,21 @@
 Each figure is drawn from what the library actually does (the shapes of a real
 einsum call, the device map of a real sharded array, a fractal computed with
 NumPy-style masks), so a picture cannot drift from the code.  ``write(dir)``
-saves them as PNG files (matplotlib's Agg backend, no display needed).
+saves them as PNG files (matplotlib's Agg backend, no display needed).  The
+slow one (the fractal, which compiles for every mask size) is drawn in a
+second process while Sphinx reads the other pages.
 """
 from __future__ import annotations
 
+import os
 import pathlib
+import subprocess
+import sys
 
 import jax
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
+from sphinx.errors import ExtensionError
 
 import namedarray as np
 
@@ -152,25 +158,74 @@ def einsum_figure(operands, result, spec=EINSUM_SPEC) -> Figure:
     return fig
 
 
-def write(outdir: pathlib.Path) -> dict[str, pathlib.Path]:
-    """Compute and draw every picture into ``outdir``; returns name -> path."""
+FIGURES = {
+    "einsum": lambda: einsum_figure(*einsum_example()),
+    "sharding": lambda: sharding_figure(*sharded_example()),
+    "fractal": lambda: fractal_figure(escape_time()),
+}
+# pictures slow to compute -> the page that shows them: drawn in a separate
+# process while Sphinx reads (and executes) the other pages; the page is read
+# last and waits for its picture
+SLOW = {"fractal": "differences"}
+
+
+def write(outdir: pathlib.Path, names=None) -> dict[str, pathlib.Path]:
+    """Compute and draw the pictures ``names`` (default: all) into
+    ``outdir``; returns name -> path.  A file appears complete or not at all."""
     outdir.mkdir(parents=True, exist_ok=True)
-    figs = {
-        "einsum": einsum_figure(*einsum_example()),
-        "sharding": sharding_figure(*sharded_example()),
-        "fractal": fractal_figure(escape_time()),
-    }
     paths = {}
-    for name, fig in figs.items():
+    for name in names or FIGURES:
+        fig = FIGURES[name]()
         paths[name] = outdir / f"{name}.png"
-        fig.savefig(paths[name], format="png", dpi=100)
+        tmp = outdir / f".{name}.png.part"
+        fig.savefig(tmp, format="png", dpi=100)
+        os.replace(tmp, paths[name])
     return paths
 
 
+_RUNNING: dict = {}
+
+
 def _generate(app) -> None:
-    write(pathlib.Path(app.srcdir) / "_generated")
+    out = pathlib.Path(app.srcdir) / "_generated"
+    write(out, [n for n in FIGURES if n not in SLOW])
+    for name in SLOW:
+        (out / f"{name}.png").unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(pathlib.Path(app.srcdir).parent), os.environ.get("PYTHONPATH", "")])}
+    _RUNNING["proc"] = subprocess.Popen([sys.executable, __file__, str(out), *SLOW],
+                                        env=env)
+    _RUNNING["out"] = out
+
+
+def _read_last(app, env, docnames) -> None:
+    for page in SLOW.values():
+        if page in docnames:
+            docnames.remove(page)
+            docnames.append(page)
+
+
+def _wait(*_args) -> None:
+    proc = _RUNNING.pop("proc", None)
+    if proc is not None and proc.wait() != 0:
+        raise ExtensionError(f"pictures: drawing {sorted(SLOW)} failed "
+                             f"(exit status {proc.returncode}); see the log above")
+
+
+def _source_read(app, docname, source) -> None:
+    if docname in SLOW.values():
+        _wait()
 
 
 def setup(app):
     app.connect("builder-inited", _generate)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("env-before-read-docs", _read_last)
+    app.connect("source-read", _source_read)
+    app.connect("env-updated", _wait)
+    app.connect("build-finished", _wait)
+    # reading waits on a process this one started: not for parallel reading
+    return {"parallel_read_safe": False, "parallel_write_safe": True}
+
+
+if __name__ == "__main__":     # the slow pictures, in their own process
+    write(pathlib.Path(sys.argv[1]), sys.argv[2:])
