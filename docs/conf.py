@@ -6,7 +6,10 @@ Build (warnings are errors, every notebook is executed):
 
 The tutorials are MyST markdown notebooks (``.md`` files with a jupytext
 header), executed by myst-nb during the build; an exception in any cell
-fails the build.
+fails the build.  Before reading, the extensions in ``_ext/`` write the API
+reference pages (``api/``, from the package's declaration tables) and the
+pictures (``_generated/``, computed with the package); both folders are
+build outputs, not sources to edit.
 """
 import os
 import sys
@@ -20,8 +23,10 @@ if _FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _FLAG).strip()
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
-# autodoc imports the package from the repository, installed or not.
+# autodoc imports the package from the repository, installed or not; the
+# extension in _ext/ writes the generated API pages (api/) and pictures.
 sys.path.insert(0, os.path.abspath(".."))
+sys.path.insert(0, os.path.abspath("_ext"))
 
 import namedarray  # noqa: E402
 
@@ -36,10 +41,12 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    "apiref",                        # _ext/apiref.py: the generated API reference
+    "pictures",                      # _ext/pictures.py: figures drawn at build time
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]
+exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "jupyter_execute"]
 root_doc = "index"
 
 # -- notebooks (myst-nb) -----------------------------------------------------
@@ -59,10 +66,16 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 
 # -- HTML --------------------------------------------------------------------
-html_theme = "alabaster"
+# sphinx-book-theme (pydata-sphinx-theme underneath, as JAX uses): full-text
+# search, a wide content column, the site's table of contents on the left and
+# the page's own ("On this page") on the right.
+html_theme = "sphinx_book_theme"
 html_title = f"namedarray {release}"
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["wrap.css"]        # long code lines wrap instead of scrolling
 html_theme_options = {
-    "description": "NumPy with named axes, on JAX",
-    "fixed_sidebar": True,
+    "show_toc_level": 2,             # the page's sections in the right sidebar
+    "navigation_with_keys": False,
+    "use_download_button": True,     # a notebook page downloads as .ipynb/.md
+    "home_page_in_toc": True,
 }

@@ -68,12 +68,14 @@ def swapaxes(a, axis1, axis2):
 
 
 def split(ary, indices_or_sections, axis=0):
-    """``numpy.split``: equal sections, or split points (clipped like slices)."""
+    """``numpy.split``: equal sections, or split points (clipped like slices);
+    ``axis`` may name an axis (each piece keeps the name)."""
     return _split("split", ary, indices_or_sections, axis, equal=True)
 
 
 def array_split(ary, indices_or_sections, axis=0):
-    """``numpy.array_split``: like ``split``, sections may differ by one."""
+    """``numpy.array_split``: like ``split``, sections may differ by one;
+    ``axis`` may name an axis (each piece keeps the name)."""
     return _split("array_split", ary, indices_or_sections, axis, equal=False)
 
 
