@@ -109,8 +109,9 @@ def _device_mask(m):
     for h, copy, d in _HOST_MASKS:
         if h is m and onp.array_equal(copy, m):
             return d
-    d = jax.device_put(m)
-    _HOST_MASKS.insert(0, (m, m.copy(), d))
+    copy = m.copy()     # (a CPU device_put may share the host buffer)
+    d = jax.device_put(copy)
+    _HOST_MASKS.insert(0, (m, copy, d))
     del _HOST_MASKS[8:]
     return d
 
@@ -121,7 +122,7 @@ def is_mask(idx) -> bool:
         return idx._cache is None and idx.dtype == bool
     if isinstance(idx, (NamedArray, jax.Array, onp.ndarray)):
         return idx.dtype == bool and (len(idx.shape) > 0 or (
-            isinstance(idx, NamedArray) and bool(idx.names)))
+            isinstance(idx, NamedArray) and bool(idx.names or idx.mapped)))
     return False
 
 
@@ -139,17 +140,18 @@ def _mask_array(fn, x, idx):
     else:
         m = _plain(idx)     # a snapshot: later writes to the mask do not reach it
     k = m.ndim
-    if m.names and k:
+    mnames = tuple(m.named_shape)
+    if mnames and k:
         raise IndexError(
             f"{fn}: a boolean mask with both positional axes {m.shape} and named axes "
             f"{m.named_shape} is not supported; use a positional mask, or a mask over "
             "one name")
-    if m.names:
-        if len(m.names) > 1 or m.mapped:
+    if mnames:
+        if len(mnames) > 1:
             raise IndexError(f"{fn}: a boolean mask selects along one name at most; got "
                              f"named axes {m.named_shape}")
-        name = m.names[0]
-        if name not in x.names:
+        name = mnames[0]
+        if name not in x.named_shape:
             raise IndexError(f"{fn}: the mask's axis {name!r} is not an axis of the array "
                              f"(named shape {x.named_shape})")
         if x.named_shape[name] != m.named_shape[name]:
@@ -240,7 +242,7 @@ class Selection(NamedArray):
             k = self._k
             d = f.data.reshape((math.prod(f.data.shape[:k]),) + f.data.shape[k:])
             return new(compact(d, mh, 0), (None,) * (1 + f.ndim - k) + f.names, f.mapped)
-        ax = f.dims.index(self._mask.names[0])
+        ax = f.dims.index(_mname(self._mask))
         return new(compact(f.data, mh, ax), f.dims, f.mapped)
 
     # -- what needs the count only --------------------------------------------
@@ -275,7 +277,7 @@ class Selection(NamedArray):
             return self._cache.named_shape
         s = self._full.named_shape
         if not self._k:
-            s[self._mask.names[0]] = self.count("x[mask].named_shape")
+            s[_mname(self._mask)] = self.count("x[mask].named_shape")
         return s
 
     @property
@@ -292,6 +294,14 @@ class Selection(NamedArray):
         if self._cache is None and traced(self._mask.data, self._full.data):
             return repr(self)
         return NamedArray.__str__(self)
+
+    def __getitem__(self, idx):
+        if is_mask(idx):
+            return select(self, idx)
+        return self._materialized("x[mask][index]")[idx]
+
+    def __setitem__(self, idx, value):
+        self._materialized("x[mask][index] = value")[idx] = value
 
     # -- lazy casts and in-place updates ----------------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -341,6 +351,11 @@ def _unflatten(aux, children):
 jax.tree_util.register_pytree_node(Selection, _flatten, _unflatten)
 
 _count = jax.jit(lambda m: jnp.sum(m, dtype=jnp.int32 if m.size < 2 ** 31 else jnp.int64))
+
+
+def _mname(m):
+    """The name a named mask selects along."""
+    return next(iter(m.named_shape))
 
 
 def _same(a, b) -> bool:
@@ -407,7 +422,7 @@ def apply_ufunc(uf, args, kwargs):
                     o = new(o.data.reshape(o.data.shape[1:]), o.dims[1:], o.mapped)
                 elif len(shp) > tail:
                     return uf._call(*materialize_all(args), **kwargs)
-            elif ref._mask.names[0] in o.named_shape:
+            elif _mname(ref._mask) in o.named_shape:
                 return uf._call(*materialize_all(args), **kwargs)
             try:
                 onp.broadcast_shapes(o.shape, tshape)
@@ -448,7 +463,7 @@ def reduce(name, run, s, axis, args, kwargs):
         consumed = 0 in pos
         full_pos = [j for i in pos for j in (range(k) if i == 0 else (k + i - 1,))]
     else:
-        consumed = s._mask.names[0] in names
+        consumed = _mname(s._mask) in names
         full_pos = pos
     full_axis = tuple(full_pos) + tuple(names)
     if axis is not None and single and len(full_axis) == 1:
@@ -456,7 +471,18 @@ def reduce(name, run, s, axis, args, kwargs):
     if not consumed:    # the mask's axes survive: the result is a selection again
         return Selection(run(f, full_axis, **kwargs), s._mask, k, s._count)
     kw = dict(kwargs)
-    kw["where"] = _where_for(s._mask, f) if k else s._mask
+    fill = None
+    if k:
+        kw["where"] = _where_for(s._mask, f)
+    elif name in _FILL:
+        # along a name: the unselected entries become the identity, so the
+        # reduction over the name is the plain named one (a collective in a map)
+        fill = _FILL[name]
+    elif _mname(s._mask) in f.dims:
+        kw["where"] = s._mask
+    else:
+        return run(s._materialized(f"{name} of x[mask] over a name a map holds"), axis,
+                   *args, **kwargs)
     if name in _NEEDS_INITIAL and kw.get("initial") is None:
         if s._count is None and traced(s._mask.data):
             raise size_error(f"{name} of x[mask]", f"x[mask].{name}(initial=v) or "
@@ -464,10 +490,19 @@ def reduce(name, run, s, axis, args, kwargs):
         if s.count() == 0:
             return run(s._materialized(), axis, **kwargs)       # NumPy's empty error
         kw["initial"] = _lowest(f.dtype) if name in ("max", "amax") else _highest(f.dtype)
+    if fill is not None:
+        (md, fd), dims, mapped = align(name, [s._mask, f])
+        f = new(jnp.where(md, fd, jnp.asarray(fill(f.dtype), f.dtype)), dims, mapped)
     res = run(f, full_axis, **kw)
     if kwargs.get("keepdims") and k > 1:
         res = new(res.data.reshape((1,) + res.data.shape[k:]), res.dims[k - 1:], res.mapped)
     return res
+
+
+_FILL = {"sum": lambda dt: 0, "nansum": lambda dt: 0, "prod": lambda dt: 1,
+         "nanprod": lambda dt: 1, "any": lambda dt: False, "all": lambda dt: True,
+         "max": lambda dt: _lowest(dt), "amax": lambda dt: _lowest(dt),
+         "min": lambda dt: _highest(dt), "amin": lambda dt: _highest(dt)}
 
 
 def _where_for(m, f):
@@ -530,7 +565,7 @@ def assign(x, idx, value, cast):
             if k and len(vs) == len(t) + 1 and vs[0] == 1:
                 v = new(v.data.reshape(v.data.shape[1:]), v.dims[1:], v.mapped)
                 vs = vs[1:]
-            if (k and len(vs) > len(t)) or (not k and m.names[0] in v.named_shape):
+            if (k and len(vs) > len(t)) or (not k and _mname(m) in v.named_shape):
                 return False
             try:
                 onp.broadcast_shapes(vs, t)
@@ -539,7 +574,7 @@ def assign(x, idx, value, cast):
         v = cast(x.dtype, v)
     else:
         return False
-    if not (x.names or x.mapped or v.names or v.mapped or m.names):
+    if not (x.names or x.mapped or v.names or v.mapped or m.names or m.mapped):
         x.data = _put(x.data, m.data, v.data)
         return True
     mw = m if not k else positional(m.data.reshape(m.shape + (1,) * (len(shape) - k)))
