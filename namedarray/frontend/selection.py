@@ -46,7 +46,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, align, new, operand, positional
+from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
+from .engines.args import numpy_args
+from .engines.generic import wrap
 
 _Tracer = jax.core.Tracer
 
@@ -582,3 +584,101 @@ def assign(x, idx, value, cast):
     datas, dims, mapped = align("__setitem__", [mw, v, target])
     x._assign("__setitem__", new(jnp.where(*datas), dims, mapped))
     return True
+
+
+# --------------------------------------------------------------------------
+# the functions whose result size is data dependent
+# --------------------------------------------------------------------------
+_jcompress = wrap(numpy_args(jnp.compress, "compress"), "compress")
+_jextract = wrap(numpy_args(jnp.extract, "extract"), "extract")
+
+
+def _flat(x):
+    """``x`` with its positional axes raveled (named axes ride along)."""
+    return new(x.data.reshape((-1,) + x.data.shape[x.ndim:]), (None,) + x.names, x.mapped)
+
+
+def _condition(c):
+    """A 1-d-or-more condition as a bool NamedArray (host conditions stay on the host
+    until here; NumPy reads nonzero as true)."""
+    if isinstance(c, (list, tuple, onp.ndarray)):
+        h = onp.asarray(c)
+        return positional(_device_mask(h if h.dtype == bool else h != 0))
+    c = operand(c)
+    if not isinstance(c, NamedArray):
+        return None
+    return c if c.dtype == bool else positional(c.data != 0) if not (
+        c.names or c.mapped) else None
+
+
+def compress(condition, a, axis=None, out=None):
+    """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
+    raveled array), a selection that stays full-size until its size is needed.
+
+    >>> import namedarray as np
+    >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
+    array([[0, 1],
+           [4, 5]])
+    """
+    x = operand(a)
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
+            not lazy(x) and not lazy(c) and (axis is None or (
+                isinstance(axis, (int, onp.integer)) and x.ndim and
+                normalize_axis("compress", axis, x.ndim) == 0)):
+        t = _flat(x) if axis is None else x
+        if t.shape[0] == c.shape[0]:
+            return Selection(_plain(t), c, 1)
+    return _jcompress(condition, a, axis=axis, out=out)
+
+
+def extract(condition, arr):
+    """``numpy.extract``: the raveled ``arr`` where ``condition`` is nonzero, as a
+    selection.
+
+    >>> import namedarray as np
+    >>> np.extract(np.arange(5) % 2 == 0, np.arange(5) * 10)
+    array([ 0, 20, 40])
+    """
+    x = operand(arr)
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and not (x.names or x.mapped) and \
+            not lazy(x) and not lazy(c) and c.size == x.size:
+        return Selection(_flat(x), _flat(c), 1)
+    return _jextract(condition, arr)
+
+
+def _host(fn, a):
+    x = operand(a)
+    if isinstance(x, NamedArray) and (x.names or x.mapped):
+        raise TypeError(f"{fn}: the array has named axes {x.named_shape}; the number of "
+                        "nonzeros differs per name, untag them first")
+    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
+    if traced(d):
+        raise size_error(fn, "np.where(a != 0, x, other), or jax.numpy."
+                         f"{fn}(a, size=N)", "its result")
+    return onp.asarray(d)
+
+
+def argwhere(a):
+    """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
+
+    >>> import namedarray as np
+    >>> np.argwhere(np.asarray([[0, 1], [2, 0]]))
+    array([[0, 1],
+           [1, 0]])
+    """
+    return positional(jax.device_put(onp.argwhere(_host("argwhere", a))))
+
+
+def flatnonzero(a):
+    """``numpy.flatnonzero``, found on the host.
+
+    >>> import namedarray as np
+    >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
+    array([1, 3])
+    """
+    return positional(jax.device_put(onp.flatnonzero(_host("flatnonzero", a))))
+
+
+__all__ = ["compress", "extract", "argwhere", "flatnonzero"]

@@ -372,3 +372,46 @@ def test_materializing_compiles_per_bucket_not_per_count():
         assert_same(x[x < n * 1.5], onp.arange(n) * 1.5)
     assert COMPILES.n - c0 <= 3
     assert [bucket(n) for n in (0, 1, 2, 3, 513, 1024)] == [1, 1, 2, 4, 1024, 1024]
+
+
+# --------------------------------------------------------------------------
+# functions whose result size is data dependent
+# --------------------------------------------------------------------------
+@given(masked(dtypes=[onp.int32, onp.float64]), st.sampled_from([None, 0, -1]))
+def test_compress_and_extract_are_numpy_s(xm, axis):
+    x, m = xm
+    c = m.reshape(-1)[: x.shape[0] if axis == 0 else x.size]
+    if axis == -1:
+        c = onp.resize(m.reshape(-1), x.shape[-1]) if x.shape[-1] else onp.zeros(0, bool)
+    assert_same(np.compress(c, np.asarray(x), axis=axis), onp.compress(c, x, axis=axis))
+    assert_same(np.asarray(x).compress(list(c), axis=axis), x.compress(list(c), axis=axis))
+    cond = onp.resize(m, x.shape) if x.size else onp.zeros(x.shape, bool)
+    assert_same(np.extract(cond, np.asarray(x)), onp.extract(cond, x))
+    assert_same(np.extract(np.asarray(cond), np.asarray(x)) * 2, onp.extract(cond, x) * 2)
+
+
+@given(masked(dtypes=[onp.bool_, onp.int8, onp.float32]))
+def test_nonzero_argwhere_flatnonzero_are_numpy_s(xm):
+    x, _ = xm
+    a = np.asarray(x)
+    assert_same(np.nonzero(a), onp.nonzero(x))
+    assert_same(np.argwhere(a), onp.argwhere(x))
+    assert_same(np.flatnonzero(a), onp.flatnonzero(x))
+
+
+def test_nonzero_compiles_nothing_per_count():
+    x = np.arange(300) % 7 + np.arange(300) // 50
+    h = onp.arange(300) % 7 + onp.arange(300) // 50
+    c0 = COMPILES.n
+    for n in range(0, 14):      # 14 counts, one shape
+        assert_same(np.nonzero(x < n), onp.nonzero(h < n))
+        assert_same(np.argwhere(x < n), onp.argwhere(h < n))
+    assert COMPILES.n - c0 <= 1            # the comparison
+
+
+def test_compress_along_another_axis_and_short_conditions():
+    x = onp.arange(12).reshape(3, 4)
+    assert_same(np.compress([True, False], np.asarray(x), axis=0),
+                onp.compress([True, False], x, axis=0))
+    assert_same(np.compress([False, True, True], np.asarray(x), axis=1),
+                onp.compress([False, True, True], x, axis=1))
