@@ -415,3 +415,30 @@ def test_compress_along_another_axis_and_short_conditions():
                 onp.compress([True, False], x, axis=0))
     assert_same(np.compress([False, True, True], np.asarray(x), axis=1),
                 onp.compress([False, True, True], x, axis=1))
+
+
+def test_masked_assignment_into_a_slice_reaches_its_base():
+    z, zn = np.zeros((4, 5)), onp.zeros((4, 5))
+    m = onp.arange(6).reshape(2, 3) % 2 == 0
+    z[1:-1, 1:-1][m] = 1
+    zn[1:-1, 1:-1][m] = 1
+    assert_same(z, zn)
+
+
+def test_gradient_and_vmap_through_selections():
+    x = np.arange(-3.0, 4.0)
+    g = jax.grad(lambda d: np.asarray(d)[np.asarray(d) > 0].sum().data ** 2)(x.data)
+    assert_same(g, onp.asarray([0, 0, 0, 0, 12, 12, 12.0]))
+    r = jax.vmap(lambda row: row[row > 0].sum())(np.arange(-3.0, 3.0).reshape(2, 3))
+    assert_same(r, onp.asarray([0.0, 3.0]))
+
+
+def test_a_selection_meeting_an_array_of_its_length_is_numpy_s():
+    x = np.arange(-3.0, 4.0)
+    s = x[x > 0]
+    assert_same(s + np.arange(3.0), onp.asarray([1.0, 3.0, 5.0]))
+    with pytest.raises(ValueError, match=r"could not be broadcast together with "
+                       r"positional shapes \(3,\) \(4,\)"):
+        s + np.arange(4.0)
+    other = x[x < 0]            # another mask: both materialize
+    assert_same(s * other, onp.asarray([-3.0, -4.0, -3.0]))
