@@ -681,4 +681,29 @@ def flatnonzero(a):
     return positional(jax.device_put(onp.flatnonzero(_host("flatnonzero", a))))
 
 
-__all__ = ["compress", "extract", "argwhere", "flatnonzero"]
+_junique = wrap(numpy_args(jnp.unique, "unique"), "unique")
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           *, equal_nan=True, sorted=True, **kwargs):
+    """``numpy.unique``: found on the host for a concrete positional array (one
+    transfer, no compilation per count); ``jax.numpy.unique`` otherwise (its
+    ``size=`` gives a static size under ``jax.jit``).
+
+    >>> import namedarray as np
+    >>> np.unique(np.asarray([3, 1, 3, 2]), return_counts=True)
+    (array([1, 2, 3]), array([1, 1, 2]))
+    """
+    x = operand(ar) if not isinstance(ar, (list, tuple)) else positional(
+        jax.device_put(onp.asarray(ar)))
+    if kwargs or not isinstance(x, NamedArray) or x.names or x.mapped or traced(x.data):
+        return _junique(ar, return_index, return_inverse, return_counts, axis,
+                        equal_nan=equal_nan, sorted=sorted, **kwargs)
+    r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
+                   equal_nan=equal_nan, sorted=sorted)
+    if isinstance(r, tuple):
+        return tuple(positional(jax.device_put(v)) for v in r)
+    return positional(jax.device_put(r))
+
+
+__all__ = ["compress", "extract", "argwhere", "flatnonzero", "unique"]
