@@ -182,6 +182,7 @@ def select(x, idx):
     """``x[idx]`` for a boolean mask ``idx``: a selection."""
     if lazy(idx):
         if lazy(x) and x._k and _same(x, idx) and idx._k == x._k and \
+                not (idx._full.names or idx._full.mapped) and \
                 idx._full.ndim <= x._full.ndim and \
                 idx._full.shape == x._full.shape[:idx._full.ndim]:
             # a selection of a selection: the masks combine, the buffers stay
