@@ -14,8 +14,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, new, operand, positional, rewrap, view
+from . import selection
 from .engines.generic import vmap_names
-from .engines.results import wrap_result
 
 
 def _data_index(idx):
@@ -115,6 +115,8 @@ def check_index(fn, shape, idx):
 
 
 def getitem(x: NamedArray, idx):
+    if selection.is_mask(idx):
+        return selection.select(x, idx)
     res = _take(x, idx)
     if res.dims.count(None) and _basic(idx):
         # a basic slice: writes into it reach x (NumPy's views, for writes)
@@ -145,6 +147,8 @@ def _take(x: NamedArray, idx):
 
 
 def setitem(x: NamedArray, idx, value):
+    if selection.is_mask(idx) and _set_masked(x, idx, value):
+        return
     check_index("__setitem__", x.shape, idx)
     if _named_index(idx):
         raise TypeError("__setitem__: an index with named axes is not supported; "
@@ -158,6 +162,17 @@ def setitem(x: NamedArray, idx, value):
     region = _take(x, idx)
     region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+def _set_masked(x, idx, value) -> bool:
+    """``x[mask] = value`` with ``where`` (see ``selection.assign``); False when the
+    value has the selection's data-dependent length."""
+    if selection.assign(x, idx, value, _setitem_value):
+        return True
+    if selection.traced(getattr(idx, "data", idx)) and not selection.lazy(idx):
+        raise selection.size_error("x[mask] = value (a value with one entry per selected "
+                                   "element)")
+    return False
 
 
 def _setitem_value(dtype, value):
@@ -177,9 +192,23 @@ def _setitem_value(dtype, value):
 
 
 def nonzero(a):
-    """``numpy.nonzero`` (positional arrays only: the result size is data dependent)."""
+    """``numpy.nonzero`` (positional arrays only: the result size is data dependent).
+
+    The positions are found on the host (one transfer, no compilation per count).
+
+    >>> import namedarray as np
+    >>> np.nonzero(np.asarray([0, 3, 0, 5]))
+    (array([1, 3]),)
+    """
     x = operand(a)
     if isinstance(x, NamedArray) and x.names:
         raise TypeError(f"nonzero: the array has named axes {x.named_shape}; the number "
                         "of nonzeros differs per name, untag them first")
-    return wrap_result(jnp.nonzero(x.data if isinstance(x, NamedArray) else x))
+    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
+    if d.ndim == 0:
+        raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
+                         "np.atleast_1d(scalar).nonzero() instead")
+    if selection.traced(d):
+        raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
+                                   "jax.numpy.nonzero(a, size=N)", "its result")
+    return tuple(positional(jax.device_put(i)) for i in onp.nonzero(onp.asarray(d)))

@@ -84,6 +84,9 @@ def install(ns: dict):
         getattr(NamedArray, m).__doc__ = f"``namedarray.{m}(self, ...)``"
         getattr(NamedArray, m).__name__ = m
 
+    def compress(self, condition, axis=None, out=None):
+        return ns["compress"](condition, self, axis=axis, out=out)
+
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
@@ -147,7 +150,7 @@ def install(ns: dict):
         return ns["not_equal"](self, other)
     NamedArray.__eq__, NamedArray.__ne__ = eq, ne
     for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
-              transpose):
+              transpose, compress):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
     NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)

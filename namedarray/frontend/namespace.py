@@ -27,7 +27,7 @@ from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* di
 from ..core import hooks
 from ..core.array import NamedArray
 from . import conversion, creation, einsum, elementwise, io, joining, manipulation, methods
-from . import reductions, sorting
+from . import reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
@@ -51,7 +51,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion)
+            conversion, selection)
 
 
 def _declare(ns):

@@ -24,6 +24,7 @@ from ... import parallel
 from ...core import config as _config
 from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
+from ..selection import lazy as _lazy, reduce as _reduce_selection
 from .out import store_out as _store_out
 from .results import fast_result as _result, reraise
 
@@ -71,6 +72,9 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):
+        if _lazy(a):    # a boolean-mask selection: where= on the full buffer
+            return _reduce_selection(name, slow, a, axis, args,
+                                     kwargs if out is None else {**kwargs, "out": out})
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))

@@ -22,6 +22,7 @@ from ...core.array import (NamedArray, align, new, normalize_axis, operand, posi
                            rewrap, to_jax)
 from ..indexing import check_index
 from ..joining import concatenate
+from ..selection import apply_ufunc, lazy
 from .generic import generic
 from .out import store_out
 from .reduction import ufunc_reduce
@@ -143,6 +144,8 @@ class ufunc:
 
     def _call(self, *args, dtype=None, **kw):
         """NumPy 2's scalar rules, then :meth:`_apply`."""
+        if any(lazy(a) for a in args):     # boolean-mask selections: full-size
+            return apply_ufunc(self, args, kw if dtype is None else {**kw, "dtype": dtype})
         args = list(args)
         shapes = [a.shape for a in args[: self.nin] if isinstance(a, NamedArray)]
         if len(shapes) > 1:

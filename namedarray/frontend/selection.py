@@ -1,0 +1,710 @@
+"""Boolean-mask selections: ``x[mask]`` stays full-size until a size is needed.
+
+``x[mask]`` with a boolean mask (a NamedArray, a ``jax`` or a NumPy array)
+returns a :class:`Selection`: the full-size data and the mask.  Elementwise
+operations between selections of the same mask, and with scalars and arrays
+that broadcast to them, reductions (``sum``, ``mean``, ``max``, ... through
+``where=``), a selection of a selection (``v[v > 0]`` where ``v`` is one) and
+``y[mask] = value`` all run on the full-size buffers, so their shapes never
+depend on the data: a loop over changing masks compiles once, and the idioms
+work under ``jax.jit``.
+
+A selection becomes the exact NumPy array (one host sync, NumPy's order) when
+code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
+any function that does not know selections (every such path reads ``.data``,
+which materializes, so nothing can see the full-size buffer).  Its ``shape``
+and ``len`` need the count only.  Materializing gathers into a buffer whose
+length is a power of two (``bucket``), so the gather compiles once per bucket,
+and the padding never leaves the host copy.  Under ``jax.jit`` a size is
+unknown: asking for one raises a ``TypeError`` that names the size-free form.
+
+>>> import namedarray as np
+>>> x = np.arange(6.0)
+>>> s = x[x % 2 == 0]
+>>> type(s).__name__, s.dtype, (s * 2).sum()
+('Selection', dtype('float64'), array(12.))
+>>> x[x > 3] = x[x > 3] * 10
+>>> x
+array([ 0.,  1.,  2.,  3., 40., 50.])
+>>> s.shape, s
+((3,), array([0., 2., 4.]))
+
+A mask with a named axis selects along that name; a reduction over the name
+is still a named reduction (a collective under ``nmap``):
+
+>>> y = np.arange(6.0).reshape(2, 3).tag("b", None)
+>>> keep = np.asarray([True, False]).tag("b")
+>>> y[keep].sum(axis="b")
+array([0., 1., 2.])
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
+from .engines.args import numpy_args
+from .engines.generic import wrap
+
+_Tracer = jax.core.Tracer
+
+#: reductions that take ``where=`` (NumPy's set), computed on the full buffers
+WHERE_REDUCTIONS = {"sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all",
+                    "nansum", "nanprod", "nanmean", "std", "var", "nanstd", "nanvar"}
+_NEEDS_INITIAL = {"max", "min", "amax", "amin"}
+_ALTERNATIVES = ("np.where(mask, x, other), x[mask].sum() (reductions take where=), "
+                 "y[mask] = x[mask] ** 2 + c[mask], or jax.numpy.nonzero(mask, size=N)")
+
+
+def size_error(what, alternative=_ALTERNATIVES, of="a boolean-mask selection"):
+    """The error for a data-dependent size asked for under a trace."""
+    return TypeError(
+        f"{what}: the size of {of} depends on the data and is unknown under jax.jit "
+        f"(or a map); use a size-free form instead: {alternative}")
+
+
+def bucket(n: int) -> int:
+    """The padded length for ``n`` elements: the next power of two (at least 1).
+
+    >>> [bucket(n) for n in (0, 1, 3, 4, 5, 1000)]
+    [1, 1, 4, 4, 8, 1024]
+    """
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def traced(*arrays) -> bool:
+    return any(isinstance(a, _Tracer) for a in arrays)
+
+
+@functools.partial(jax.jit, static_argnames=("axis",))
+def _gather(data, idx, axis):
+    return jnp.take(data, idx, axis=axis)
+
+
+def compact(data, mask_host, axis=0):
+    """``data`` at the true positions of the 1-d host bool ``mask_host`` along
+    ``axis``, gathered in a power-of-two bucket (one compilation per bucket,
+    not per count) and cut to the count on the host."""
+    idx = onp.flatnonzero(mask_host)
+    n = idx.size
+    shape = data.shape[:axis] + (n,) + data.shape[axis + 1:]
+    if n == 0:
+        return jax.device_put(onp.zeros(shape, data.dtype))
+    if traced(data):    # a concrete mask on traced data: the size is static
+        return jnp.take(data, jnp.asarray(idx), axis=axis)
+    padded = onp.zeros(bucket(n), onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
+    padded[:n] = idx
+    h = onp.asarray(_gather(data, jax.device_put(padded), axis))
+    return jax.device_put(h[(slice(None),) * axis + (slice(0, n),)])
+
+
+# masks that came from the host: converted once, so that ``z[m]`` and ``c[m]``
+# share one device mask (and are recognised as the same mask)
+_HOST_MASKS: list = []
+
+
+def _device_mask(m):
+    for h, copy, d in _HOST_MASKS:
+        if h is m and onp.array_equal(copy, m):
+            return d
+    copy = m.copy()     # (a CPU device_put may share the host buffer)
+    d = jax.device_put(copy)
+    _HOST_MASKS.insert(0, (m, copy, d))
+    del _HOST_MASKS[8:]
+    return d
+
+
+def is_mask(idx) -> bool:
+    """Whether ``idx`` is one boolean array with at least one dimension."""
+    if isinstance(idx, Selection):
+        return idx._cache is None and idx.dtype == bool
+    if isinstance(idx, (NamedArray, jax.Array, onp.ndarray)):
+        return idx.dtype == bool and (len(idx.shape) > 0 or (
+            isinstance(idx, NamedArray) and bool(idx.names or idx.mapped)))
+    return False
+
+
+def lazy(x) -> bool:
+    """Whether ``x`` is a selection not yet materialized."""
+    return type(x) is Selection and x._cache is None
+
+
+def _mask_array(fn, x, idx):
+    """The mask as a positional-or-named NamedArray, checked against ``x``."""
+    if isinstance(idx, onp.ndarray):
+        m = positional(_device_mask(idx))
+    elif isinstance(idx, jax.Array):
+        m = positional(idx)
+    else:
+        m = _plain(idx)     # a snapshot: later writes to the mask do not reach it
+    k = m.ndim
+    mnames = tuple(m.named_shape)
+    if mnames and k:
+        raise IndexError(
+            f"{fn}: a boolean mask with both positional axes {m.shape} and named axes "
+            f"{m.named_shape} is not supported; use a positional mask, or a mask over "
+            "one name")
+    if mnames:
+        if len(mnames) > 1:
+            raise IndexError(f"{fn}: a boolean mask selects along one name at most; got "
+                             f"named axes {m.named_shape}")
+        name = mnames[0]
+        if name not in x.named_shape:
+            raise IndexError(f"{fn}: the mask's axis {name!r} is not an axis of the array "
+                             f"(named shape {x.named_shape})")
+        if x.named_shape[name] != m.named_shape[name]:
+            raise IndexError(f"{fn}: boolean index did not match indexed array along axis "
+                             f"{name!r}; size of axis is {x.named_shape[name]} but size of "
+                             f"corresponding boolean axis is {m.named_shape[name]}")
+        return m
+    shape = x.shape
+    if k > len(shape):
+        raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
+                         f"dimensional, but {k} were indexed")
+    for ax, (a, b) in enumerate(zip(shape, m.shape)):
+        if a != b:
+            raise IndexError(
+                f"{fn}: boolean index did not match indexed array along axis {ax}; "
+                f"size of axis is {a} but size of corresponding boolean axis is {b}")
+    return m
+
+
+def _plain(x) -> NamedArray:
+    """A NamedArray holding ``x``'s current data (a snapshot, not a view)."""
+    return new(x.data, x.dims, x.mapped)
+
+
+def select(x, idx):
+    """``x[idx]`` for a boolean mask ``idx``: a selection."""
+    if lazy(idx):
+        if lazy(x) and x._k and _same(x, idx) and idx._k == x._k and \
+                not (idx._full.names or idx._full.mapped) and \
+                idx._full.ndim <= x._full.ndim and \
+                idx._full.shape == x._full.shape[:idx._full.ndim]:
+            # a selection of a selection: the masks combine, the buffers stay
+            t = idx._full.ndim - x._k
+            m = x._mask.data
+            m = m.reshape(m.shape + (1,) * t) if t else m
+            mask = positional(jax.lax.bitwise_and(m, idx._full.data))
+            return Selection(x._full, mask, x._k + t)
+        idx = idx._materialized()
+    if lazy(x):
+        x = x._materialized()
+    m = _mask_array("__getitem__", x, idx)
+    return Selection(_plain(x), m, m.ndim)
+
+
+class Selection(NamedArray):
+    """``x[mask]``: full-size data and a boolean mask, materialized on demand.
+
+    While lazy, ``_full`` holds the data (the mask's ``_k`` positional axes in
+    front, or the mask's name among its names), ``_mask`` the mask and
+    ``_count`` the number of selected entries once known.  After it is
+    materialized, ``_cache`` is the exact array and the selection is that array.
+    """
+
+    __slots__ = ("_full", "_mask", "_k", "_count", "_cache")
+
+    def __init__(self, full, mask, k, count=None):
+        self._full, self._mask, self._k, self._count, self._cache = full, mask, k, count, None
+
+    # -- the NamedArray view: the materialized array --------------------------
+    @property
+    def data(self):
+        return self._materialized().data
+
+    @data.setter
+    def data(self, value):
+        self._materialized().data = value
+
+    @property
+    def dims(self):
+        return self._materialized().dims
+
+    @property
+    def mapped(self):
+        return self._materialized().mapped
+
+    def _materialized(self, what="the elements of x[mask]") -> NamedArray:
+        if self._cache is None:
+            self._cache = self._build(what)
+            self._full = self._mask = None
+        return self._cache
+
+    def _build(self, what):
+        f, m = self._full, self._mask.data
+        if traced(m):
+            raise size_error(what)
+        mh = onp.asarray(m).reshape(-1)
+        self._count = int(mh.sum())
+        if self._k:
+            k = self._k
+            d = f.data.reshape((math.prod(f.data.shape[:k]),) + f.data.shape[k:])
+            return new(compact(d, mh, 0), (None,) * (1 + f.ndim - k) + f.names, f.mapped)
+        ax = f.dims.index(_mname(self._mask))
+        return new(compact(f.data, mh, ax), f.dims, f.mapped)
+
+    # -- what needs the count only --------------------------------------------
+    def count(self, what="the size of x[mask]") -> int:
+        if self._count is None:
+            if traced(self._mask.data):
+                raise size_error(what)
+            self._count = int(_count(self._mask.data))
+        return self._count
+
+    @property
+    def dtype(self):
+        return self._full.dtype if self._cache is None else self._cache.dtype
+
+    @property
+    def ndim(self):
+        if self._cache is not None:
+            return self._cache.ndim
+        return self._full.ndim - self._k + 1 if self._k else self._full.ndim
+
+    @property
+    def shape(self):
+        if self._cache is not None:
+            return self._cache.shape
+        if self._k:
+            return (self.count("x[mask].shape"),) + self._full.shape[self._k:]
+        return self._full.shape
+
+    @property
+    def named_shape(self):
+        if self._cache is not None:
+            return self._cache.named_shape
+        s = self._full.named_shape
+        if not self._k:
+            s[_mname(self._mask)] = self.count("x[mask].named_shape")
+        return s
+
+    @property
+    def names(self):
+        return self._full.names if self._cache is None else self._cache.names
+
+    def __repr__(self):
+        if self._cache is None and traced(self._mask.data, self._full.data):
+            return (f"Selection(full={self._full!r}, mask={self._mask!r}) (a boolean-mask "
+                    "selection; its size is unknown under jax.jit)")
+        return NamedArray.__repr__(self)
+
+    def __str__(self):
+        if self._cache is None and traced(self._mask.data, self._full.data):
+            return repr(self)
+        return NamedArray.__str__(self)
+
+    def __getitem__(self, idx):
+        if is_mask(idx):
+            return select(self, idx)
+        return self._materialized("x[mask][index]")[idx]
+
+    def __setitem__(self, idx, value):
+        self._materialized("x[mask][index] = value")[idx] = value
+
+    # -- lazy casts and in-place updates ----------------------------------------
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        if self._cache is not None:
+            return self._cache.astype(dtype, order, casting, subok, copy)
+        return Selection(self._full.astype(dtype, order, casting), self._mask, self._k,
+                         self._count)
+
+    def _assign(self, fn, value):
+        if self._cache is None and lazy(value) and _same(self, value) and \
+                value._k == self._k and value._full.ndim <= self._full.ndim:
+            tmp = _plain(self._full)
+            tmp._assign(fn, value._pad(self._full.ndim))
+            self._full = tmp
+            return
+        NamedArray._assign(self._materialized(), fn, value)
+
+    def _pad(self, ndim):
+        """The full buffer with unit axes after the mask's: ``ndim`` positional axes."""
+        f = self._full
+        extra = ndim - f.ndim
+        if not extra or not self._k:
+            return f
+        k = self._k
+        return new(f.data.reshape(f.data.shape[:k] + (1,) * extra + f.data.shape[k:]),
+                   (None,) * extra + f.dims, f.mapped)
+
+
+def _flatten(s):
+    if s._cache is not None:
+        c = s._cache
+        return (c.data,), (None, c.dims, c.mapped)
+    f, m = s._full, s._mask
+    return (f.data, m.data), ((f.dims, f.mapped, m.dims, s._k, s._count), None, None)
+
+
+def _unflatten(aux, children):
+    lazy_aux, dims, mapped = aux
+    if lazy_aux is None:
+        s = Selection(None, None, 0)
+        s._cache = new(children[0], dims, mapped)
+        return s
+    fdims, fmapped, mdims, k, count = lazy_aux
+    return Selection(new(children[0], fdims, fmapped), new(children[1], mdims), k, count)
+
+
+jax.tree_util.register_pytree_node(Selection, _flatten, _unflatten)
+
+_count = jax.jit(lambda m: jnp.sum(m, dtype=jnp.int32 if m.size < 2 ** 31 else jnp.int64))
+
+
+def _mname(m):
+    """The name a named mask selects along."""
+    return next(iter(m.named_shape))
+
+
+def _same(a, b) -> bool:
+    """Whether two lazy selections have the same mask (the same mask buffer)."""
+    return a._mask.data is b._mask.data and a._mask.dims == b._mask.dims
+
+
+# --------------------------------------------------------------------------
+# elementwise operations: on the full buffers
+# --------------------------------------------------------------------------
+_POWERS = ("power", "pow", "float_power", "ldexp")
+
+
+def materialize_all(args):
+    return [a._materialized() if lazy(a) else a for a in args]
+
+
+def apply_ufunc(uf, args, kwargs):
+    """``uf(*args, **kwargs)`` with at least one lazy selection among ``args``:
+    on the full buffers when all selections share one mask and every other
+    operand broadcasts to them; otherwise on the materialized selections."""
+    if not kwargs:      # the common case, checked quickly: one mask, one shape, scalars
+        ref = None
+        for a in args:
+            if type(a) is Selection:
+                if a._cache is not None or (ref is not None and (
+                        a._mask.data is not ref._mask.data or a._k != ref._k or
+                        a._full.dims != ref._full.dims or
+                        a._full.data.shape != ref._full.data.shape)):
+                    break
+                if ref is None:
+                    ref = a
+            elif not (type(a) in (float, complex, bool) or (type(a) is int and (
+                    a >= 0 or uf.__name__ not in _POWERS))):
+                break
+        else:
+            res = uf(*[a._full if type(a) is Selection else a for a in args])
+            if isinstance(res, tuple):
+                return tuple(Selection(r, ref._mask, ref._k, ref._count) for r in res)
+            return Selection(res, ref._mask, ref._k, ref._count)
+    sels = [a for a in args if lazy(a)]
+    ref = sels[0]
+    if set(kwargs) - {"dtype"} or not all(_same(s, ref) and s._k == ref._k for s in sels) \
+            or (uf.__name__ in _POWERS and
+                any(type(a) is int and a < 0 for a in args)):
+        return uf._call(*materialize_all(args), **kwargs)
+    k = ref._k
+    width = max(s._full.ndim for s in sels)
+    tail = width - k if k else width
+    try:
+        tshape = onp.broadcast_shapes(*[s._full.shape[k:] for s in sels])
+    except ValueError:
+        return uf._call(*materialize_all(args), **kwargs)
+    ops = []
+    for a in args:
+        if lazy(a):
+            ops.append(a._pad(width))
+            continue
+        o = operand(a)
+        if isinstance(o, NamedArray):
+            if k:
+                shp = o.shape
+                if len(shp) == tail + 1 and shp[0] == 1:
+                    o = new(o.data.reshape(o.data.shape[1:]), o.dims[1:], o.mapped)
+                elif len(shp) > tail:
+                    return uf._call(*materialize_all(args), **kwargs)
+            elif _mname(ref._mask) in o.named_shape:
+                return uf._call(*materialize_all(args), **kwargs)
+            try:
+                onp.broadcast_shapes(o.shape, tshape)
+            except ValueError:
+                return uf._call(*materialize_all(args), **kwargs)
+        ops.append(o)
+    res = uf(*ops, **kwargs)
+    if isinstance(res, tuple):
+        return tuple(Selection(r, ref._mask, k, ref._count) for r in res)
+    return Selection(res, ref._mask, k, ref._count)
+
+
+# --------------------------------------------------------------------------
+# reductions: where= on the full buffers
+# --------------------------------------------------------------------------
+def reduce(name, run, s, axis, args, kwargs):
+    """``run(x, axis, *args, **kwargs)`` (a reduction) of the lazy selection ``s``."""
+    if name not in WHERE_REDUCTIONS or args or kwargs.get("out") is not None or \
+            kwargs.get("where") is not None:
+        return run(s._materialized(), axis, *args, **kwargs)
+    f, k = s._full, s._k
+    n = s.ndim
+    single = axis is None or isinstance(axis, (int, str, onp.integer))
+    axes = tuple(range(n)) if axis is None else ((axis,) if single else tuple(axis))
+    pos, names = [], []
+    for a in axes:
+        if isinstance(a, str):
+            names.append(a)
+        else:
+            try:
+                i = int(a)
+            except TypeError:
+                return run(s._materialized(), axis, *args, **kwargs)
+            if not -n <= i < n:
+                return run(s._materialized(), axis, *args, **kwargs)  # NumPy's error
+            pos.append(i % n)
+    if k:
+        consumed = 0 in pos
+        full_pos = [j for i in pos for j in (range(k) if i == 0 else (k + i - 1,))]
+    else:
+        consumed = _mname(s._mask) in names
+        full_pos = pos
+    full_axis = tuple(full_pos) + tuple(names)
+    if axis is not None and single and len(full_axis) == 1:
+        full_axis = full_axis[0]
+    if not consumed:    # the mask's axes survive: the result is a selection again
+        return Selection(run(f, full_axis, **kwargs), s._mask, k, s._count)
+    kw = dict(kwargs)
+    fill = None
+    if k:
+        kw["where"] = _where_for(s._mask, f)
+    elif name in _FILL:
+        # along a name: the unselected entries become the identity, so the
+        # reduction over the name is the plain named one (a collective in a map)
+        fill = _FILL[name]
+    elif _mname(s._mask) in f.dims:
+        kw["where"] = s._mask
+    else:
+        return run(s._materialized(f"{name} of x[mask] over a name a map holds"), axis,
+                   *args, **kwargs)
+    if name in _NEEDS_INITIAL and kw.get("initial") is None:
+        if s._count is None and traced(s._mask.data):
+            raise size_error(f"{name} of x[mask]", f"x[mask].{name}(initial=v) or "
+                             f"np.{name}(x, where=mask, initial=v)")
+        if s.count() == 0:
+            return run(s._materialized(), axis, **kwargs)       # NumPy's empty error
+        kw["initial"] = _lowest(f.dtype) if name in ("max", "amax") else _highest(f.dtype)
+    if fill is not None:
+        (md, fd), dims, mapped = align(name, [s._mask, f])
+        f = new(jnp.where(md, fd, jnp.asarray(fill(f.dtype), f.dtype)), dims, mapped)
+    res = run(f, full_axis, **kw)
+    if kwargs.get("keepdims") and k > 1:
+        res = new(res.data.reshape((1,) + res.data.shape[k:]), res.dims[k - 1:], res.mapped)
+    return res
+
+
+_FILL = {"sum": lambda dt: 0, "nansum": lambda dt: 0, "prod": lambda dt: 1,
+         "nanprod": lambda dt: 1, "any": lambda dt: False, "all": lambda dt: True,
+         "max": lambda dt: _lowest(dt), "amax": lambda dt: _lowest(dt),
+         "min": lambda dt: _highest(dt), "amin": lambda dt: _highest(dt)}
+
+
+def _where_for(m, f):
+    """The positional mask as a raw array broadcast against ``f``'s physical layout."""
+    return m.data.reshape(m.data.shape + (1,) * (f.data.ndim - m.ndim))
+
+
+def _lowest(dt):
+    dt = onp.dtype(dt)
+    if dt.kind == "b":
+        return False
+    if dt.kind in "iu":
+        return onp.iinfo(dt).min
+    return -onp.inf
+
+
+def _highest(dt):
+    dt = onp.dtype(dt)
+    if dt.kind == "b":
+        return True
+    if dt.kind in "iu":
+        return onp.iinfo(dt).max
+    return onp.inf
+
+
+# --------------------------------------------------------------------------
+# assignment: y[mask] = value, with where
+# --------------------------------------------------------------------------
+@jax.jit
+def _put(y, m, v):
+    return jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)), v, y)
+
+
+def assign(x, idx, value, cast):
+    """``x[idx] = value`` for a boolean mask ``idx``.  ``cast(dtype, value)`` is
+    NumPy's assignment cast.  Returns False when the value's length is the
+    selection's (data dependent): the caller then assigns by index."""
+    if lazy(idx):
+        return False
+    m = _mask_array("__setitem__", x, idx)
+    k = m.ndim
+    shape = x.shape
+    if lazy(value) and value._mask.data is m.data and value._k == k:
+        v = value._full
+        vt = v.shape[k:] if k else v.shape
+        try:
+            ok = onp.broadcast_shapes(vt, shape[k:] if k else shape) == (
+                shape[k:] if k else shape) and len(vt) <= len(shape) - k
+        except ValueError:
+            ok = False
+        if not ok:
+            return False
+        v = value._pad(len(shape) if k else v.ndim)
+        v = cast(x.dtype, v)
+    elif not lazy(value):
+        v = operand(value)
+        if isinstance(v, NamedArray):
+            t = shape[k:]
+            vs = v.shape
+            if k and len(vs) == len(t) + 1 and vs[0] == 1:
+                v = new(v.data.reshape(v.data.shape[1:]), v.dims[1:], v.mapped)
+                vs = vs[1:]
+            if (k and len(vs) > len(t)) or (not k and _mname(m) in v.named_shape):
+                return False
+            try:
+                onp.broadcast_shapes(vs, t)
+            except ValueError:
+                return False
+        v = cast(x.dtype, v)
+    else:
+        return False
+    if not (x.names or x.mapped or v.names or v.mapped or m.names or m.mapped):
+        x.data = _put(x.data, m.data, v.data)
+        return True
+    mw = m if not k else positional(m.data.reshape(m.shape + (1,) * (len(shape) - k)))
+    target = _plain(x)
+    datas, dims, mapped = align("__setitem__", [mw, v, target])
+    x._assign("__setitem__", new(jnp.where(*datas), dims, mapped))
+    return True
+
+
+# --------------------------------------------------------------------------
+# the functions whose result size is data dependent
+# --------------------------------------------------------------------------
+_jcompress = wrap(numpy_args(jnp.compress, "compress"), "compress")
+_jextract = wrap(numpy_args(jnp.extract, "extract"), "extract")
+
+
+def _flat(x):
+    """``x`` with its positional axes raveled (named axes ride along)."""
+    return new(x.data.reshape((-1,) + x.data.shape[x.ndim:]), (None,) + x.names, x.mapped)
+
+
+def _condition(c):
+    """A 1-d-or-more condition as a bool NamedArray (host conditions stay on the host
+    until here; NumPy reads nonzero as true)."""
+    if isinstance(c, (list, tuple, onp.ndarray)):
+        h = onp.asarray(c)
+        return positional(_device_mask(h if h.dtype == bool else h != 0))
+    c = operand(c)
+    if not isinstance(c, NamedArray):
+        return None
+    return c if c.dtype == bool else positional(c.data != 0) if not (
+        c.names or c.mapped) else None
+
+
+def compress(condition, a, axis=None, out=None):
+    """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
+    raveled array), a selection that stays full-size until its size is needed.
+
+    >>> import namedarray as np
+    >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
+    array([[0, 1],
+           [4, 5]])
+    """
+    x = operand(a)
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
+            not lazy(x) and not lazy(c) and (axis is None or (
+                isinstance(axis, (int, onp.integer)) and x.ndim and
+                normalize_axis("compress", axis, x.ndim) == 0)):
+        t = _flat(x) if axis is None else x
+        if t.shape[0] == c.shape[0]:
+            return Selection(_plain(t), c, 1)
+    return _jcompress(condition, a, axis=axis, out=out)
+
+
+def extract(condition, arr):
+    """``numpy.extract``: the raveled ``arr`` where ``condition`` is nonzero, as a
+    selection.
+
+    >>> import namedarray as np
+    >>> np.extract(np.arange(5) % 2 == 0, np.arange(5) * 10)
+    array([ 0, 20, 40])
+    """
+    x = operand(arr)
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and not (x.names or x.mapped) and \
+            not lazy(x) and not lazy(c) and c.size == x.size:
+        return Selection(_flat(x), _flat(c), 1)
+    return _jextract(condition, arr)
+
+
+def _host(fn, a):
+    x = operand(a)
+    if isinstance(x, NamedArray) and (x.names or x.mapped):
+        raise TypeError(f"{fn}: the array has named axes {x.named_shape}; the number of "
+                        "nonzeros differs per name, untag them first")
+    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
+    if traced(d):
+        raise size_error(fn, "np.where(a != 0, x, other), or jax.numpy."
+                         f"{fn}(a, size=N)", "its result")
+    return onp.asarray(d)
+
+
+def argwhere(a):
+    """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
+
+    >>> import namedarray as np
+    >>> np.argwhere(np.asarray([[0, 1], [2, 0]]))
+    array([[0, 1],
+           [1, 0]])
+    """
+    return positional(jax.device_put(onp.argwhere(_host("argwhere", a))))
+
+
+def flatnonzero(a):
+    """``numpy.flatnonzero``, found on the host.
+
+    >>> import namedarray as np
+    >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
+    array([1, 3])
+    """
+    return positional(jax.device_put(onp.flatnonzero(_host("flatnonzero", a))))
+
+
+_junique = wrap(numpy_args(jnp.unique, "unique"), "unique")
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           *, equal_nan=True, sorted=True, **kwargs):
+    """``numpy.unique``: found on the host for a concrete positional array (one
+    transfer, no compilation per count); ``jax.numpy.unique`` otherwise (its
+    ``size=`` gives a static size under ``jax.jit``).
+
+    >>> import namedarray as np
+    >>> np.unique(np.asarray([3, 1, 3, 2]), return_counts=True)
+    (array([1, 2, 3]), array([1, 1, 2]))
+    """
+    x = operand(ar) if not isinstance(ar, (list, tuple)) else positional(
+        jax.device_put(onp.asarray(ar)))
+    if kwargs or not isinstance(x, NamedArray) or x.names or x.mapped or traced(x.data):
+        return _junique(ar, return_index, return_inverse, return_counts, axis,
+                        equal_nan=equal_nan, sorted=sorted, **kwargs)
+    r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
+                   equal_nan=equal_nan, sorted=sorted)
+    if isinstance(r, tuple):
+        return tuple(positional(jax.device_put(v)) for v in r)
+    return positional(jax.device_put(r))
+
+
+__all__ = ["compress", "extract", "argwhere", "flatnonzero", "unique"]

@@ -1,0 +1,465 @@
+"""Boolean-mask selections (``x[mask]`` kept full-size): values, dtypes and
+errors against NumPy, under jax.jit, with named axes, and the compile counts
+of loops whose masks change."""
+import pathlib
+import sys
+import warnings
+
+import jax
+import numpy as onp
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import namedarray as np
+from namedarray.frontend.selection import Selection, bucket
+from support import arrays, assert_same
+
+DTYPES = [onp.bool_, onp.int8, onp.int32, onp.int64, onp.uint8, onp.float32, onp.float64,
+          onp.complex128]
+
+
+@st.composite
+def masked(draw, dtypes=DTYPES, min_side=0):
+    """(x, mask) NumPy arrays: mask over x's leading k >= 1 axes (0-size too)."""
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=min_side, max_side=4))
+    dt = draw(st.sampled_from(dtypes))
+    x = draw(arrays(dt, shape))
+    k = draw(st.integers(1, len(shape)))
+    m = draw(hnp.arrays(onp.bool_, shape[:k]))
+    return x, m
+
+
+def lazy(s):
+    assert type(s) is Selection and s._cache is None, type(s)
+    return s
+
+
+@given(masked())
+def test_selection_materializes_to_numpy(xm):
+    x, m = xm
+    s = lazy(np.asarray(x)[m])
+    assert s.dtype == x[m].dtype and s.ndim == x[m].ndim
+    assert s.shape == x[m].shape and len(s) == len(x[m])
+    assert s._cache is None              # shape and len need the count only
+    assert_same(s, x[m])
+    assert_same(np.asarray(x)[np.asarray(m)], x[m])      # a NamedArray mask
+
+
+@given(masked(), st.sampled_from(["add", "multiply", "power", "less", "equal",
+                                  "true_divide", "maximum", "subtract"]),
+       st.sampled_from([2, 1.5, True, -1, "same", "trail", "array"]))
+def test_elementwise_between_selections_scalars_and_arrays(xm, op, other):
+    x, m = xm
+    if op in ("power", "subtract") and x.dtype == bool:
+        return      # NumPy refuses these for booleans (checked elsewhere)
+    if op == "power" and isinstance(other, int) and other < 0 and x.dtype.kind in "biu":
+        return
+    a = np.asarray(x)
+    if other == "same":
+        rhs, exp_rhs = a[m], x[m]
+    elif other == "trail":       # an array over the unselected trailing axes
+        t = x[0][(0,) * (m.ndim - 1)] if x.size else onp.ones(x.shape[m.ndim:], x.dtype)
+        rhs, exp_rhs = np.asarray(t), t
+    elif other == "array":       # an array with a unit axis in the selected one's place
+        t = onp.ones((1,) + x.shape[m.ndim:], onp.float32)
+        rhs, exp_rhs = np.asarray(t), t
+    else:
+        rhs, exp_rhs = other, other
+    with onp.errstate(all="ignore"):
+        try:
+            exp = getattr(onp, op)(x[m], exp_rhs)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                getattr(np, op)(a[m], rhs)
+            return
+    got = lazy(getattr(np, op)(a[m], rhs))
+    if exp.dtype.kind in "fc" and op in ("power", "true_divide"):
+        assert got.dtype == exp.dtype
+        onp.testing.assert_allclose(onp.asarray(got), exp, rtol=1e-6)
+    else:
+        assert_same(got, exp)
+
+
+@given(masked(min_side=1), st.sampled_from(["sum", "mean", "max", "min", "any", "all",
+                                            "prod", "var"]),
+       st.sampled_from([None, 0, -1, "tail"]))
+def test_reductions_use_where(xm, name, axis):
+    x, m = xm
+    if axis == "tail":
+        if x.ndim == m.ndim:
+            return
+        axis = 1
+    s = np.asarray(x)[m]
+    with onp.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # the mean of nothing
+        try:
+            exp = getattr(onp, name)(x[m], axis=axis)
+        except (ValueError, TypeError) as e:
+            with pytest.raises(type(e)):
+                onp.asarray(getattr(np, name)(s, axis=axis))
+            return
+    got = getattr(s, name)(axis=axis)
+    assert type(s) is Selection and s._cache is None   # the reduction did not materialize
+    assert_same(got, exp, close=True)
+
+
+@settings(max_examples=15)
+@given(masked(), st.sampled_from(["selection", "scalar", "trail", "iop"]))
+def test_masked_assignment(xm, kind):
+    x, m = xm
+    y, exp = np.asarray(x), x.copy()
+    with onp.errstate(all="ignore"):
+        if kind == "selection":
+            y[m] = y[m] * 3 + 1
+            exp[m] = exp[m] * 3 + 1
+        elif kind == "scalar":
+            y[m] = 1
+            exp[m] = 1
+        elif kind == "trail":
+            t = onp.arange(onp.prod(x.shape[m.ndim:]), dtype=onp.int8).reshape(
+                x.shape[m.ndim:])
+            y[m] = t
+            exp[m] = t
+        else:
+            try:
+                exp[m] *= 2
+            except TypeError:       # NumPy's casting error is a TypeError subclass
+                with pytest.raises(TypeError, match="cannot cast"):
+                    y[m] *= 2
+                return
+            y[m] *= 2
+    assert type(y) is not Selection
+    assert_same(y, exp)
+
+
+def test_in_place_ops_keep_numpy_casting():
+    z = np.arange(6)
+    inside = z > 2
+    z[inside] *= 2
+    z[inside] += 1
+    assert_same(z, onp.asarray([0, 1, 2, 7, 9, 11]))
+    with pytest.raises(TypeError, match="cannot cast the result from float64 to the "
+                       "target's int64"):
+        z[inside] *= 2.5
+    s = z[inside]       # a copy, as in NumPy: writes to it do not reach z
+    s += 100
+    assert_same(z, onp.asarray([0, 1, 2, 7, 9, 11]))
+    assert_same(s, onp.asarray([107, 109, 111]))
+
+
+def test_integer_selection_power_and_comparison_dtypes():
+    x = onp.arange(-3, 5, dtype=onp.int16)
+    m = x % 2 == 0
+    s = np.asarray(x)[m]
+    assert_same(s ** 2, x[m] ** 2)
+    assert_same(s < 1, x[m] < 1)
+    assert_same(s / 2, x[m] / 2)
+    assert_same(s.astype(onp.float32), x[m].astype(onp.float32))
+    assert_same(abs(s), abs(x[m]))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        onp.asarray(s ** -1)
+
+
+def test_selection_of_selection_combines_the_masks():
+    v = onp.random.default_rng(1).standard_normal(50)
+    a = np.asarray(v)
+    s = lazy(a[a > -1])
+    t = lazy(s[s < 1])
+    assert_same(t, v[v > -1][v[v > -1] < 1])
+    x = onp.arange(24.0).reshape(4, 6)
+    b = np.asarray(x)
+    r = lazy(b[b[:, 0] > 4])
+    q = lazy(r[r > 13])        # a mask over the selection's trailing axis too
+    assert_same(q, x[x[:, 0] > 4][x[x[:, 0] > 4] > 13])
+
+
+def test_functions_that_do_not_know_selections_see_the_exact_array():
+    x = onp.asarray([3.0, -1.0, 4.0, -1.5, 5.0, 9.0])
+    s = np.asarray(x)[x > 0]
+    e = x[x > 0]
+    assert_same(np.sort(s), onp.sort(e))
+    assert_same(np.cumsum(s), onp.cumsum(e))
+    assert_same(np.concatenate([s, s]), onp.concatenate([e, e]))
+    assert_same(np.argmax(s), onp.argmax(e))
+    assert_same(s[1:], e[1:])
+    assert [float(v) for v in s] == list(e)
+    assert repr(s) == repr(e) and str(s) == str(e)
+    assert onp.asarray(s).tolist() == e.tolist()
+    assert_same(onp.sum(s), onp.sum(e))            # numpy's own functions dispatch here
+    assert_same(onp.multiply(s, 2), e * 2)
+
+
+def test_a_selection_is_a_snapshot():
+    x = np.arange(5.0)
+    m = x > 1
+    s = x[m]
+    x[0] = 100.0
+    m[:] = False
+    assert_same(s, onp.asarray([2.0, 3.0, 4.0]))
+    h = onp.asarray([True, False, True, False, True])
+    t = x[h]
+    h[0] = False
+    assert_same(t, onp.asarray([100.0, 2.0, 4.0]))
+
+
+def test_empty_selection_reductions_are_numpy_s():
+    s = np.arange(4.0)[onp.zeros(4, bool)]
+    assert_same(s.sum(), onp.float64(0))
+    with pytest.raises(ValueError, match="zero-size array"):
+        s.max()
+    assert_same(s.max(initial=-1.0), onp.float64(-1.0))
+    assert s.shape == (0,) and len(s) == 0
+
+
+def test_mask_shape_errors_are_numpy_s():
+    x = np.zeros((3, 4))
+    with pytest.raises(IndexError, match="boolean index did not match indexed array "
+                       "along axis 1; size of axis is 4 but size of corresponding "
+                       "boolean axis is 3"):
+        x[np.ones((3, 3), bool)]
+    with pytest.raises(IndexError, match="too many indices"):
+        np.zeros(3)[np.ones((3, 1), bool)]
+    y = np.zeros((2, 3)).tag("b", None)
+    both = np.ones((2, 3), bool).tag("b", None)
+    with pytest.raises(IndexError, match="both positional axes"):
+        y[both]
+
+
+def test_escape_time_and_shrinking_programs_run_unmodified():
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        import bench_masks
+    finally:
+        sys.path.pop(0)
+    rows = bench_masks.run(smoke=True)      # raises when a result differs from NumPy's
+    assert len(rows) == 2
+
+
+# --------------------------------------------------------------------------
+# under jax.jit
+# --------------------------------------------------------------------------
+def test_escape_time_inside_fori_loop():
+    c0 = onp.linspace(-2, 0.8, 7)[None, :] + 1j * onp.linspace(-1.4, 1.4, 5)[:, None]
+    zr, nr = onp.zeros_like(c0), onp.full(c0.shape, 12)
+    for i in range(12):
+        inside = onp.less(abs(zr), 2.0)
+        nr[inside] = i
+        zr[inside] = zr[inside] ** 2 + c0[inside]
+    c = np.asarray(c0)
+
+    def body(i, zn):
+        z, n = zn
+        inside = np.less(abs(z), 2.0)
+        n[inside] = i
+        z[inside] = z[inside] ** 2 + c[inside]
+        return z, n
+
+    run = jax.jit(lambda z, n: jax.lax.fori_loop(0, 12, body, (z, n)))
+    z, n = run(np.zeros(c.shape, dtype=complex), np.zeros(c.shape, dtype=int) + 12)
+    assert_same(n, nr)
+    assert_same(z, zr, close=True)
+
+
+def test_selection_reductions_and_results_under_jit():
+    x = np.arange(10.0)
+    assert_same(jax.jit(lambda a, m: a[m].sum())(x, x > 4), onp.float64(35.0))
+    assert_same(jax.jit(lambda a: a[a > 4].mean())(x), onp.float64(7.0))
+    assert_same(jax.jit(lambda a: a[a > 4].max(initial=-1.0))(x), onp.float64(9.0))
+    r = jax.jit(lambda a: a[a > 4] * 2)(x)          # a selection comes back out
+    assert_same(r, onp.arange(5.0, 10.0) * 2)
+
+
+@pytest.mark.parametrize("f, what", [
+    (lambda a: a[a > 4].shape, r"x\[mask\].shape"),
+    (lambda a: a[a > 4][0], r"x\[mask\]\[index\]"),
+    (lambda a: onp.asarray(a[a > 4] + 1), r"the elements of x\[mask\]"),
+    (lambda a: np.nonzero(a), "nonzero"),
+])
+def test_a_size_under_jit_is_a_clear_error(f, what):
+    with pytest.raises(TypeError, match=what + ".*unknown under jax.jit.*size-free form"):
+        jax.jit(f)(np.arange(10.0))
+
+
+def test_max_under_jit_names_initial():
+    with pytest.raises(TypeError, match=r"max of x\[mask\].*x\[mask\].max\(initial=v\)"):
+        jax.jit(lambda a: a[a > 4].max())(np.arange(10.0))
+
+
+def test_assigning_a_counted_value_under_jit_is_a_clear_error():
+    def f(a):
+        a[a > 4] = np.arange(5.0)
+        return a
+    with pytest.raises(TypeError, match=r"x\[mask\] = value .*size-free form"):
+        jax.jit(f)(np.arange(10.0))
+
+
+# --------------------------------------------------------------------------
+# named axes
+# --------------------------------------------------------------------------
+def test_positional_mask_on_a_named_array():
+    x = onp.arange(24.0).reshape(2, 3, 4)
+    m = onp.asarray([True, False, True])
+    y = np.asarray(x).tag("b", None, None)
+    s = lazy(y[m])
+    assert s.named_shape == {"b": 2} and s.shape == (2, 4)
+    assert_same(s.sum().untag("b"), x[:, m].sum(axis=(1, 2)))
+    assert_same((s * 2).untag("b"), x[:, m] * 2)
+    y[m] = s + 1
+    assert_same(y.untag("b"), onp.where(m[None, :, None], x + 1, x))
+
+
+def test_a_named_mask_selects_along_its_name():
+    x = onp.arange(12.0).reshape(4, 3)
+    keep = onp.asarray([True, False, True, True])
+    y = np.asarray(x).tag("b", None)
+    s = lazy(y[np.asarray(keep).tag("b")])
+    assert s.shape == (3,) and s.named_shape == {"b": 3}
+    assert_same(s.sum(axis="b"), x[keep].sum(axis=0))
+    assert_same(s.untag("b"), x[keep])
+    assert_same((s * 2).sum(axis=("b", 0)), (x[keep] * 2).sum())
+
+
+def test_reduction_over_a_selection_name_inside_nmap_is_the_unmapped_one():
+    x = onp.arange(12.0).reshape(4, 3)
+    keep = np.asarray(onp.asarray([True, False, True, True])).tag("b")
+    y = np.asarray(x).tag("b", None)
+    f = lambda a, k: a[k].sum(axis="b")       # noqa: E731
+    assert_same(np.nmap(f)(y, keep), x[[0, 2, 3]].sum(axis=0))
+
+
+# --------------------------------------------------------------------------
+# compilations
+# --------------------------------------------------------------------------
+class Compiles:
+    def __init__(self):
+        self.n = 0
+        jax.monitoring.register_event_duration_secs_listener(self)
+
+    def __call__(self, event, duration, **kw):
+        if event == "/jax/core/compile/backend_compile_duration":
+            self.n += 1
+
+
+COMPILES = Compiles()
+
+
+def _shrink(v, steps, sizes):
+    for _ in range(steps):
+        v = v[np.abs(v) < 2.5] * 1.05
+        sizes.append(len(v))            # the count is synced, the shape never built
+    return v
+
+
+def test_a_shrinking_loop_compiles_a_bounded_number_of_times():
+    v0 = onp.random.default_rng(3).standard_normal(1237)
+    ref = v0
+    for _ in range(25):
+        ref = ref[onp.abs(ref) < 2.5] * 1.05
+    sizes = []
+    c0 = COMPILES.n
+    got = _shrink(np.asarray(v0), 5, sizes)
+    first = COMPILES.n - c0
+    c1 = COMPILES.n
+    got = _shrink(got, 20, sizes)
+    assert_same(got, ref)
+    assert len(set(sizes)) > 10            # the sizes did change
+    assert COMPILES.n - c1 <= 1            # the gather's bucket at most: not per size
+    assert first <= 8
+
+
+def test_materializing_compiles_per_bucket_not_per_count():
+    x = np.arange(1000.0) * 1.5
+    c0 = COMPILES.n
+    for n in range(513, 600, 7):           # one bucket (1024)
+        assert_same(x[x < n * 1.5], onp.arange(n) * 1.5)
+    assert COMPILES.n - c0 <= 3
+    assert [bucket(n) for n in (0, 1, 2, 3, 513, 1024)] == [1, 1, 2, 4, 1024, 1024]
+
+
+# --------------------------------------------------------------------------
+# functions whose result size is data dependent
+# --------------------------------------------------------------------------
+@settings(max_examples=12)
+@given(masked(dtypes=[onp.int32, onp.float64]), st.sampled_from([None, 0, -1]))
+def test_compress_and_extract_are_numpy_s(xm, axis):
+    x, m = xm
+    c = m.reshape(-1)[: x.shape[0] if axis == 0 else x.size]
+    if axis == -1:
+        c = onp.resize(m.reshape(-1), x.shape[-1]) if x.shape[-1] else onp.zeros(0, bool)
+    assert_same(np.compress(c, np.asarray(x), axis=axis), onp.compress(c, x, axis=axis))
+    assert_same(np.asarray(x).compress(list(c), axis=axis), x.compress(list(c), axis=axis))
+    cond = onp.resize(m, x.shape) if x.size else onp.zeros(x.shape, bool)
+    assert_same(np.extract(cond, np.asarray(x)), onp.extract(cond, x))
+    assert_same(np.extract(np.asarray(cond), np.asarray(x)) * 2, onp.extract(cond, x) * 2)
+
+
+@given(masked(dtypes=[onp.bool_, onp.int8, onp.float32]))
+def test_nonzero_argwhere_flatnonzero_are_numpy_s(xm):
+    x, _ = xm
+    a = np.asarray(x)
+    assert_same(np.nonzero(a), onp.nonzero(x))
+    assert_same(np.argwhere(a), onp.argwhere(x))
+    assert_same(np.flatnonzero(a), onp.flatnonzero(x))
+
+
+@settings(max_examples=15)
+@given(masked(dtypes=[onp.int8, onp.int64, onp.float64]), st.booleans(), st.booleans(),
+       st.booleans(), st.sampled_from([None, 0]))
+def test_unique_is_numpy_s(xm, index, inverse, counts, axis):
+    x, _ = xm
+    exp = onp.unique(x, index, inverse, counts, axis)
+    assert_same(np.unique(np.asarray(x), index, inverse, counts, axis), exp)
+    if axis is None:
+        assert_same(np.unique(x.tolist(), index, inverse, counts), onp.unique(
+            x.tolist(), index, inverse, counts))
+
+
+def test_nonzero_compiles_nothing_per_count():
+    x = np.arange(300) % 7 + np.arange(300) // 50
+    h = onp.arange(300) % 7 + onp.arange(300) // 50
+    c0 = COMPILES.n
+    for n in range(0, 14):      # 14 counts, one shape
+        assert_same(np.nonzero(x < n), onp.nonzero(h < n))
+        assert_same(np.argwhere(x < n), onp.argwhere(h < n))
+        assert_same(np.unique(x[x < n], return_counts=True),
+                    onp.unique(h[h < n], return_counts=True))
+    buckets = {bucket(int((h < n).sum())) for n in range(1, 14)}
+    assert len(buckets) < 8
+    # the comparison, and the gather of x[x < n] once per bucket, not per count
+    assert COMPILES.n - c0 <= 1 + len(buckets)
+
+
+def test_compress_along_another_axis_and_short_conditions():
+    x = onp.arange(12).reshape(3, 4)
+    assert_same(np.compress([True, False], np.asarray(x), axis=0),
+                onp.compress([True, False], x, axis=0))
+    assert_same(np.compress([False, True, True], np.asarray(x), axis=1),
+                onp.compress([False, True, True], x, axis=1))
+
+
+def test_masked_assignment_into_a_slice_reaches_its_base():
+    z, zn = np.zeros((4, 5)), onp.zeros((4, 5))
+    m = onp.arange(6).reshape(2, 3) % 2 == 0
+    z[1:-1, 1:-1][m] = 1
+    zn[1:-1, 1:-1][m] = 1
+    assert_same(z, zn)
+
+
+def test_gradient_and_vmap_through_selections():
+    x = np.arange(-3.0, 4.0)
+    g = jax.grad(lambda d: np.asarray(d)[np.asarray(d) > 0].sum().data ** 2)(x.data)
+    assert_same(g, onp.asarray([0, 0, 0, 0, 12, 12, 12.0]))
+    r = jax.vmap(lambda row: row[row > 0].sum())(np.arange(-3.0, 3.0).reshape(2, 3))
+    assert_same(r, onp.asarray([0.0, 3.0]))
+
+
+def test_a_selection_meeting_an_array_of_its_length_is_numpy_s():
+    x = np.arange(-3.0, 4.0)
+    s = x[x > 0]
+    assert_same(s + np.arange(3.0), onp.asarray([1.0, 3.0, 5.0]))
+    with pytest.raises(ValueError, match=r"could not be broadcast together with "
+                       r"positional shapes \(3,\) \(4,\)"):
+        s + np.arange(4.0)
+    other = x[x < 0]            # another mask: both materialize
+    assert_same(s * other, onp.asarray([-3.0, -4.0, -3.0]))
