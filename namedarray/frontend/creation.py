@@ -164,6 +164,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         if stop is None and step is not None:
             probe = [0] + probe
         dtype = onp.arange(*probe).dtype
+        if not config.numpy_dtypes():   # JAX's defaults: int32/float32, no warning
+            dtype = jax.dtypes.canonicalize_dtype(dtype)
     else:
         natural = onp.arange(*([type(v)(0) for v in (start, stop) if v is not None] + (
             [type(step)(1)] if step is not None else []))).dtype
