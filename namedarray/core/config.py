@@ -21,6 +21,9 @@ import os
 import warnings
 
 import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as onp
 
 try:  # JAX has no public query that does not itself start a backend
     from jax._src.xla_bridge import backends_are_initialized
@@ -79,6 +82,39 @@ def _apply(mode, default):
         jax.config.update("jax_enable_x64", _state["x64_before"])
         _state["x64_before"] = None
     _state["mode"] = mode
+
+
+# -- ML dtypes (ml_dtypes, as JAX has them): first-class, with JAX's promotion --
+#: the ML floating types namedarray exports (``np.bfloat16``, ``np.float8_e4m3fn``, ...):
+#: ml_dtypes' NumPy scalar types, as ``np.float32`` is NumPy's
+ML_DTYPES = {n: getattr(ml_dtypes, n) for n in dir(jnp)
+             if (n == "bfloat16" or n.startswith("float8_")) and hasattr(ml_dtypes, n)}
+_ML = frozenset(onp.dtype(t) for t in ML_DTYPES.values())
+
+
+def is_ml(dt) -> bool:
+    """Whether ``dt`` (a dtype, or anything with a ``dtype``) is an ML dtype."""
+    dt = getattr(dt, "dtype", dt)
+    return isinstance(dt, onp.dtype) and dt in _ML
+
+
+def holds(dt) -> bool:
+    """Whether a NamedArray can hold dtype ``dt``: numbers, bool, ML dtypes."""
+    return dt.kind in "biufc" or dt in _ML
+
+
+def any_ml(args) -> bool:
+    """Whether an ML dtype is among ``args`` (arrays, dtypes, scalar types, names)."""
+    for a in args:
+        dt = getattr(a, "dtype", None)
+        if dt is None and isinstance(a, (str, type, onp.dtype)):
+            try:
+                dt = onp.dtype(a)
+            except TypeError:
+                continue
+        if isinstance(dt, onp.dtype) and dt in _ML:
+            return True
+    return False
 
 
 def dtype_defaults() -> str:

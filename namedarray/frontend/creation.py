@@ -29,7 +29,7 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
         return _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
-        if getattr(a, "dtype", onp.dtype(float)).kind not in "biufc":
+        if not config.holds(getattr(a, "dtype", onp.dtype(float))):
             raise TypeError(f"asarray: cannot hold dtype {a.dtype}; namedarray holds "
                             "numeric and bool data only (no object, string or datetime "
                             "arrays)")
