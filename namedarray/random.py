@@ -809,7 +809,12 @@ del _name, _spec, _kind, _draw
 
 
 def default_rng(seed=None):
-    """A :class:`Generator`; a Generator passed in is returned as is."""
+    """A :class:`Generator`; a Generator passed in is returned as is.
+
+    ``seed`` is what NumPy takes (``None``, ints, a ``SeedSequence``, a bit
+    generator), or a JAX key (``jax.random.key(0)`` or ``PRNGKey`` data),
+    which may be traced: the keyed form, for ``jax.jit`` and ``nmap``.
+    """
     return seed if isinstance(seed, Generator) else Generator(seed)
 
 
