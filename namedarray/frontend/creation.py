@@ -170,7 +170,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         natural = onp.arange(*([type(v)(0) for v in (start, stop) if v is not None] + (
             [type(step)(1)] if step is not None else []))).dtype
         dtype = onp.dtype(dtype)
-        if natural.kind in "fc" and dtype.kind in "fc" and natural.itemsize > dtype.itemsize:
+        if natural.kind in "fc" and (dtype.kind in "fc" and natural.itemsize > dtype.itemsize
+                                     or config.is_ml(dtype)):
             # NumPy computes the values in double precision, then casts
             return positional(arange(start, stop, step).data.astype(dtype))
     args = [start] if stop is None else [start, stop]

@@ -154,3 +154,11 @@ def test_zero_size_and_scalars(dt, shape):
     z = np.zeros(shape, dtype=dt)
     same(z + 1.0, jnp.zeros(shape, dt) + 1.0)
     same(z.astype(np.float32), jnp.zeros(shape, jnp.float32))
+
+
+@pytest.mark.parametrize("dt", ML)
+def test_arange_linspace_compute_wide_then_cast(dt):
+    """As NumPy does for a narrow float dtype: the values in float64, then cast."""
+    same(np.arange(0, 3, 0.3, dtype=dt), onp.arange(0, 3, 0.3).astype(dt))
+    same(np.arange(7, dtype=dt), onp.arange(7).astype(dt))
+    same(np.linspace(0, 1, 7, dtype=dt), onp.linspace(0, 1, 7).astype(dt))
