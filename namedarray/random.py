@@ -115,13 +115,6 @@ def _seed_words(fn, seed, legacy=False):
     return ss.generate_state(2, onp.uint32)
 
 
-def _staged():
-    """Whether this code runs under a staged trace (``jax.jit``, ``scan``, a
-    mesh map, ...), where a constant becomes a tracer (eager ``vmap`` and
-    ``grad`` evaluate it)."""
-    return isinstance(jax.lax.full((), 0, jnp.uint32), _Tracer)
-
-
 def _is_key(x):
     return isinstance(x, jax.Array) and jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)
 
@@ -135,21 +128,28 @@ class _Stream:
         self._words, self._key, self._count = words, key, count
 
     def _next_key(self, fn="draw"):
-        if not self._keyed and _staged():
-            raise RuntimeError(
-                f"{fn}: random state seeded NumPy's way (the np.random functions, "
-                "RandomState, or default_rng(seed) with a NumPy seed) cannot draw inside jax.jit or "
-                "another staged trace: the sample would be drawn once, when tracing, "
-                "and every call would return it. Draw from a JAX key instead: "
-                "rng = np.random.default_rng(key), with key = jax.random.key(seed) "
-                "passed to the traced function (a traced key is fine), then "
-                f"rng.{fn}(...)")
-        with jax.ensure_compile_time_eval():  # state stays concrete under jit
-            key = self._key
-            if key is None:
+        key = self._key
+        if key is None:
+            with jax.ensure_compile_time_eval():
                 key = jax.random.wrap_key_data(jnp.asarray(self._words, jnp.uint32),
                                                impl=_IMPL)
-            self._key, sub = _split(key)
+        if self._keyed:
+            with jax.ensure_compile_time_eval():  # a concrete key stays concrete
+                nxt, sub = _split(key)
+        else:
+            # a concrete key splits to tracers only under a staged trace (jit,
+            # scan, a mesh map; eager vmap and grad evaluate it)
+            nxt, sub = _split(key)
+            if isinstance(sub, _Tracer):
+                raise RuntimeError(
+                    f"{fn}: random state seeded NumPy's way (the np.random functions, "
+                    "RandomState, or default_rng(seed) with a NumPy seed) cannot draw "
+                    "inside jax.jit or another staged trace: the sample would be drawn "
+                    "once, when tracing, and every call would return it. Draw from a JAX "
+                    "key instead: rng = np.random.default_rng(key), with key = "
+                    "jax.random.key(seed) passed to the traced function (a traced key "
+                    f"is fine), then rng.{fn}(...)")
+        self._key = nxt
         self._count += 1
         return sub
 
