@@ -90,6 +90,35 @@ def test_grad_inside_nmap_is_per_instance():
                                 onp.asarray(ref), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("devices", [4, 2])
+def test_grad_inside_a_mesh_nmap(devices):
+    """The same per-example gradients with "batch" partitioned over a mesh: one
+    instance per device, or a block of two (each instance still gets its own
+    gradient, and a per-instance input its own slice)."""
+    x = np.asarray(X).tag("batch", "feat")
+    w = params()["w"]
+    mesh = jax.make_mesh((devices,), ("data",))
+
+    def per_example(xi, w):
+        return np.value_and_grad(lambda xi, w: np.tanh(np.einsum(
+            "{feat},{feat,out}->{out}", xi, w)).sum(axis="out"), argnums=(0, 1))(xi, w)
+
+    loss, (gx, gw) = np.nmap(per_example, axes=("batch",), mesh=mesh,
+                             axis_resources={"batch": "data"})(x, w)
+    plain = lambda xi, w: jnp.tanh(xi @ w).sum()  # noqa: E731
+    rl = jax.vmap(plain, in_axes=(0, None))(jnp.asarray(X), jnp.asarray(W))
+    rx, rw = jax.vmap(jax.grad(plain, argnums=(0, 1)), in_axes=(0, None))(
+        jnp.asarray(X), jnp.asarray(W))
+    onp.testing.assert_allclose(onp.asarray(loss.untag("batch")), rl, rtol=1e-12)
+    onp.testing.assert_allclose(onp.asarray(gx.untag("batch", "feat")), rx, rtol=1e-12)
+    onp.testing.assert_allclose(onp.asarray(gw.untag("batch", "feat", "out")), rw,
+                                rtol=1e-12, atol=1e-12)
+    # the local map gives the same
+    l2, (gx2, gw2) = np.nmap(per_example, axes=("batch",))(x, w)
+    onp.testing.assert_allclose(onp.asarray(gw2.untag("batch", "feat", "out")), rw,
+                                rtol=1e-12, atol=1e-12)
+
+
 @given(st.integers(1, 4), st.integers(1, 3))
 def test_gradients_check_numerically(n, k):
     """The named loss differentiates as its numerical derivative says (first and
