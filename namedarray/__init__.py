@@ -18,6 +18,7 @@ from __future__ import annotations
 from . import fft, linalg, parallel, random
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
+from .frontend.autodiff import grad, value_and_grad
 from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)
 from .mapping import nmap, shard
 

@@ -31,12 +31,28 @@ positional.  ``shuffle`` works in place: on a NamedArray it rebinds
 ``x.data`` (and ``axis`` may name an axis); NumPy arrays and lists are
 shuffled in place too.
 
+Keyed, for traced code.  ``default_rng(key)`` with a JAX key
+(``jax.random.key(0)``, or ``PRNGKey`` data; a traced key inside ``jax.jit``
+is fine) is a Generator whose draws are a function of that key: different
+keys give different draws, and a jitted function taking the key draws anew
+for each key it is given.  The NumPy-seeded state (the module functions,
+``RandomState``, ``default_rng(int)``) refuses to draw inside ``jax.jit`` or
+another staged trace (``RuntimeError`` naming the keyed form), since it could
+only draw once, at trace time.
+
+>>> import jax
+>>> draw = jax.jit(lambda key: np.random.default_rng(key).normal(size=2))
+>>> bool((draw(jax.random.key(0)) != draw(jax.random.key(1))).all())
+True
+
+Named draws.  Each named slice of a draw uses the key with the slice's index
+folded in (one ``fold_in`` per name, in sorted name order), so inside an
+``nmap`` over a parameter's name every instance draws its own slice, and the
+mapped result equals the physical draw.
+
 Differences from NumPy: parameter checks (``scale < 0`` and the like) run on
-concrete values only (not under tracing); inside ``jax.jit`` the key is
-advanced at trace time, so a jitted function replays the same numbers on
-every call (pass keys explicitly with ``jax.random`` for traced code); inside
-``nmap`` one draw is shared by all mapped instances.  ``Generator.spawn``
-advances the parent's stream.
+concrete values only (not under tracing).  ``Generator.spawn`` advances the
+parent's stream.
 """
 from __future__ import annotations
 
@@ -53,6 +69,7 @@ from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noq
 
 from .core.array import NamedArray, align, new, normalize_axis, positional, rewrap
 from .frontend.engines.out import store_out
+from .parallel import axis_index
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -105,16 +122,34 @@ def _is_key(x):
 class _Stream:
     """Key management shared by :class:`RandomState` and :class:`Generator`."""
 
+    _keyed = False   # a stream from a JAX key: its draws are a function of that key
+
     def _set(self, words=None, key=None, count=0):
         self._words, self._key, self._count = words, key, count
 
-    def _next_key(self):
-        with jax.ensure_compile_time_eval():  # state stays concrete under jit
-            key = self._key
-            if key is None:
+    def _next_key(self, fn="draw"):
+        key = self._key
+        if key is None:
+            with jax.ensure_compile_time_eval():
                 key = jax.random.wrap_key_data(jnp.asarray(self._words, jnp.uint32),
                                                impl=_IMPL)
-            self._key, sub = _split(key)
+        if self._keyed:
+            with jax.ensure_compile_time_eval():  # a concrete key stays concrete
+                nxt, sub = _split(key)
+        else:
+            # a concrete key splits to tracers only under a staged trace (jit,
+            # scan, a mesh map; eager vmap and grad evaluate it)
+            nxt, sub = _split(key)
+            if isinstance(sub, _Tracer):
+                raise RuntimeError(
+                    f"{fn}: random state seeded NumPy's way (the np.random functions, "
+                    "RandomState, or default_rng(seed) with a NumPy seed) cannot draw "
+                    "inside jax.jit or another staged trace: the sample would be drawn "
+                    "once, when tracing, and every call would return it. Draw from a JAX "
+                    "key instead: rng = np.random.default_rng(key), with key = "
+                    "jax.random.key(seed) passed to the traced function (a traced key "
+                    f"is fine), then rng.{fn}(...)")
+        self._key = nxt
         self._count += 1
         return sub
 
@@ -148,11 +183,17 @@ class _Stream:
         dtype it computes in, ``dtype`` the result's) with NumPy's broadcasting
         of ``params`` against ``size``; named axes of parameters ride along."""
         size = _size(fn, size)
-        datas, shape, dims = _layout(fn, params, size)
-        data = _jitted(draw)(self._next_key(), shape, work or dtype, *datas)
+        datas, shape, dims, mapped, index = _layout(fn, params, size)
+        key = self._next_key(fn)
+        if index:
+            P = dims.count(None)
+            data = _named_draw(draw, key, shape[:P], shape[P:], work or dtype, len(index),
+                               *datas, *index)
+        else:
+            data = _jitted(draw)(key, shape, work or dtype, *datas)
         if data.dtype != dtype:
             data = data.astype(dtype)
-        return _result(data, dims, scalar if size is None else None)
+        return _result(data, dims, scalar if size is None else None, mapped)
 
 
 _JITTED: dict = {}
@@ -183,21 +224,32 @@ def _size(fn, size):
 def _layout(fn, params, size):
     """Parameters as arrays broadcastable to the output's physical shape.
 
-    Returns (parameter data, physical shape, dims)."""
+    Returns (parameter data, physical shape, dims, mapped names, index data).
+    With named axes (physical, or mapped by an enclosing map), the index data
+    are each name's global index, in sorted name order, aligned like the
+    parameters (see :func:`_named_draw`)."""
     ops = [p if isinstance(p, (NamedArray, int, float)) else positional(jnp.asarray(p))
            for p in params]
     arrays = [o for o in ops if isinstance(o, NamedArray)]
-    if any(o.names for o in arrays):
-        datas, dims, _ = align(fn, ops)
+    mapped, index, names = (), [], ()
+    if any(o.names or o.mapped for o in arrays):
+        datas, dims, mapped = align(fn, ops)
+        P = dims.count(None)
+        local = {nm: max(d.shape[P + j] for d in datas if not isinstance(d, (int, float)))
+                 for j, nm in enumerate(dims[P:])}
+        bound = dict(mapped)
+        # each name's global index: this instance's (block of) indices where a
+        # map binds the name, else the positions along the physical axis
+        index = [axis_index(nm) if nm in bound else
+                 new(jnp.arange(local[nm], dtype=jnp.uint32), (nm,))
+                 for nm in sorted(set(local) | set(bound))]
+        datas, dims, mapped = align(fn, ops + index)
+        datas, index = datas[:len(ops)], datas[len(ops):]
         P = dims.count(None)
         names = dims[P:]
-        sizes = {}
-        for o in arrays:
-            sizes.update(o.named_shape)
         shapes = [d.shape[:P] for d in datas if not isinstance(d, (int, float))]
     else:
         datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
-        names, sizes, P = (), {}, None
         shapes = [o.shape for o in arrays]
     try:
         pshape = onp.broadcast_shapes(*shapes)
@@ -208,19 +260,52 @@ def _layout(fn, params, size):
         shown = ", ".join(str(s) for s in shapes)
         raise ValueError(f"{fn}: parameters with shapes {shown} cannot be broadcast "
                          + ("together" if size is None else f"to size {size}")) from None
-    if names:
-        pad = len(shape) - P
-        datas = [d if isinstance(d, (int, float)) else d.reshape((1,) * pad + d.shape)
-                 for d in datas]
-    return datas, tuple(shape) + tuple(sizes[n] for n in names), (None,) * len(shape) + names
+    if not index:
+        return datas, tuple(shape), (None,) * len(shape), mapped, index
+    pad = len(shape) - P
+    datas, index = ([d if isinstance(d, (int, float)) else d.reshape((1,) * pad + d.shape)
+                     for d in ds] for ds in (datas, index))
+    k = len(names)
+    named = tuple(max(d.shape[d.ndim - k + j] for d in [*datas, *index]
+                      if not isinstance(d, (int, float))) for j in range(k))
+    return datas, tuple(shape) + named, (None,) * len(shape) + names, mapped, index
 
 
-def _result(data, dims, scalar):
+@jax.jit(static_argnums=(0, 2, 3, 4, 5))
+def _named_draw(draw, key, pos, named, dtype, m, *datas):
+    """One draw of positional shape ``pos`` per element of the named axes
+    (physical shape ``pos + named``), from the key with each name's index
+    folded in (sorted by name), so a map over a name draws, in each instance,
+    exactly that instance's slice of the physical draw."""
+    datas, index = datas[:len(datas) - m], datas[len(datas) - m:]
+    P, k, M = len(pos), len(named), math.prod(named)
+
+    def flat(d):   # (..pos.., ..named..) -> (M, ..pos..)
+        d = jnp.asarray(d)
+        d = d.reshape((1,) * (P + k - d.ndim) + d.shape)
+        d = jnp.broadcast_to(d, d.shape[:P] + named)
+        return jnp.moveaxis(d, tuple(range(P, P + k)), tuple(range(k))).reshape(
+            (M,) + d.shape[:P])
+
+    ix = jnp.stack([flat(jnp.asarray(i, jnp.uint32)).reshape(M) for i in index], axis=-1)
+    params = [flat(d) for d in datas]
+
+    def one(ix, *ps):
+        k_ = key
+        for j in range(m):
+            k_ = _R.fold_in(k_, ix[j])
+        return draw(k_, pos, dtype, *ps)
+
+    out = jax.vmap(one)(ix, *params)
+    return jnp.moveaxis(out.reshape(named + pos), tuple(range(k)), tuple(range(P, P + k)))
+
+
+def _result(data, dims, scalar, mapped=()):
     """NumPy's return kinds: a Python scalar for a 0-d draw with ``size=None``
     where NumPy gives one (not while tracing), else an array."""
-    if scalar is not None and not dims and not isinstance(data, _Tracer):
+    if scalar is not None and not dims and not mapped and not isinstance(data, _Tracer):
         return scalar(data)
-    return new(data, dims) if dims else positional(data)
+    return new(data, dims, mapped) if dims or mapped else positional(data)
 
 
 def _concrete(v):
@@ -239,23 +324,23 @@ _POS = ("<= 0", lambda v: v <= 0)
 _PROB = ("< 0, > 1 or is nan", lambda v: ~((v >= 0) & (v <= 1)))
 _PROB_POS = ("<= 0, > 1 or is nan", lambda v: ~((v > 0) & (v <= 1)))
 
-R = jax.random
+_R = jax.random
 
 
 def _normal(k, s, dt, loc, scale):
-    return loc + scale * R.normal(k, s, dt)
+    return loc + scale * _R.normal(k, s, dt)
 
 
 def _uniform01(k, s, dt):
-    return R.uniform(k, s, dt)
+    return _R.uniform(k, s, dt)
 
 
 def _randint(k, s, dt, lo, hi):
-    return R.randint(k, s, lo, hi, dtype=dt)
+    return _R.randint(k, s, lo, hi, dtype=dt)
 
 
 def _randint_closed(k, s, dt, lo, hi):
-    return R.randint(k, s, lo, hi + 1, dtype=dt)
+    return _R.randint(k, s, lo, hi + 1, dtype=dt)
 
 
 # The gamma family shares one compiled kernel (log-space gamma draws, one
@@ -267,7 +352,7 @@ def _composite(draw):
 
 @jax.jit(static_argnums=(2,))
 def _loggamma_kernel(key, a, dt):
-    return R.loggamma(key, a, a.shape, dt)
+    return _R.loggamma(key, a, a.shape, dt)
 
 
 def _loggamma(key, a, s, dt):
@@ -298,7 +383,7 @@ def _chisquare(k, s, dt, df):
 @_composite
 def _t(k, s, dt, df):
     k1, k2 = _split(k)
-    return R.normal(k1, s, dt) * jnp.sqrt(df / _chisquare(k2, s, dt, df))
+    return _R.normal(k1, s, dt) * jnp.sqrt(df / _chisquare(k2, s, dt, df))
 
 
 @_composite
@@ -309,54 +394,54 @@ def _f(k, s, dt, a, b):
 
 @jax.jit(static_argnums=(1, 2, 3, 5))
 def _choice_idx(key, n, shape, replace, p, dt):
-    return R.choice(key, n, shape, replace, p).astype(dt)
+    return _R.choice(key, n, shape, replace, p).astype(dt)
 
 
 @jax.jit(static_argnums=(1, 2))
 def _perm(key, n, dt):
-    return R.permutation(key, n).astype(dt)
+    return _R.permutation(key, n).astype(dt)
 
 
 # name: ((param, default, check), ...), result kind, draw(key, shape, dtype, *params)
 _REQ = inspect.Parameter.empty
-DISTRIBUTIONS = {
-    "standard_normal": ((), "f", lambda k, s, dt: R.normal(k, s, dt)),
+_DISTRIBUTIONS = {
+    "standard_normal": ((), "f", lambda k, s, dt: _R.normal(k, s, dt)),
     "normal": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f", _normal),
     "uniform": ((("low", 0.0, None), ("high", 1.0, None)), "f",
-                lambda k, s, dt, lo, hi: lo + (hi - lo) * R.uniform(k, s, dt)),
-    "standard_exponential": ((), "f", lambda k, s, dt: R.exponential(k, s, dt)),
+                lambda k, s, dt, lo, hi: lo + (hi - lo) * _R.uniform(k, s, dt)),
+    "standard_exponential": ((), "f", lambda k, s, dt: _R.exponential(k, s, dt)),
     "exponential": ((("scale", 1.0, _NONNEG),), "f",
-                    lambda k, s, dt, scale: scale * R.exponential(k, s, dt)),
+                    lambda k, s, dt, scale: scale * _R.exponential(k, s, dt)),
     "standard_gamma": ((("shape", _REQ, _NONNEG),), "f", _std_gamma),
     "gamma": ((("shape", _REQ, _NONNEG), ("scale", 1.0, _NONNEG)), "f", _gamma),
     "beta": ((("a", _REQ, _POS), ("b", _REQ, _POS)), "f", _beta),
     "chisquare": ((("df", _REQ, _POS),), "f", _chisquare),
     "f": ((("dfnum", _REQ, _POS), ("dfden", _REQ, _POS)), "f", _f),
     "standard_t": ((("df", _REQ, _POS),), "f", _t),
-    "standard_cauchy": ((), "f", lambda k, s, dt: R.cauchy(k, s, dt)),
+    "standard_cauchy": ((), "f", lambda k, s, dt: _R.cauchy(k, s, dt)),
     "lognormal": ((("mean", 0.0, None), ("sigma", 1.0, _NONNEG)), "f",
                   lambda k, s, dt, m, sg: jnp.exp(_normal(k, s, dt, m, sg))),
     "laplace": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
-                lambda k, s, dt, loc, scale: loc + scale * R.laplace(k, s, dt)),
+                lambda k, s, dt, loc, scale: loc + scale * _R.laplace(k, s, dt)),
     "logistic": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
-                 lambda k, s, dt, loc, scale: loc + scale * R.logistic(k, s, dt)),
+                 lambda k, s, dt, loc, scale: loc + scale * _R.logistic(k, s, dt)),
     "gumbel": ((("loc", 0.0, None), ("scale", 1.0, _NONNEG)), "f",
-               lambda k, s, dt, loc, scale: loc + scale * R.gumbel(k, s, dt)),
+               lambda k, s, dt, loc, scale: loc + scale * _R.gumbel(k, s, dt)),
     "rayleigh": ((("scale", 1.0, _NONNEG),), "f",
-                 lambda k, s, dt, scale: R.rayleigh(k, scale, s, dt)),
+                 lambda k, s, dt, scale: _R.rayleigh(k, scale, s, dt)),
     # NumPy's pareto is the Lomax distribution: Pareto I minus one
-    "pareto": ((("a", _REQ, _POS),), "f", lambda k, s, dt, a: R.pareto(k, a, s, dt) - 1),
+    "pareto": ((("a", _REQ, _POS),), "f", lambda k, s, dt, a: _R.pareto(k, a, s, dt) - 1),
     "weibull": ((("a", _REQ, _NONNEG),), "f",
-                lambda k, s, dt, a: R.weibull_min(k, 1.0, a, s, dt)),
+                lambda k, s, dt, a: _R.weibull_min(k, 1.0, a, s, dt)),
     "power": ((("a", _REQ, _POS),), "f",
-              lambda k, s, dt, a: R.uniform(k, s, dt) ** (1.0 / a)),
+              lambda k, s, dt, a: _R.uniform(k, s, dt) ** (1.0 / a)),
     "triangular": ((("left", _REQ, None), ("mode", _REQ, None), ("right", _REQ, None)), "f",
-                   lambda k, s, dt, lo, mo, hi: R.triangular(k, lo, mo, hi, s, dt)),
-    "poisson": ((("lam", 1.0, _NONNEG),), "i", lambda k, s, dt, lam: R.poisson(k, lam, s, dt)),
+                   lambda k, s, dt, lo, mo, hi: _R.triangular(k, lo, mo, hi, s, dt)),
+    "poisson": ((("lam", 1.0, _NONNEG),), "i", lambda k, s, dt, lam: _R.poisson(k, lam, s, dt)),
     "binomial": ((("n", _REQ, _NONNEG), ("p", _REQ, _PROB)), "i",
-                 lambda k, s, dt, n, p: R.binomial(k, n, p, s, _float())),
+                 lambda k, s, dt, n, p: _R.binomial(k, n, p, s, _float())),
     "geometric": ((("p", _REQ, _PROB_POS),), "i",
-                  lambda k, s, dt, p: R.geometric(k, p, s, dt)),
+                  lambda k, s, dt, p: _R.geometric(k, p, s, dt)),
 }
 # Generator methods that also take ``dtype`` (float32 or float64) and ``out``
 _WITH_DTYPE = {"standard_normal", "standard_exponential", "standard_gamma"}
@@ -440,7 +525,7 @@ class _Sampler(_Stream):
     def bytes(self, length):
         """``length`` random bytes."""
         n = operator.index(length)
-        return onp.asarray(R.bits(self._next_key(), (n,), jnp.uint8)).tobytes()
+        return onp.asarray(_R.bits(self._next_key("bytes"), (n,), jnp.uint8)).tobytes()
 
     def _integers(self, fn, low, high, size, dtype, endpoint, scalar):
         if high is None:
@@ -501,7 +586,7 @@ class _Sampler(_Stream):
         if not replace and n_out > pop:
             raise ValueError(f"{fn}: cannot take a larger sample ({n_out}) than the "
                              f"population ({pop}) when replace=False")
-        idx = _choice_idx(self._next_key(), pop, shape, replace, p, _int())
+        idx = _choice_idx(self._next_key(fn), pop, shape, replace, p, _int())
         if arr is None:
             return _result(idx, (), int if size is None else None)
         data = jnp.take(arr.data, idx, axis=axis)
@@ -512,12 +597,12 @@ class _Sampler(_Stream):
     def _permute(self, fn, x, axis=0):
         """A shuffled copy along ``axis`` (an int, or a name)."""
         if isinstance(x, (int, onp.integer)) and not isinstance(x, bool):
-            return positional(_perm(self._next_key(), int(x), _int()))
+            return positional(_perm(self._next_key(fn), int(x), _int()))
         arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
         if arr.ndim == 0 and not isinstance(axis, str):
             raise IndexError(f"{fn}: x must be an integer or at least 1-dimensional")
         d = _axis(fn, arr, axis)
-        perm = _perm(self._next_key(), arr.data.shape[d], _int())
+        perm = _perm(self._next_key(fn), arr.data.shape[d], _int())
         return rewrap(arr, jnp.take(arr.data, perm, axis=d))
 
     def _shuffle(self, fn, x, axis=0):
@@ -530,11 +615,11 @@ class _Sampler(_Stream):
             if x.ndim == 0:
                 raise TypeError(f"{fn}: cannot shuffle a 0-d array")
             ax = axis if isinstance(axis, int) else 0
-            perm = onp.asarray(_perm(self._next_key(), x.shape[ax], _int()))
+            perm = onp.asarray(_perm(self._next_key(fn), x.shape[ax], _int()))
             x[...] = onp.take(x, perm, axis=ax)
             return None
         if isinstance(x, MutableSequence):
-            perm = onp.asarray(_perm(self._next_key(), len(x), _int()))
+            perm = onp.asarray(_perm(self._next_key(fn), len(x), _int()))
             x[:] = [x[i] for i in perm]
             return None
         raise TypeError(f"{fn}: x must be a mutable array (a NamedArray, a NumPy array or a "
@@ -543,7 +628,7 @@ class _Sampler(_Stream):
 
     def _vector(self, fn, draw, size, k, dtype):
         shape = (_size(fn, size) or ())
-        return positional(draw(self._next_key(), shape, k).astype(dtype))
+        return positional(draw(self._next_key(fn), shape, k).astype(dtype))
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8,
                             *, method="svd"):
@@ -552,7 +637,7 @@ class _Sampler(_Stream):
         if mean.ndim != 1 or cov.shape != mean.shape * 2:
             raise ValueError(f"multivariate_normal: mean must be 1-d and cov (k, k), got "
                              f"shapes {mean.shape} and {cov.shape}")
-        return self._vector("multivariate_normal", lambda key, s, _: R.multivariate_normal(
+        return self._vector("multivariate_normal", lambda key, s, _: _R.multivariate_normal(
             key, mean, cov, s, _float(), method=method), size, mean.shape[0], _float())
 
     def dirichlet(self, alpha, size=None):
@@ -573,7 +658,7 @@ class _Sampler(_Stream):
                              "sum(pvals[:-1]) <= 1")
         if operator.index(n) < 0:
             raise ValueError("multinomial: n < 0")
-        return self._vector("multinomial", lambda key, s, k: R.multinomial(
+        return self._vector("multinomial", lambda key, s, k: _R.multinomial(
             key, n, p, shape=s + (k,), dtype=_float()), size, p.shape[0], _int())
 
 
@@ -649,12 +734,22 @@ class Generator(_Sampler):
     """
 
     def __init__(self, seed=None):
+        if isinstance(seed, NamedArray) and not seed.dims and not seed.mapped:
+            seed = seed.data     # a key a map handed over as a 0-d array
         if _is_key(seed):
             if seed.shape != ():
                 raise ValueError(f"Generator: expected a single JAX key, got shape {seed.shape}")
             self._set(None, seed)
+            self._keyed = True
         elif isinstance(seed, jax.Array) and seed.dtype == jnp.uint32 and seed.shape == (2,):
-            self._set(onp.asarray(seed))  # raw key data, as jax.random.PRNGKey makes
+            # raw key data, as jax.random.PRNGKey makes
+            self._set(None, jax.random.wrap_key_data(seed, impl=_IMPL))
+            self._keyed = True
+        elif isinstance(seed, _Tracer) or isinstance(seed, NamedArray) and isinstance(
+                seed.data, _Tracer):
+            raise TypeError(
+                f"default_rng: a traced seed must be a JAX key (jax.random.key(...) or "
+                f"PRNGKey data), got a traced {seed.dtype} array of shape {seed.shape}")
         else:
             self._set(_seed_words("default_rng", seed))
 
@@ -689,29 +784,37 @@ class Generator(_Sampler):
         """Each slice along ``axis`` shuffled independently (``None``: the
         positional axes flattened; named axes are batch axes)."""
         arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
-        key = self._next_key()
+        key = self._next_key("permuted")
         if axis is None:
             flat = arr.data.reshape((arr.size,) + arr.data.shape[arr.ndim:])
-            data = R.permutation(key, flat, axis=0, independent=True).reshape(arr.data.shape)
+            data = _R.permutation(key, flat, axis=0, independent=True).reshape(arr.data.shape)
         else:
-            data = R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
+            data = _R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
                                  independent=True)
         return store_out("permuted", out, rewrap(arr, data))
 
     def spawn(self, n_children):
         """``n_children`` independent generators (this stream advances by one draw)."""
-        keys = R.split(self._next_key(), operator.index(n_children))
-        return [Generator(k) for k in keys]
+        keys = _R.split(self._next_key("spawn"), operator.index(n_children))
+        children = [Generator(k) for k in keys]
+        for c in children:   # children of a NumPy-seeded stream are NumPy-seeded too
+            c._keyed = self._keyed
+        return children
 
 
-for _name, (_spec, _kind, _draw) in DISTRIBUTIONS.items():
+for _name, (_spec, _kind, _draw) in _DISTRIBUTIONS.items():
     setattr(RandomState, _name, _distribution(_name, _spec, _kind, _draw, False))
     setattr(Generator, _name, _distribution(_name, _spec, _kind, _draw, _name in _WITH_DTYPE))
 del _name, _spec, _kind, _draw
 
 
 def default_rng(seed=None):
-    """A :class:`Generator`; a Generator passed in is returned as is."""
+    """A :class:`Generator`; a Generator passed in is returned as is.
+
+    ``seed`` is what NumPy takes (``None``, ints, a ``SeedSequence``, a bit
+    generator), or a JAX key (``jax.random.key(0)`` or ``PRNGKey`` data),
+    which may be traced: the keyed form, for ``jax.jit`` and ``nmap``.
+    """
     return seed if isinstance(seed, Generator) else Generator(seed)
 
 
@@ -719,8 +822,13 @@ def default_rng(seed=None):
 _rand = RandomState()
 _LEGACY = ["seed", "get_state", "set_state", "rand", "randn", "randint", "random_integers",
            "random", "random_sample", "ranf", "sample", "choice", "shuffle", "permutation",
-           "bytes", "multivariate_normal", "dirichlet", "multinomial", *DISTRIBUTIONS]
+           "bytes", "multivariate_normal", "dirichlet", "multinomial", *_DISTRIBUTIONS]
 globals().update({_n: getattr(_rand, _n) for _n in _LEGACY})
 
 __all__ = _LEGACY + ["RandomState", "Generator", "default_rng", "SeedSequence",
                      "BitGenerator", "MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"]
+
+
+def __dir__():
+    """NumPy's public names only (the helpers here are private)."""
+    return sorted(__all__)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -225,6 +226,17 @@ def align(fn: str, ops):
 # --------------------------------------------------------------------------
 # the array type
 # --------------------------------------------------------------------------
+# JAX's functions that abstract a value they take as an array (they refuse
+# objects with __jax_array__)
+_ABSTRACTIFY = frozenset({"typeof", "shaped_abstractify", "canonicalize_value"})
+NOT_A_JAX_ARRAY = (
+    "a NamedArray was given to JAX where it needs a JAX array (for instance as the "
+    "output of a function differentiated by jax.grad). For gradients of a function "
+    "returning a 0-d NamedArray use namedarray.grad or namedarray.value_and_grad "
+    "(same signatures as JAX's; gradients keep the parameters' names); otherwise "
+    "pass x.data.")
+
+
 class NamedArray:
     """A JAX array whose dimensions are positional (``None``) or named.
 
@@ -387,7 +399,19 @@ class NamedArray:
         out = onp.asarray(self._plain("__array__"))
         return out if dtype is None else out.astype(dtype)
 
+    @property
     def __jax_array__(self):
+        # JAX converts an array-like with this method, but while abstracting a
+        # value it was handed as an array (a function's output under jax.grad,
+        # ...) it only looks the name up, and raises a generic error: say why,
+        # and what to use instead
+        caller = sys._getframe(1)
+        if caller.f_code.co_name in _ABSTRACTIFY and \
+                caller.f_globals.get("__name__", "").startswith("jax."):
+            raise ValueError(NOT_A_JAX_ARRAY)
+        return self._to_jax_array
+
+    def _to_jax_array(self):
         return self._plain("__jax_array__")
 
     def __bool__(self):

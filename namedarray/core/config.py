@@ -4,7 +4,12 @@ By default ``namedarray`` gives NumPy's answers, dtypes included: it enables
 ``jax_enable_x64`` on import and resolves every ufunc's result dtype with
 NumPy's own type resolution.  Accelerator users who prefer JAX's 32-bit
 defaults and promotion lattice call ``namedarray.set_dtype_defaults("jax")``
-(or set ``NAMEDARRAY_DTYPES=jax`` before import).
+(or set ``NAMEDARRAY_DTYPES=jax`` before import); that gives the flag back
+the value it had before ``namedarray`` touched it.
+
+The flag is process-wide: when the default turns it on in a process that was
+already using JAX (arrays created, or ``JAX_ENABLE_X64`` configured), a
+``UserWarning`` says so once and names the opt-out.
 
 >>> import namedarray as np
 >>> np.arange(3).dtype
@@ -13,24 +18,103 @@ dtype('int64')
 from __future__ import annotations
 
 import os
+import warnings
 
 import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as onp
+
+try:  # JAX has no public query that does not itself start a backend
+    from jax._src.xla_bridge import backends_are_initialized
+except ImportError:  # pragma: no cover - another JAX: assume it is in use
+    def backends_are_initialized():
+        return True
 
 _MODES = ("numpy", "jax")
-_state = {"mode": None}
+# x64_before: the flag's value before namedarray first changed it (None: untouched)
+_state = {"mode": None, "x64_before": None, "warned": False}
+
+X64_WARNING = (
+    "namedarray turned on JAX's process-wide jax_enable_x64 flag (NumPy's 64-bit "
+    "dtypes) in a process that was already using JAX: plain jax.numpy code now "
+    "defaults to float64/int64. To keep JAX's 32-bit defaults, set "
+    "NAMEDARRAY_DTYPES=jax before importing namedarray, or call "
+    "namedarray.set_dtype_defaults('jax'), which restores the flag.")
+
+
+def _x64() -> bool:
+    return bool(jax.config.jax_enable_x64)
+
+
+def jax_in_use() -> bool:
+    """Whether this process used JAX before: a backend is initialized (arrays
+    were created) or ``JAX_ENABLE_X64`` is configured in the environment."""
+    return "JAX_ENABLE_X64" in os.environ or bool(backends_are_initialized())
 
 
 def set_dtype_defaults(mode: str) -> None:
     """Choose ``"numpy"`` (64-bit defaults, NumPy promotion) or ``"jax"``.
 
-    This flips JAX's global ``jax_enable_x64`` flag, so call it before
-    creating arrays.
+    ``"numpy"`` turns JAX's process-wide ``jax_enable_x64`` flag on;
+    ``"jax"`` gives the flag back the value it had before ``namedarray``
+    changed it (a user who enabled x64 keeps it).  Call it before creating
+    arrays.
     """
     if mode not in _MODES:
         raise ValueError(
             f"set_dtype_defaults: mode must be one of {_MODES}, got {mode!r}")
-    jax.config.update("jax_enable_x64", mode == "numpy")
+    _apply(mode, default=False)
+
+
+def _apply(mode, default):
+    """Set ``mode``; ``default``: chosen by no one (warn if it changes JAX's
+    flag under code that already uses JAX)."""
+    if mode == "numpy":
+        if not _x64():
+            if default and not _state["warned"] and jax_in_use():
+                _state["warned"] = True
+                warnings.warn(X64_WARNING, UserWarning, stacklevel=2)
+            if _state["x64_before"] is None:
+                _state["x64_before"] = False
+            jax.config.update("jax_enable_x64", True)
+    elif _state["x64_before"] is not None:
+        jax.config.update("jax_enable_x64", _state["x64_before"])
+        _state["x64_before"] = None
     _state["mode"] = mode
+
+
+# -- ML dtypes (ml_dtypes, as JAX has them): first-class, with JAX's promotion --
+#: the ML floating types namedarray exports (``np.bfloat16``, ``np.float8_e4m3fn``, ...):
+#: ml_dtypes' NumPy scalar types, as ``np.float32`` is NumPy's
+ML_DTYPES = {n: getattr(ml_dtypes, n) for n in dir(jnp)
+             if (n == "bfloat16" or n.startswith("float8_")) and hasattr(ml_dtypes, n)}
+_ML = frozenset(onp.dtype(t) for t in ML_DTYPES.values())
+
+
+def is_ml(dt) -> bool:
+    """Whether ``dt`` (a dtype, or anything with a ``dtype``) is an ML dtype."""
+    dt = getattr(dt, "dtype", dt)
+    return isinstance(dt, onp.dtype) and dt in _ML
+
+
+def holds(dt) -> bool:
+    """Whether a NamedArray can hold dtype ``dt``: numbers, bool, ML dtypes."""
+    return dt.kind in "biufc" or dt in _ML
+
+
+def any_ml(args) -> bool:
+    """Whether an ML dtype is among ``args`` (arrays, dtypes, scalar types, names)."""
+    for a in args:
+        dt = getattr(a, "dtype", None)
+        if dt is None and isinstance(a, (str, type, onp.dtype)):
+            try:
+                dt = onp.dtype(a)
+            except TypeError:
+                continue
+        if isinstance(dt, onp.dtype) and dt in _ML:
+            return True
+    return False
 
 
 def dtype_defaults() -> str:
@@ -42,4 +126,7 @@ def numpy_dtypes() -> bool:
     return _state["mode"] == "numpy"
 
 
-set_dtype_defaults(os.environ.get("NAMEDARRAY_DTYPES", "numpy"))
+_env = os.environ.get("NAMEDARRAY_DTYPES")
+if _env is not None and _env not in _MODES:
+    raise ValueError(f"NAMEDARRAY_DTYPES must be one of {_MODES}, got {_env!r}")
+_apply(_env or "numpy", default=_env is None)

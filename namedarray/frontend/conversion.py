@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as onp
 
+from ..core import config
 from ..core.array import NamedArray, operand, rewrap
 from .creation import asarray
 
@@ -32,6 +33,31 @@ def size(a, axis=None):
     if axis is None:
         return int(onp.prod(s))
     return s[axis]
+
+
+def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
+    """``numpy.astype``: elementwise conversion that keeps the array's layout
+    (one ``convert``, never a transpose).  ``dtype`` may be a NumPy dtype, an
+    ML dtype (``np.bfloat16``, ``jnp.float8_e4m3fn``, ...) or its name.
+
+    >>> import namedarray as np
+    >>> np.astype(np.arange(3.0), "bfloat16")
+    array([0, 1, 2], dtype=bfloat16)
+    """
+    a = asarray(x)
+    try:
+        dt = onp.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"astype: {dtype!r} is not a dtype") from None
+    if not config.holds(dt):
+        raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
+                        "numeric, bool and ML (bfloat16, float8_*) data only")
+    if not onp.can_cast(a.dtype, dt, casting):
+        raise TypeError(f"astype: cannot cast array data from {a.dtype} to {dt} "
+                        f"according to the rule {casting!r}")
+    if a.dtype == dt and not copy:
+        return a
+    return rewrap(a, a.data.astype(dt))
 
 
 def real_if_close(a, tol=100):

@@ -29,7 +29,7 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
         return _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
-        if getattr(a, "dtype", onp.dtype(float)).kind not in "biufc":
+        if not config.holds(getattr(a, "dtype", onp.dtype(float))):
             raise TypeError(f"asarray: cannot hold dtype {a.dtype}; namedarray holds "
                             "numeric and bool data only (no object, string or datetime "
                             "arrays)")
@@ -164,11 +164,14 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         if stop is None and step is not None:
             probe = [0] + probe
         dtype = onp.arange(*probe).dtype
+        if not config.numpy_dtypes():   # JAX's defaults: int32/float32, no warning
+            dtype = jax.dtypes.canonicalize_dtype(dtype)
     else:
         natural = onp.arange(*([type(v)(0) for v in (start, stop) if v is not None] + (
             [type(step)(1)] if step is not None else []))).dtype
         dtype = onp.dtype(dtype)
-        if natural.kind in "fc" and dtype.kind in "fc" and natural.itemsize > dtype.itemsize:
+        if natural.kind in "fc" and (dtype.kind in "fc" and natural.itemsize > dtype.itemsize
+                                     or config.is_ml(dtype)):
             # NumPy computes the values in double precision, then casts
             return positional(arange(start, stop, step).data.astype(dtype))
     args = [start] if stop is None else [start, stop]

@@ -14,7 +14,6 @@ import sys
 
 import jax
 import jax.numpy as jnp
-import numpy as onp
 
 from ..core.array import NamedArray, rewrap
 from . import indexing
@@ -93,14 +92,7 @@ def install(ns: dict):
         return ns["reshape"](self, shape, order=order)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        dt = onp.dtype(dtype)
-        if dt.kind not in "biufc":
-            raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
-                            "numeric and bool data only")
-        if not onp.can_cast(self.dtype, dt, casting):
-            raise TypeError(f"astype: cannot cast array data from {self.dtype} to {dt} "
-                            f"according to the rule {casting!r}")
-        return rewrap(self, self.data.astype(dt))
+        return ns["astype"](self, dtype, copy=copy, casting=casting)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):

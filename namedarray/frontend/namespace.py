@@ -5,7 +5,8 @@ frontend defines (ufuncs, reductions, einsum, creation, ...) is declared here
 from one table: ``wrap(jnp.f, named=KIND)``.  ``KIND`` says what a *named*
 ``axis`` means (``"keep"``: the name survives, e.g. ``flip``; ``"reduce"``:
 consumed).  Pure dtype/introspection helpers are NumPy's own functions, and
-NumPy's dtypes, scalar types and constants are NumPy's own objects.
+NumPy's dtypes, scalar types and constants are NumPy's own objects; the ML
+dtypes (``bfloat16``, ``float8_*``) and ``finfo`` are JAX's (``ml_dtypes``).
 
 Importing this module also installs ``NamedArray``'s methods and operators and
 registers the frontend with the core layer (``core/hooks.py``).
@@ -24,7 +25,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
-from ..core import hooks
+from ..core import config, hooks
 from ..core.array import NamedArray
 from . import conversion, creation, einsum, elementwise, io, joining, manipulation, methods
 from . import reductions, selection, sorting
@@ -89,6 +90,8 @@ def _namespace():
     ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
     ns.update(_declare(ns))
     ns.update(_numpy_objects(ns))
+    # ML dtypes as JAX has them (ml_dtypes' types); finfo that knows them
+    ns.update(config.ML_DTYPES, finfo=jnp.finfo)
     return ns
 
 

@@ -53,7 +53,7 @@ PARAMS = {
 
 
 def test_every_table_entry_is_tested():
-    assert set(PARAMS) == set(nr.DISTRIBUTIONS)
+    assert set(PARAMS) == set(nr._DISTRIBUTIONS)
 
 
 @pytest.mark.parametrize("name", sorted(PARAMS))
@@ -248,13 +248,126 @@ def test_spawn():
         onp.testing.assert_array_equal(v, w)
 
 
-def test_under_jit_the_state_stays_concrete():
+def test_numpy_seeded_state_refuses_to_draw_under_jit():
+    """The global state, RandomState and default_rng(int) would draw once, at
+    trace time: inside a staged trace they raise, naming the keyed form."""
     na.random.seed(0)
-    f = jax.jit(lambda x: x + na.random.normal(size=3).data)
-    out = f(onp.zeros(3))
-    assert out.shape == (3,)
-    assert isinstance(na.random.normal(size=2), na.NamedArray)  # no leaked tracer
-    assert not isinstance(na.random.get_state()[1], jax.core.Tracer)
+    before = na.random.get_state()
+    msg = (r"^normal: random state seeded NumPy's way \(the np.random functions, "
+           r"RandomState, or default_rng\(seed\) with a NumPy seed\) cannot draw inside "
+           r"jax.jit or "
+           r"another staged trace: .* rng = np.random.default_rng\(key\), with key = "
+           r"jax.random.key\(seed\) passed to the traced function .* then rng.normal")
+    for draw in (lambda: na.random.normal(size=3), lambda: nr.RandomState(1).normal(),
+                 lambda: na.random.default_rng(5).normal(size=3)):
+        with pytest.raises(RuntimeError, match=msg):
+            jax.jit(lambda: draw().data)()
+    with pytest.raises(RuntimeError, match=r"^integers: .* then rng.integers\(\.\.\.\)"):
+        jax.jit(lambda: na.random.default_rng(5).integers(3, size=2).data)()
+    with pytest.raises(RuntimeError, match=r"^choice: "):
+        jax.lax.scan(lambda c, _: (c + na.random.choice(4, 1).data, None),
+                     onp.zeros(1, onp.int64), None, length=2)
+    # nothing was drawn; eager vmap and grad still draw (once per call)
+    after = na.random.get_state()
+    assert after[2] == before[2] and onp.array_equal(after[1], before[1])
+    out = jax.vmap(lambda x: x + na.random.normal(size=()).data)(onp.zeros(2))
+    assert out.shape == (2,) and out[0] == out[1]      # one draw, broadcast
+    assert isinstance(na.random.normal(size=2), na.NamedArray)
+
+
+def _jkey(i):
+    return jax.random.key(i)
+
+
+def test_keyed_generator_under_jit():
+    """default_rng(key) with a traced key: a fresh draw per key, the eager
+    draw's values for the same key, every method available."""
+    f = jax.jit(lambda k: na.random.default_rng(k).normal(size=(3,)))
+    a, b = f(_jkey(0)), f(_jkey(1))
+    assert isinstance(a, na.NamedArray) and a.shape == (3,) and a.dtype == onp.float64
+    assert not onp.allclose(onp.asarray(a), onp.asarray(b))
+    onp.testing.assert_array_equal(a, na.random.default_rng(_jkey(0)).normal(size=(3,)))
+    onp.testing.assert_array_equal(a, f(_jkey(0)))
+    # raw key data (jax.random.PRNGKey) is the same key
+    onp.testing.assert_array_equal(f(jax.random.PRNGKey(0)), a)
+
+    def many(k):
+        g = na.random.default_rng(k)
+        return (g.random(2), g.integers(0, 10, size=3), g.uniform(-1, 1, size=2),
+                g.choice(5, size=2), g.permutation(4), g.gamma(2.0, size=2),
+                g.binomial(10, 0.5, size=2), g.standard_normal(2, dtype=onp.float32),
+                g.normal(na.zeros(2)))
+    outs = jax.jit(many)(_jkey(3))
+    eager = many(_jkey(3))
+    for o, e in zip(outs, eager):
+        assert o.dtype == e.dtype and o.shape == e.shape
+        onp.testing.assert_allclose(onp.asarray(o), onp.asarray(e), rtol=1e-6)
+    assert sorted(onp.asarray(outs[4]).tolist()) == [0, 1, 2, 3]
+    # successive draws from one generator differ
+    g = na.random.default_rng(_jkey(4))
+    assert not onp.allclose(onp.asarray(g.normal(size=3)), onp.asarray(g.normal(size=3)))
+
+
+def test_a_traced_seed_must_be_a_key():
+    with pytest.raises(TypeError, match=r"^default_rng: a traced seed must be a JAX key "
+                                        r"\(jax.random.key\(...\) or PRNGKey data\), got a "
+                                        r"traced int64 array of shape \(\)"):
+        jax.jit(lambda s: na.random.default_rng(s).random(2).data)(onp.int64(3))
+
+
+@given(st.integers(0, 2**31 - 1), st.integers(0, 2**31 - 1))
+def test_different_keys_give_different_draws(i, j):
+    f = jax.jit(lambda k: na.random.default_rng(k).random(4))
+    a, b = onp.asarray(f(_jkey(i))), onp.asarray(f(_jkey(j)))
+    assert onp.array_equal(a, b) == (i == j)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_named_draws_inside_nmap_equal_the_physical_draw(jit):
+    """Inside nmap every instance draws its own slice (the index folded into
+    the key), and the result is the physical draw's."""
+    loc = na.asarray(onp.array([0.0, 10.0, 20.0, 30.0])).tag("b")
+    scale = na.asarray(onp.array([1.0, 2.0])).tag("c")
+
+    def draw(key, loc, scale):
+        g = na.random.default_rng(key)
+        return g.normal(loc, scale, size=(5,)), g.integers(0, 1000, size=(2,)) + loc * 0
+
+    physical = draw(_jkey(7), loc, scale)
+    for axes in (None, ("b",), ("c",)):
+        run = na.nmap(draw, axes=axes) if axes else na.nmap(draw)
+        if jit:
+            run = jax.jit(run)
+        mapped = run(_jkey(7), loc, scale)
+        for m, p in zip(mapped, physical):
+            assert m.named_shape == p.named_shape and m.shape == p.shape
+            names = sorted(p.named_shape)
+            onp.testing.assert_array_equal(onp.asarray(m.untag(*names)),
+                                           onp.asarray(p.untag(*names)))
+    x = onp.asarray(physical[0].untag("b", "c"))          # (4, 2, 5)
+    assert len({tuple(onp.round(x[i, j] - 10 * i, 6)) for i in range(4) for j in range(2)}) == 8
+    # the global state inside an (eager) nmap: different slices too
+    na.random.seed(1)
+    y = na.nmap(lambda l: na.random.normal(l, 1.0, size=(3,)))(loc)
+    d = onp.asarray(y.untag("b")) - onp.arange(4)[:, None] * 10
+    assert len({tuple(onp.round(r, 6)) for r in d}) == 4
+
+
+def test_named_draws_on_a_mesh_equal_the_physical_draw():
+    mesh = jax.make_mesh((4,), ("data",))
+    loc = na.asarray(onp.arange(8.0) * 10).tag("b")
+    f = lambda k, loc: na.random.default_rng(k).normal(loc, 1.0, size=(3,))  # noqa: E731
+    physical = f(_jkey(2), loc)
+    mapped = na.nmap(f, mesh=mesh, axis_resources={"b": "data"})(_jkey(2), loc)
+    onp.testing.assert_array_equal(onp.asarray(mapped.untag("b")),
+                                   onp.asarray(physical.untag("b")))
+
+
+def test_dir_shows_numpy_names_only():
+    ours = {n for n in dir(na.random) if not n.startswith("_")}
+    numpy_names = {n for n in dir(onp.random) if not n.startswith("_")}
+    assert ours <= numpy_names, sorted(ours - numpy_names)
+    assert {"default_rng", "Generator", "normal", "seed", "RandomState"} <= ours
 
 
 # --------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def np_asarray(v, dtype=None):
     except (TypeError, ValueError, jax.errors.UnexpectedTracerError):
         # JAX's tracer conversion errors are TypeErrors: tracers go to jnp
         return jnp.asarray(v, dtype=dtype)
-    if h.dtype.kind not in "biufc":
+    if not config.holds(h.dtype):
         raise TypeError(
             f"asarray: cannot make an array of dtype {h.dtype} (from {type(v).__name__} "
             f"{_short(v)}); namedarray holds numeric and bool data only (no object, "

@@ -18,9 +18,10 @@ from ..indexing import nonzero
 
 
 def result_type(*args):
-    """``numpy.result_type`` (NumPy 2 rules: Python scalars are weak)."""
+    """``numpy.result_type`` (NumPy 2 rules: Python scalars are weak); with an
+    ML dtype (``bfloat16``, ``float8_*``) among them, JAX's rules."""
     conv = [a.dtype if isinstance(a, NamedArray) else a for a in args]
-    if config.numpy_dtypes():
+    if config.numpy_dtypes() and not config.any_ml(conv):
         return onp.result_type(*conv)
     return jnp.result_type(*conv)
 

@@ -78,10 +78,17 @@ class ufunc:
                 if dtype is not None:
                     dt = onp.dtype(dtype)
                     loop = ((dt,) * self.nin, (dt,) * self.nout)
+                elif config.any_ml(ins):
+                    # ML dtypes promote as JAX defines (bf16 + f32 -> f32, bf16 +
+                    # Python float -> bf16); the loop on the common type is NumPy's
+                    common = jnp.result_type(*ins)
+                    r = self._np.resolve_dtypes((common,) * self.nin + (None,) * self.nout)
+                    loop = (r[: self.nin], r[self.nin:])
                 else:
                     r = self._np.resolve_dtypes(tuple(ins) + (None,) * self.nout)
                     loop = (r[: self.nin], r[self.nin:])
-            except (TypeError, onp.exceptions.DTypePromotionError) as e:
+            except (TypeError, onp.exceptions.DTypePromotionError,
+                    jax.dtypes.TypePromotionError) as e:
                 shown = ", ".join(getattr(t, "__name__", str(t)) for t in ins)
                 raise TypeError(
                     f"{self.__name__}: not supported for the input types ({shown}): {e}"
