@@ -351,9 +351,10 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
     titles = {"creation": "Creation", "joining": "Joining", "manipulation":
               "Shape manipulation and in-place writes", "indexing": "Indexing",
               "sorting": "Sorting", "io": "Input and output",
-              "conversion": "Shapes, conversion and printing"}
-    for key in ("creation", "joining", "manipulation", "indexing", "sorting", "io",
-                "conversion", "other"):
+              "conversion": "Shapes, conversion and printing",
+              "selection": "Masked selections and data-dependent sizes"}
+    for key in ("creation", "joining", "manipulation", "indexing", "selection", "sorting",
+                "io", "conversion", "other"):
         names = [n for n in by_module.get(key, []) if n not in sections[0][2]]
         if names:
             sections.append((titles.get(key, "Other functions"),
