@@ -19,7 +19,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 NOTEBOOKS = ["tutorials/numpy_unchanged.md", "tutorials/named_axes.md",
-             "tutorials/scaling_out.md", "performance.md"]
+             "tutorials/scaling_out.md", "tutorials/training_transformer.md",
+             "performance.md"]
 PAGES = ["index.md", "api.rst", *NOTEBOOKS]
 
 _CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
