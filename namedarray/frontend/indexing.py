@@ -304,44 +304,70 @@ def _plan(fn, x, entries):
                 full.append(e[1])
         return tuple(full), tuple(dims), tuple(shape)
     kept = [d for d in x.dims if d is None or d not in entries or _ndim(entries[d])]
-    out = list(kept)
-    for e in entries.values():
-        if e[0] == "named":
+    # a named index's own names take the place of the axis it indexes (as NumPy
+    # puts an index array's axes), so an embedding lookup emb[{"vocab": ids}]
+    # comes out (ids' names..., embed) with no transpose
+    out = [d for d in x.dims if d is None]
+    for d in x.dims:
+        e = entries.get(d) if d is not None else None
+        if e is not None and e[0] == "named":
             for n in e[1].names:
                 if n in entries:
                     raise IndexError(f"{fn}: the index of one axis is named {n!r}, which "
                                      "is itself indexed; index it in a separate step")
-                if n not in out:
+            for n in e[1].dims:
+                n = d if n is None else n
+                if (n == d or n not in x.dims) and n not in out:
                     out.append(n)
-    rank = len(out)
-
-    def at_axis(a, axis):
-        shape = [1] * rank
-        shape[axis] = a.shape[0]
-        return a.reshape(shape)
-
-    full = []
+        elif d is not None and d in kept:
+            out.append(d)
+    # the dimensions before the first and after the last advanced one keep basic
+    # slices (NumPy puts the advanced block's axes in its place), so a row
+    # lookup stays a gather of whole rows
+    shared = {n for e in entries.values() if e[0] == "named" for n in e[1].names}
+    adv = [k for k, d in enumerate(x.dims) if d is not None and (
+        d in shared or (d in entries and entries[d][0] != "slice"))]
+    pre, post = adv[0], len(x.dims) - 1 - adv[-1]
+    if tuple(out[:pre]) != x.dims[:pre] or (post and tuple(out[-post:]) != x.dims[-post:]):
+        pre = post = 0        # the by-name layout is not NumPy's: index every axis
+    mid = out[pre:len(out) - post]
+    rank = len(mid)
+    full, sizes = [], []
     for k, (d, size) in enumerate(zip(x.dims, x.data.shape)):
         e = entries.get(d) if d is not None else None
-        axis = k if d is None else (out.index(d) if d in kept else None)
+        if k < pre or k >= len(x.dims) - post:
+            s = slice(None) if e is None else e[1]
+            full.append(s)
+            sizes.append(len(range(*s.indices(size))))
+            continue
+        axis = k - pre if d is None else mid.index(d) if d in mid else None
         if e is None:
-            full.append(at_axis(jnp.arange(size), axis))
+            full.append(_at(jnp.arange(size), rank, axis))
         elif e[0] == "int":
             full.append(jnp.asarray(e[1]))
         elif e[0] == "slice":
-            full.append(at_axis(jnp.arange(*e[1].indices(size)), axis))
+            full.append(_at(jnp.arange(*e[1].indices(size)), rank, axis))
         elif e[0] == "array":
-            full.append(at_axis(e[1], axis) if e[1].ndim else e[1])
+            full.append(_at(e[1], rank, axis) if e[1].ndim else e[1])
         else:
             a = e[1]
             src = [d if dd is None else dd for dd in a.dims]   # its positional axis is d's
-            perm = sorted(range(len(src)), key=lambda j: out.index(src[j]))
+            perm = sorted(range(len(src)), key=lambda j: mid.index(src[j]))
             idx = a.data if perm == list(range(len(perm))) else jax.lax.transpose(a.data, perm)
             shape = [1] * rank
             for j in perm:
-                shape[out.index(src[j])] = a.data.shape[j]
+                shape[mid.index(src[j])] = a.data.shape[j]
             full.append(idx.reshape(shape))
-    return tuple(full), tuple(out), jnp.broadcast_shapes(*(f.shape for f in full))
+    arrays = [f for f in full if not isinstance(f, slice)]
+    shape = tuple(sizes[:pre]) + tuple(jnp.broadcast_shapes(*(f.shape for f in arrays))) \
+        + tuple(sizes[pre:])
+    return tuple(full), tuple(out), shape
+
+
+def _at(a, rank, axis):
+    shape = [1] * rank
+    shape[axis] = a.shape[0]
+    return a.reshape(shape)
 
 
 def _ndim(e):

@@ -210,3 +210,54 @@ def test_update_errors():
         x.at[{"seq": 0}, [1, 1]].add(1.0)
     with pytest.raises(AttributeError, match=r"at\[...\]: no update 'frobnicate'"):
         x.at[{"seq": 0}].frobnicate(1.0)
+
+
+@st.composite
+def named_index_cases(draw):
+    k = draw(st.integers(1, 3))
+    names = ["a", "b", "c"][:k]
+    npos = draw(st.integers(0, 2))
+    shape = draw(st.lists(st.integers(1, 3), min_size=k + npos, max_size=k + npos))
+    key = draw(st.sampled_from(names))
+    others = draw(st.lists(st.sampled_from([n for n in names if n != key] + ["new"]),
+                           unique=True, max_size=2))
+    ipos = draw(st.integers(0, 1))
+    sizes = dict(zip(names, shape))
+    sizes["new"] = 2
+    ishape = ([draw(st.integers(0, 3))] if ipos else []) + [sizes[n] for n in others]
+    idx = draw(st.lists(st.integers(-sizes[key], sizes[key] - 1), min_size=int(onp.prod(
+        ishape)), max_size=int(onp.prod(ishape))))
+    perm = draw(st.permutations(range(k)))
+    return shape, names, npos, key, others, ipos, onp.asarray(idx, int).reshape(ishape), perm
+
+
+@given(named_index_cases())
+def test_named_index_matches_numpy(case):
+    shape, names, npos, key, others, ipos, idx, perm = case
+    data = onp.arange(int(onp.prod(shape)), dtype=onp.float64).reshape(shape)
+    dims = tuple(names) + (None,) * npos
+    x = np.NamedArray(data.transpose(list(perm) + list(range(len(names), len(shape)))),
+                      dims=tuple(names[p] for p in perm) + (None,) * npos)
+    index = np.NamedArray(idx, dims=(None,) * ipos + tuple(others))
+    got = x[{key: index}]
+    # the oracle: an open-grid NumPy index over the result's axes, names sorted
+    res = sorted((set(names) - ({key} if not ipos else set())) | set(others))
+    rank = len(res) + npos
+    full = []
+    for j, d in enumerate(dims):
+        shp = [1] * rank
+        if d is None:
+            shp[len(res) + j - len(names)] = shape[j]
+            full.append(onp.arange(shape[j]).reshape(shp))
+        elif d != key:
+            shp[res.index(d)] = shape[j]
+            full.append(onp.arange(shape[j]).reshape(shp))
+        else:
+            src = ([key] if ipos else []) + list(others)
+            t = onp.transpose(idx, sorted(range(len(src)), key=lambda q: res.index(src[q])))
+            for q, n in enumerate(sorted(src, key=res.index)):
+                shp[res.index(n)] = t.shape[q]
+            full.append(t.reshape(shp))
+    want = data[tuple(full)]
+    assert set(got.names) == set(res) and got.ndim == npos
+    onp.testing.assert_array_equal(got.untag(*res), want)
