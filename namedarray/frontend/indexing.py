@@ -217,8 +217,9 @@ def dict_key(idx):
 
 
 def _entry(fn, x, name, e):
-    """One dict entry, checked: ``("int", i)``, ``("slice", s)``, ``("array", a, ndim)``
-    for a positional index array (0-d or 1-d), ``("named", a)`` for one with names."""
+    """One dict entry, checked: ``("int", i)``, ``("slice", s)``, ``("array", a)`` for
+    a positional index array (0-d or 1-d), ``("named", a)`` for one with names
+    (its own, or names an enclosing map holds)."""
     if not isinstance(name, str) or not name:
         raise TypeError(f"{fn}: a named index maps axis names to indices; got the key "
                         f"{name!r} (index positional axes with a tuple: x[{{...}}, 0])")
@@ -232,7 +233,7 @@ def _entry(fn, x, name, e):
     if isinstance(e, (bool, onp.bool_)) or e is None or e is Ellipsis:
         raise IndexError(f"{fn}: the index of axis {name!r} is {e!r}; a named index takes "
                          "an int, a slice, an integer array or a NamedArray")
-    if isinstance(e, NamedArray) and e.names:
+    if isinstance(e, NamedArray) and (e.names or e.mapped):
         _check_int_array(fn, name, e.dtype)
         if e.ndim > 1:
             raise IndexError(f"{fn}: the index of axis {name!r} has named axes "

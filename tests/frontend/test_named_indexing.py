@@ -261,3 +261,19 @@ def test_named_index_matches_numpy(case):
     want = data[tuple(full)]
     assert set(got.names) == set(res) and got.ndim == npos
     onp.testing.assert_array_equal(got.untag(*res), want)
+
+
+def test_a_mapped_index_gathers_from_a_whole_array():
+    B = onp.arange(16 * 3 * 8, dtype=onp.float64).reshape(16, 3, 8)
+    x = np.asarray(B).tag("b", None, "s")
+    idx = np.asarray(onp.arange(16) % 8).tag("b")
+    want = x[{"s": idx}]
+    mesh = jax.make_mesh((4,), ("d",))
+    runs = [(np.nmap(lambda i: x[{"s": i}]), (idx,)),
+            (np.nmap(lambda v, i: v[{"s": i}]), (x, idx)),
+            (np.nmap(lambda v, i: v[{"s": i}], mesh=mesh, axis_resources={"b": "d"}),
+             (x, idx))]
+    for f, args in runs:
+        got = f(*args)
+        assert got.named_shape == want.named_shape
+        onp.testing.assert_array_equal(got.untag("b"), want.untag("b"))
