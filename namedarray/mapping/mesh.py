@@ -124,6 +124,8 @@ def shard(tree, mesh, axis_resources):
     def one(x):
         if isinstance(x, NamedArray):
             return _shard_one(x, mesh, place, res)
+        if isinstance(x, jax.core.Tracer):
+            return jax.lax.with_sharding_constraint(x, NamedSharding(place, PartitionSpec()))
         if _is_array(x):
             return jax.device_put(jnp.asarray(x), NamedSharding(place, PartitionSpec()))
         return x
@@ -146,7 +148,10 @@ def _shard_one(x, mesh, place, res):
     _check_divisible("shard", mesh, used, x.named_shape)
     spec = PartitionSpec(*[_spec_entry(used.get(d, ())) if d is not None else None
                            for d in x.dims])
-    return rewrap(x, jax.device_put(x.data, NamedSharding(place, spec)))
+    sharding = NamedSharding(place, spec)
+    if isinstance(x.data, jax.core.Tracer):      # under jit: a constraint on the value
+        return rewrap(x, jax.lax.with_sharding_constraint(x.data, sharding))
+    return rewrap(x, jax.device_put(x.data, sharding))
 
 
 def _auto(mesh):

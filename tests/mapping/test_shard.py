@@ -134,3 +134,16 @@ def test_inside_a_map_is_refused():
     with pytest.raises(ValueError, match=r"shard: an array is mapped over \{'batch': 16\} "
                                          r"by an enclosing nmap"):
         np.nmap(lambda v: np.shard(v, mesh, {"feat": "data"}), axes="batch")(x)
+
+
+def test_under_jit_the_tree_is_constrained():
+    mesh = jax.make_mesh((8,), ("data",))
+    p, x = params(), np.asarray(X).tag("batch", "feat")
+    out = jax.jit(lambda q, v: np.shard((q, v), mesh, {"batch": "data", "out": "data"}))(p, x)
+    sp, sx = out
+    padded = lambda a: tuple(a.sharding.spec) + (None,) * (a.ndim - len(a.sharding.spec))  # noqa: E731
+    assert padded(sx.data) == ("data", None) and padded(sp["w"].data) == (None, "data")
+    assert sp["step"].sharding.is_fully_replicated
+    onp.testing.assert_array_equal(sx.data, X)
+    got = jax.jit(lambda q, v: model(*np.shard((q, v), mesh, {"batch": "data"})))(p, x)
+    onp.testing.assert_allclose(got.data, model(p, x).data, rtol=1e-12)
