@@ -70,8 +70,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                     return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
                 if type(axis) is tuple and takes_tuple and not a.mapped:
                     idx = _physical(axis, dims)
-                    if idx is not None:
-                        return _result(jfn(d, idx), want,
+                    if idx is not None:     # all of them: jax.numpy's axis=None path
+                        return _result(jfn(d, idx if len(idx) < d.ndim else None), want,
                                        tuple(n for k, n in enumerate(dims) if k not in idx))
         return slow(a, axis, *args, out=out, **kwargs)
 
