@@ -164,6 +164,25 @@ def meet(fn: str, ops):
     return out, mapped
 
 
+def _layout(ops, order) -> tuple:
+    """The result's names in physical order: those of the operand with the most
+    names (then the most elements) in its own order, so that it is not
+    transposed and the others, usually broadcast onto it, are reshaped; then
+    the names only the others have, in the order met."""
+    anchor, best = None, None
+    for x in ops:
+        if isinstance(x, NamedArray):
+            key = (len(x.dims) - x.dims.count(None), x.data.size)
+            if best is None or key > best:
+                anchor, best = x, key
+    if anchor is None:
+        return tuple(order)
+    mine = anchor.dims[anchor.dims.count(None):]
+    if len(mine) == len(order):
+        return mine
+    return mine + tuple(d for d in order if d not in mine)
+
+
 def align(fn: str, ops):
     """Bring NamedArray operands to one layout: (P positional) + names.
 
@@ -173,6 +192,39 @@ def align(fn: str, ops):
     only part of is cut to this instance's part (placement's ``localize``).
     """
     ops, mapped = meet(fn, ops)
+    steps, dims = align_plan(fn, ops)
+    return [apply_step(x.data, st) if st is not None else x
+            for x, st in zip(ops, steps)], dims, mapped
+
+
+def apply_step(data, step):
+    """One operand's alignment step: ``(perm or None, shape or None)``."""
+    perm, shape = step
+    if perm is not None:
+        data = jax.lax.transpose(data, perm)
+    if shape is not None:
+        data = data.reshape(shape)
+    return data
+
+
+_PLANS: dict = {}
+
+
+def align_plan(fn: str, ops):
+    """How :func:`align` moves each operand (``None`` for a scalar, else a
+    ``(perm, shape)`` step for :func:`apply_step`) and the result dims; pure
+    layout arithmetic, cached by the operands' dims and shapes."""
+    key = tuple((x.dims, x.data.shape) if isinstance(x, NamedArray) else None for x in ops)
+    hit = _PLANS.get(key)
+    if hit is None:
+        hit = _plan(fn, ops)
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        _PLANS[key] = hit
+    return hit
+
+
+def _plan(fn, ops):
     sizes: dict = {}
     owner: dict = {}
     order: list = []
@@ -195,32 +247,30 @@ def align(fn: str, ops):
                 sizes[d] = s
                 owner[d] = k
                 order.append(d)
-    names = tuple(order)
-    out = []
+    names = _layout(ops, order)
+    steps = []
     for x in ops:
         if not isinstance(x, NamedArray):
-            out.append(x)
+            steps.append(None)
             continue
         n = x.dims.count(None)
         mine = x.dims[n:]
-        data = x.data
+        shape = x.data.shape
+        perm = shp = None
         if mine != names:
             if len(mine) == len(names):
-                data = jax.lax.transpose(
-                    data, tuple(range(n)) + tuple(n + mine.index(d) for d in names))
+                perm = tuple(range(n)) + tuple(n + mine.index(d) for d in names)
             else:
                 if mine:
                     want = [d for d in names if d in mine]
                     if tuple(want) != mine:
-                        data = jax.lax.transpose(
-                            data, tuple(range(n)) + tuple(n + mine.index(d) for d in want))
-                shp = (1,) * (P - n) + data.shape[:n] + tuple(
+                        perm = tuple(range(n)) + tuple(n + mine.index(d) for d in want)
+                shp = (1,) * (P - n) + shape[:n] + tuple(
                     sizes[d] if d in mine else 1 for d in names)
-                data = data.reshape(shp)
         elif n < P and names:
-            data = data.reshape((1,) * (P - n) + data.shape)
-        out.append(data)
-    return out, (None,) * P + names, mapped
+            shp = (1,) * (P - n) + shape
+        steps.append((perm, shp))
+    return tuple(steps), (None,) * P + names
 
 
 # --------------------------------------------------------------------------

@@ -76,6 +76,7 @@ def install(ns: dict):
     NamedArray.__imatmul__ = imatmul
     NamedArray.__getitem__ = indexing.getitem
     NamedArray.__setitem__ = indexing.setitem
+    NamedArray.at = property(indexing.at)
 
     for m in _METHODS:
         fn = ns[m]

@@ -23,6 +23,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as onp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from ..core.array import NamedArray, align, meet, new, positional, rewrap
@@ -86,27 +87,71 @@ def _check_divisible(fn, mesh, res, sizes):
                 f"the {_mesh_size(mesh, axes)} devices of mesh axes {axes}")
 
 
-def shard(x, mesh, axis_resources) -> NamedArray:
-    """Place ``x``'s data on ``mesh``, each named axis partitioned over its mesh axes.
+def shard(tree, mesh, axis_resources):
+    """Place the data of every NamedArray in ``tree`` on ``mesh``, each named axis
+    partitioned over its mesh axes (``axis_resources``: a name to one mesh axis or
+    a tuple of them).
+
+    ``tree`` is a NamedArray or any pytree of them (a dict of parameters, an
+    optimizer state); the result has the same structure.  An array that lacks
+    a name is replicated along that name's mesh axes; positional axes are
+    replicated; plain (JAX or NumPy) arrays in a container are placed
+    replicated, and other leaves are returned as they are.  Ordinary operations
+    on the result then run partitioned by XLA, and equal the unsharded run.
+
+    A mesh from ``jax.make_mesh`` has Explicit axis types by default; outside a
+    ``jax.set_mesh`` context of that mesh the data is placed on its Auto-typed
+    twin (the same devices and axes), so that operations needing a whole axis
+    (``sort``, ``cumsum``, a contraction over a partitioned name) are
+    partitioned by the compiler rather than refused.  Inside ``jax.set_mesh``
+    the mesh is used as it is, and its Explicit sharding rules apply.
 
     >>> import jax, namedarray as np
     >>> mesh = jax.make_mesh((1,), ("data",))
     >>> y = np.shard(np.ones((4, 3)).tag("batch", None), mesh, {"batch": "data"})
     >>> y.sum(axis="batch").shape
     (3,)
+    >>> p = np.shard({"w": np.ones((3, 2)).tag("f", "o"), "b": np.zeros(2).tag("o")},
+    ...              mesh, {"o": "data"})
+    >>> p["w"].data.sharding.spec
+    P(None, 'data')
     """
-    if not isinstance(x, NamedArray):
-        x = positional(jnp.asarray(x))
     res = resources("shard", mesh, axis_resources)
-    check_shared("shard", res, x.named_shape)
-    for name in res:
-        if name not in x.names:
-            raise ValueError(f"shard: axis_resources names {name!r}, but the array has "
-                             f"named axes {x.named_shape}")
-    _check_divisible("shard", mesh, res, x.named_shape)
-    spec = PartitionSpec(*[_spec_entry(res.get(d, ())) if d is not None else None
+    place = _call_mesh(mesh)
+    if not isinstance(tree, NamedArray) and _is_array(tree):
+        tree = positional(jnp.asarray(tree))     # one plain array: a positional NamedArray
+
+    def one(x):
+        if isinstance(x, NamedArray):
+            return _shard_one(x, mesh, place, res)
+        if isinstance(x, jax.core.Tracer):
+            return jax.lax.with_sharding_constraint(x, NamedSharding(place, PartitionSpec()))
+        if _is_array(x):
+            return jax.device_put(jnp.asarray(x), NamedSharding(place, PartitionSpec()))
+        return x
+    return jax.tree_util.tree_map(one, tree, is_leaf=is_named_array)
+
+
+def is_named_array(x) -> bool:
+    return isinstance(x, NamedArray)
+
+
+def _is_array(x) -> bool:
+    return isinstance(x, (jax.Array, onp.ndarray, onp.generic))
+
+
+def _shard_one(x, mesh, place, res):
+    if x.mapped:
+        raise ValueError(f"shard: an array is mapped over {dict(x.mapped)} by an enclosing "
+                         "nmap; shard places whole arrays, call it outside the map")
+    used = check_shared("shard", res, x.named_shape)
+    _check_divisible("shard", mesh, used, x.named_shape)
+    spec = PartitionSpec(*[_spec_entry(used.get(d, ())) if d is not None else None
                            for d in x.dims])
-    return rewrap(x, jax.device_put(x.data, NamedSharding(mesh, spec)))
+    sharding = NamedSharding(place, spec)
+    if isinstance(x.data, jax.core.Tracer):      # under jit: a constraint on the value
+        return rewrap(x, jax.lax.with_sharding_constraint(x.data, sharding))
+    return rewrap(x, jax.device_put(x.data, sharding))
 
 
 def _auto(mesh):

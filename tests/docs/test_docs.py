@@ -24,7 +24,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 NOTEBOOKS = ["tutorials/numpy_unchanged.md", "tutorials/named_axes.md",
-             "tutorials/scaling_out.md", "performance.md"]
+             "tutorials/scaling_out.md", "tutorials/training_transformer.md",
+             "performance.md"]
 GUIDES = ["differences.md", "jax_users.md"]
 PAGES = ["index.md", "api.rst", *NOTEBOOKS, *GUIDES]
 

@@ -69,6 +69,11 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                 if type(axis) is str and axis in dims and not a.mapped:
                     i = dims.index(axis)
                     return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
+                if type(axis) is tuple and takes_tuple and not a.mapped:
+                    idx = _physical(axis, dims)
+                    if idx is not None:     # all of them: jax.numpy's axis=None path
+                        return _result(jfn(d, idx if len(idx) < d.ndim else None), want,
+                                       tuple(n for k, n in enumerate(dims) if k not in idx))
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):
@@ -112,6 +117,23 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         except (TypeError, ValueError):
             pass
     return f
+
+
+def _physical(axis, dims):
+    """The physical dims of a tuple ``axis`` of names (physical ones) and in-range
+    ints, or ``None`` where the general path must decide (or raise)."""
+    npos = dims.count(None)
+    idx = []
+    for ax in axis:
+        if type(ax) is str:
+            if ax not in dims:
+                return None
+            idx.append(dims.index(ax))
+        elif type(ax) is int and -npos <= ax < npos:
+            idx.append(ax % npos)
+        else:
+            return None
+    return tuple(idx) if len(set(idx)) == len(idx) else None
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,8 +18,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
-from ...core.array import (NamedArray, align, new, normalize_axis, operand, positional,
-                           rewrap, to_jax)
+from ...core.array import (NamedArray, align, align_plan, apply_step, new, normalize_axis,
+                           operand, positional, rewrap, to_jax)
 from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
@@ -217,6 +217,14 @@ class ufunc:
                                                  and not o.mapped) for o in ops):
             res = self._jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
             dims = mapped = None
+        elif self.nout == 1 and _concrete(ops):
+            # eager: the alignment (one transpose at most per operand) and the op
+            # run as one cached compiled call
+            steps, dims = align_plan(self.__name__, ops)
+            mapped = ()
+            out_dt = out_dts[0] if out_dts else None
+            res = _kernel(self._jfn, steps, out_dt)(
+                *[o.data if isinstance(o, NamedArray) else o for o in ops])
         else:
             datas, dims, mapped = align(self.__name__, ops)
             res = self._jfn(*datas)
@@ -361,3 +369,31 @@ def _where(where, res, out):
     if isinstance(res, tuple):
         return tuple(_select(where, r, b) for r, b in zip(res, base))
     return _select(where, res, base)
+
+
+def _concrete(ops) -> bool:
+    """Operands on which an eager call runs: no tracer, no name held by a map."""
+    for o in ops:
+        if isinstance(o, NamedArray) and (o.mapped or isinstance(o.data, jax.core.Tracer)):
+            return False
+    return True
+
+
+_KERNELS: dict = {}
+
+
+def _kernel(jfn, steps, out_dt):
+    """``jfn`` on operands moved by their alignment ``steps``, cast to ``out_dt``,
+    as one jitted function (cached by function, steps and dtype)."""
+    key = (jfn, steps, out_dt)
+    k = _KERNELS.get(key)
+    if k is None:
+        def run(*datas):
+            r = jfn(*[apply_step(d, st) if st is not None else d
+                      for d, st in zip(datas, steps)])
+            return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
+        k = jax.jit(run)
+        if len(_KERNELS) > 4096:
+            _KERNELS.clear()
+        _KERNELS[key] = k
+    return k

@@ -1,0 +1,303 @@
+"""A small decoder-only transformer written with named axes and with plain
+jax.numpy: the same model, init and data, optax Adam, under jax.jit.
+
+    python benchmarks/bench_model.py [--steps N] [--repeat R]
+
+Both training steps are compiled from the same parameters; the script prints
+
+- the float32 losses of both over the first steps (they must agree to 1e-6);
+- the per-step time of each (median over R interleaved runs of N steps) and the
+  ratio named / plain (target <= 1.03);
+- the trace + compile time of each (median of interleaved fresh compiles) and
+  the ratio (target <= 1.1);
+- the transposes and copies in the optimized HLO of each step (target: the
+  named step has at most 10% more than the plain one).
+
+Model: 2 layers, d_model 128, 4 heads of 32, MLP 512, sequence 64, batch 8,
+vocabulary 256; pre-RMSNorm, causal softmax attention, GELU MLP, next-token
+cross-entropy.  ``tests/frontend/test_bench_model.py`` runs it for 2 steps.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as onp  # noqa: E402
+import optax  # noqa: E402
+
+import namedarray as na  # noqa: E402
+
+CONFIG = dict(layers=2, d_model=128, heads=4, mlp=512, seq=64, batch=8, vocab=256)
+TARGETS = {"step": 1.03, "compile": 1.1, "transposes+copies": 1.10}
+F32 = jnp.float32
+
+
+# --------------------------------------------------------------------------
+# parameters and data (shared: the named model tags the same arrays)
+# --------------------------------------------------------------------------
+def init_plain(key, c=CONFIG):
+    """Plain parameters: a dict of float32 jax arrays."""
+    D, H, M, V, S = c["d_model"], c["heads"], c["mlp"], c["vocab"], c["seq"]
+    K = D // H
+    keys = iter(jax.random.split(key, 4 + 6 * c["layers"]))
+
+    def normal(shape, scale):
+        return jax.random.normal(next(keys), shape, F32) * F32(scale)
+    p = {"embed": normal((V, D), 0.02), "pos": normal((S, D), 0.02),
+         "final_norm": jnp.ones((D,), F32), "unembed": normal((D, V), D ** -0.5)}
+    for i in range(c["layers"]):
+        p[f"layer{i}"] = {
+            "norm1": jnp.ones((D,), F32), "norm2": jnp.ones((D,), F32),
+            "wq": normal((D, H, K), D ** -0.5), "wk": normal((D, H, K), D ** -0.5),
+            "wv": normal((D, H, K), D ** -0.5), "wo": normal((H, K, D), D ** -0.5),
+            "w1": normal((D, M), D ** -0.5), "w2": normal((M, D), M ** -0.5)}
+    return p
+
+
+#: the names of each parameter's axes
+NAMES = {"embed": ("vocab", "embed"), "pos": ("seq", "embed"), "final_norm": ("embed",),
+         "unembed": ("embed", "vocab"), "norm1": ("embed",), "norm2": ("embed",),
+         "wq": ("embed", "head", "kv"), "wk": ("embed", "head", "kv"),
+         "wv": ("embed", "head", "kv"), "wo": ("head", "kv", "embed"),
+         "w1": ("embed", "mlp"), "w2": ("mlp", "embed")}
+
+
+def to_named(p):
+    """The plain parameters with their axes named (same data)."""
+    return {k: to_named(v) if isinstance(v, dict) else na.asarray(v).tag(*NAMES[k])
+            for k, v in p.items()}
+
+
+def batch(key, c=CONFIG):
+    """Token ids (batch, seq + 1): inputs and next-token targets."""
+    return jax.random.randint(key, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
+
+
+# --------------------------------------------------------------------------
+# the plain jax.numpy model
+# --------------------------------------------------------------------------
+# both models spell out the same formulas (RMSNorm, softmax, tanh GELU), with
+# Python-float constants (weakly typed: float32 stays float32)
+C_GELU = (2 / onp.pi) ** 0.5
+
+
+def rms_plain(x, scale):
+    return x / jnp.sqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * scale
+
+
+def softmax_plain(x, axis):
+    e = jnp.exp(x - jnp.max(x, axis=axis, keepdims=True))
+    return e / jnp.sum(e, axis=axis, keepdims=True)
+
+
+def gelu_plain(x):
+    return x * (0.5 * (1.0 + jnp.tanh(C_GELU * (x + 0.044715 * (x * x * x)))))
+
+
+def loss_plain(p, tokens):
+    inputs, targets = tokens[:, :-1], tokens[:, 1:]
+    S = inputs.shape[1]
+    x = p["embed"][inputs] + p["pos"]                              # (b, s, d)
+    causal = jnp.tril(jnp.ones((S, S), bool))
+    for i in range(CONFIG["layers"]):
+        w = p[f"layer{i}"]
+        h = rms_plain(x, w["norm1"])
+        q = jnp.einsum("bsd,dhk->bshk", h, w["wq"])
+        k = jnp.einsum("bsd,dhk->bshk", h, w["wk"])
+        v = jnp.einsum("bsd,dhk->bshk", h, w["wv"])
+        att = jnp.einsum("bqhk,bshk->bhqs", q, k) / q.shape[-1] ** 0.5
+        att = jnp.where(causal, att, -1e9)
+        att = softmax_plain(att, axis=-1)
+        o = jnp.einsum("bhqs,bshk->bqhk", att, v)
+        x = x + jnp.einsum("bqhk,hkd->bqd", o, w["wo"])
+        h = rms_plain(x, w["norm2"])
+        x = x + gelu_plain(h @ w["w1"]) @ w["w2"]
+    logits = rms_plain(x, p["final_norm"]) @ p["unembed"]          # (b, s, v)
+    logp = logits - jax.nn.logsumexp(logits, axis=-1, keepdims=True)
+    onehot = targets[..., None] == jnp.arange(logits.shape[-1])
+    return -jnp.mean(jnp.sum(jnp.where(onehot, logp, 0.0), axis=-1))
+
+
+# --------------------------------------------------------------------------
+# the same model with named axes
+# --------------------------------------------------------------------------
+def rms_named(x, scale):
+    return x / na.sqrt((x * x).mean(axis="embed") + 1e-6) * scale
+
+
+def softmax_named(x, axis):
+    e = na.exp(x - x.max(axis=axis))
+    return e / e.sum(axis=axis)
+
+
+def gelu_named(x):
+    return x * (0.5 * (1.0 + na.tanh(C_GELU * (x + 0.044715 * (x * x * x)))))
+
+
+def loss_named(p, tokens):
+    """``tokens``: a NamedArray with names ("batch", "seq") of length seq + 1."""
+    inputs = tokens[{"seq": slice(0, -1)}]
+    targets = tokens[{"seq": slice(1, None)}]
+    S = inputs.named_shape["seq"]
+    x = p["embed"][{"vocab": inputs}] + p["pos"]
+    key = na.arange(S).tag("key")
+    causal = na.arange(S).tag("seq") >= key
+    for i in range(CONFIG["layers"]):
+        w = p[f"layer{i}"]
+        h = rms_named(x, w["norm1"])
+        q = na.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}", h, w["wq"])
+        k = na.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}", h, w["wk"])
+        v = na.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}", h, w["wv"])
+        k, v = k.rename(seq="key"), v.rename(seq="key")
+        att = na.einsum("{batch,seq,head,kv},{batch,key,head,kv}->{batch,head,seq,key}",
+                        q, k) / q.named_shape["kv"] ** 0.5
+        att = softmax_named(na.where(causal, att, -1e9), "key")
+        o = na.einsum("{batch,head,seq,key},{batch,key,head,kv}->{batch,seq,head,kv}", att, v)
+        x = x + na.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}",
+                          o, w["wo"])
+        h = rms_named(x, w["norm2"])
+        u = gelu_named(na.einsum("{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}",
+                                 h, w["w1"]))
+        x = x + na.einsum("{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", u, w["w2"])
+    logits = na.einsum("{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
+                       rms_named(x, p["final_norm"]), p["unembed"])
+    logp = logits - na.logsumexp(logits, axis="vocab")
+    onehot = targets == na.arange(logits.named_shape["vocab"]).tag("vocab")
+    return -na.where(onehot, logp, 0.0).sum(axis="vocab").mean(axis=("batch", "seq"))
+
+
+# --------------------------------------------------------------------------
+# training steps
+# --------------------------------------------------------------------------
+OPT = optax.adam(1e-3)
+
+
+def step_plain(p, s, tokens):
+    loss, g = jax.value_and_grad(loss_plain)(p, tokens)
+    u, s = OPT.update(g, s, p)
+    return optax.apply_updates(p, u), s, loss
+
+
+def step_named(p, s, tokens):
+    loss, g = jax.value_and_grad(lambda q: loss_named(q, tokens).data)(p)
+    u, s = OPT.update(g, s, p)
+    return optax.apply_updates(p, u), s, loss
+
+
+def setup(seed=0):
+    kp, kd = jax.random.split(jax.random.key(seed))
+    plain = init_plain(kp)
+    named = to_named(plain)
+    tokens = batch(kd)
+    return (plain, OPT.init(plain), tokens), (named, OPT.init(named),
+                                              na.asarray(tokens).tag("batch", "seq"))
+
+
+def train(step, args, steps):
+    p, s, t = args
+    losses = []
+    for _ in range(steps):
+        p, s, loss = step(p, s, t)
+        losses.append(float(loss))
+    return losses
+
+
+def hlo_counts(compiled) -> dict:
+    """Instructions of each opcode in the optimized HLO (fused computations included;
+    not the op names in the metadata)."""
+    text = compiled.as_text()
+    return {op: len(re.findall(rf"^\s*(?:ROOT\s+)?\S+\s*=\s*\S+\s+{op}\(", text, re.M))
+            for op in ("transpose", "copy")}
+
+
+def _compile(step, args, fresh=False):
+    """The compiled step, its trace time and its XLA compile time; ``fresh``: with
+    JAX's caches cleared first and a new function object, so both are paid."""
+    if fresh:
+        jax.clear_caches()
+        step = (lambda f: lambda *a: f(*a))(step)
+    t0 = time.perf_counter()
+    lowered = jax.jit(step).lower(*args)
+    t1 = time.perf_counter()
+    compiled = lowered.compile()
+    return compiled, t1 - t0, time.perf_counter() - t1
+
+
+def check(steps=2):
+    """Losses of ``steps`` training steps of both models and the HLO counts of
+    both steps: ``(plain losses, named losses, plain counts, named counts)``."""
+    plain, named = setup()
+    cp, _, _ = _compile(step_plain, plain)
+    cn, _, _ = _compile(step_named, named)
+    return (train(cp, plain, steps), train(cn, named, steps), hlo_counts(cp),
+            hlo_counts(cn))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=10, help="steps per timed run")
+    ap.add_argument("--repeat", type=int, default=15, help="interleaved timed runs")
+    ap.add_argument("--compiles", type=int, default=5, help="interleaved fresh compiles")
+    a = ap.parse_args(argv)
+    plain, named = setup()
+    print(f"model {CONFIG}; jax {jax.__version__}, {jax.devices()[0].platform}")
+
+    lp, ln, hp, hn = check(steps=5)
+    diff = max(abs(x - y) for x, y in zip(lp, ln))
+    print(f"losses plain {[f'{v:.7f}' for v in lp]}")
+    print(f"losses named {[f'{v:.7f}' for v in ln]}")
+    print(f"max |named - plain| = {diff:.2e}  (target <= 1e-6: "
+          f"{'ok' if diff <= 1e-6 else 'MISSED'})")
+
+    comp = {"plain": [], "named": []}
+    for _ in range(a.compiles):
+        for name, step, args in (("plain", step_plain, plain), ("named", step_named, named)):
+            _, tr, co = _compile(step, args, fresh=True)
+            comp[name].append((tr, co))
+    cp, _, _ = _compile(step_plain, plain)
+    cn, _, _ = _compile(step_named, named)
+    times = {"plain": [], "named": []}
+    for _ in range(2):
+        train(cp, plain, a.steps)
+        train(cn, named, a.steps)
+    for _ in range(a.repeat):
+        for name, c, args in (("plain", cp, plain), ("named", cn, named)):
+            p, s, t = args
+            jax.block_until_ready(p)
+            t0 = time.perf_counter()
+            for _ in range(a.steps):
+                p, s, loss = c(p, s, t)
+            jax.block_until_ready(loss)
+            times[name].append((time.perf_counter() - t0) / a.steps)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    best = {k: min(v) for k, v in times.items()}
+    r = med["named"] / med["plain"]
+    print(f"step time   plain {med['plain'] * 1e3:8.3f} ms  named {med['named'] * 1e3:8.3f} "
+          f"ms  ratio {r:.3f} [best {best['named'] / best['plain']:.3f}]  "
+          f"(target <= {TARGETS['step']}: {'ok' if r <= TARGETS['step'] else 'MISSED'})")
+    tot = {k: statistics.median(t + c for t, c in v) for k, v in comp.items()}
+    trc = {k: statistics.median(t for t, _ in v) for k, v in comp.items()}
+    xla = {k: statistics.median(c for _, c in v) for k, v in comp.items()}
+    r = tot["named"] / tot["plain"]
+    print(f"compile     plain {tot['plain']:8.3f} s   named {tot['named']:8.3f} s   ratio "
+          f"{r:.3f}  (trace {trc['named'] / trc['plain']:.2f}x, XLA "
+          f"{xla['named'] / xla['plain']:.2f}x; target <= {TARGETS['compile']}: "
+          f"{'ok' if r <= TARGETS['compile'] else 'MISSED'})")
+    sp, sn = hp["transpose"] + hp["copy"], hn["transpose"] + hn["copy"]
+    r = sn / max(sp, 1)
+    print(f"HLO         plain {hp}  named {hn}  transposes+copies ratio {r:.3f}  "
+          f"(target <= {TARGETS['transposes+copies']}: "
+          f"{'ok' if r <= TARGETS['transposes+copies'] else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""The model benchmark as a smoke test: two training steps of the transformer
+written with named axes and with plain jax.numpy (benchmarks/bench_model.py).
+Same float32 losses, and the named step compiles to the plain step's graph
+(transposes and copies within 10%).  Timings are the benchmark's, not here."""
+import importlib.util
+import pathlib
+
+
+
+PATH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "bench_model.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("bench_model", PATH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_two_steps_same_losses_and_graph():
+    bench = load()
+    plain, named, hp, hn = bench.check(steps=2)
+    assert len(plain) == len(named) == 2
+    for a, b in zip(plain, named):
+        assert abs(a - b) <= 1e-6, (plain, named)
+    assert plain[1] < plain[0]                       # Adam made progress
+    assert hn["transpose"] + hn["copy"] <= 1.1 * (hp["transpose"] + hp["copy"]), (hp, hn)
