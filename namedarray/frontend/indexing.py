@@ -16,11 +16,14 @@ import numpy as onp
 from ..core.array import NamedArray, new, operand, positional, rewrap, view
 from .engines.generic import vmap_names
 from .engines.results import wrap_result
+from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
 
 
 def _data_index(idx):
     if isinstance(idx, NamedArray):
-        return idx.data
+        return wide_index(idx.data)
+    if isinstance(idx, (jax.Array, onp.ndarray)):
+        return wide_index(idx)
     if isinstance(idx, list):
         if any(isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx):
             return idx
@@ -83,6 +86,7 @@ def check_index(fn, shape, idx):
             consumed.append(1)
     if consumed.count(-1) > 1:
         raise IndexError(f"{fn}: an index can only have a single ellipsis ('...')")
+    check_broadcast(fn, items)
     used = sum(c for c in consumed if c > 0)
     if used > len(shape):
         raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
@@ -92,7 +96,9 @@ def check_index(fn, shape, idx):
         if c == -1:
             ax += len(shape) - used
             continue
-        if c and not isinstance(it, (slice, NamedArray, jax.Array)):
+        if c and isinstance(it, (NamedArray, jax.Array)) and it.dtype != bool:
+            check_bounds(fn, it, shape[ax], f"axis {ax}")
+        elif c and not isinstance(it, (slice, NamedArray, jax.Array)):
             if isinstance(it, (list, onp.ndarray)):
                 h = onp.asarray(it)
                 if h.dtype != bool and h.size:
@@ -132,6 +138,9 @@ def _basic(idx) -> bool:
 
 def _take(x: NamedArray, idx):
     check_index("__getitem__", x.shape, idx)
+    expanded = scalar_bools(x, idx)
+    if expanded is not None:
+        return _take(*expanded)
     if _named_index(idx):
         # named index arrays: map over their names (and x's)
         return vmap_names("__getitem__", lambda d, i: d[i], (x, idx), {})
@@ -149,6 +158,12 @@ def setitem(x: NamedArray, idx, value):
     if _named_index(idx):
         raise TypeError("__setitem__: an index with named axes is not supported; "
                         "index with positional arrays")
+    expanded = scalar_bools(x, idx)
+    if expanded is not None:
+        x2, idx2 = expanded
+        setitem(x2, idx2, value)
+        x.data = x2.data.reshape(x.data.shape)
+        return
     idx = _data_index(idx)
     value = _setitem_value(x.dtype, operand(value))
     k = len(x.dims) - x.dims.count(None)
