@@ -128,6 +128,11 @@ def getitem(x: NamedArray, idx):
     return res
 
 
+def getitem_data(base: NamedArray, src, idx):
+    """The data of ``base[idx]`` when ``base`` holds ``src`` (a view re-reads)."""
+    return _take(new(src, base.dims, base.mapped), idx).data
+
+
 def _basic(idx) -> bool:
     for i in (idx if isinstance(idx, tuple) else (idx,)):
         if not (i is None or i is Ellipsis or isinstance(i, slice) or (

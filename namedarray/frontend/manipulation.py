@@ -15,8 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, normalize_axis, operand, positional, rewrap, to_jax,
-                          unknown_name)
+from ..core.array import (NamedArray, normalize_axis, operand, positional, read_only,
+                          rewrap, to_jax, unknown_name)
 from .creation import asarray
 from .engines.args import as_data, is_data, np_asarray, numpy_args
 from .engines.generic import along_names, generic, wrap
@@ -215,6 +215,25 @@ def put(a, ind, v, mode="raise"):
     res = generic("put", lambda d, i, w: jnp.put(d, i, w, mode=mode, inplace=False),
                    (x, idx, as_data(v)), {})
     _inplace("put", a, res.astype(x.dtype))
+
+
+_diagonal = wrap(numpy_args(jnp.diagonal, "diagonal"), "diagonal")
+_broadcast_to = wrap(numpy_args(jnp.broadcast_to, "broadcast_to"), "broadcast_to")
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """``numpy.diagonal``: read-only, as NumPy's (a write into it raises).
+
+    >>> import namedarray as np
+    >>> np.diagonal(np.arange(4).reshape(2, 2))
+    array([0, 3])
+    """
+    return read_only(_diagonal(a, offset, axis1, axis2))
+
+
+def broadcast_to(array, shape):
+    """``numpy.broadcast_to``: read-only, as NumPy's (a write into it raises)."""
+    return read_only(_broadcast_to(array, shape))
 
 
 _take_along = wrap(numpy_args(jnp.take_along_axis, "take_along_axis"), "take_along_axis",

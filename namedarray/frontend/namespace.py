@@ -31,7 +31,7 @@ from . import reductions, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
-from .indexing import nonzero, setitem
+from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff", "partition", "argpartition",
@@ -100,3 +100,4 @@ __all__ = sorted(NAMESPACE)
 methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
 hooks.namespace = sys.modules[__name__]
 hooks.setitem = setitem
+hooks.getitem_data = getitem_data
