@@ -190,6 +190,9 @@ def _setitem_value(dtype, value):
         info = onp.iinfo(dt)
         if not info.min <= value <= info.max:
             raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
+    if isinstance(value, float) and dt.kind in "iub" and not onp.isfinite(value):
+        raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
+                         f"array's dtype is {dt})".replace("float nan", "float NaN"))
     if isinstance(value, complex) and dt.kind != "c":
         raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
                         f"dtype {dt}")

@@ -187,4 +187,10 @@ def install(ns: dict):
               transpose, ravel):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
-    NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)
+    def round_(self, ndigits=None):
+        # a full reduction stands for NumPy's scalar: round() of it is a Python int
+        if ndigits is None and not self.shape and not self.names and not self.mapped \
+                and not isinstance(self.data, jax.core.Tracer):
+            return round(self.item())
+        return ns["round"](self, ndigits or 0)
+    NamedArray.__round__ = round_

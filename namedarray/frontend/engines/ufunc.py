@@ -202,6 +202,13 @@ class ufunc:
         if signed is not None:
             jfn = _exact_compare(jfn, self.__name__, signed)
         elif config.numpy_dtypes():
+            if dtype is not None:
+                for i, o in enumerate(ops):
+                    if isinstance(o, NamedArray) and not onp.can_cast(o.dtype, dtype, casting):
+                        raise TypeError(
+                            f"{self.__name__}: Cannot cast ufunc '{self.__name__}' input {i} "
+                            f"from {o.dtype!r} to {onp.dtype(dtype)!r} with casting rule "
+                            f"{casting!r}")
             key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
             in_dts, out_dts = self._loop(key + (dtype,))
             for i, o in enumerate(ops):
