@@ -29,6 +29,7 @@ from .results import fast_result, finish
 from .select import where as _select
 
 _I32 = 2 ** 31
+_I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
 
@@ -166,6 +167,13 @@ class ufunc:
             in_dts, _ = self._loop(key + (dtype,))
             for i in ints:
                 dt = onp.dtype(in_dts[i])
+                if dt.kind == "u" and _fits(args[i], dt) and args[i] > _I64:
+                    # fits uint64 but not JAX's int64 parse of a Python int
+                    args[i] = positional(jnp.asarray(onp.uint64(args[i])))
+                    continue
+                if dt.kind in "fc" and not _fits(args[i], onp.int64):
+                    args[i] = float(args[i])   # NumPy: the int joins the float loop
+                    continue
                 if dt.kind not in "iu" or _fits(args[i], dt):
                     continue
                 if self.__name__ in _COMPARISONS and dtype is None and _fits(args[i], onp.int64):
