@@ -45,6 +45,8 @@ def named_arrays(draw, dtypes=DTYPES, names=NAMES, min_dims=0, max_dims=3, min_s
     """A NamedArray with drawn dtype, shape (0-size and 0-d included), and
     ``min_names``..``max_names`` of its axes named from ``names`` (the physical
     order of names and positional axes is drawn too)."""
+    min_dims = max(min_dims, min_names)
+    max_dims = max(max_dims, min_dims)
     shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
                                   max_side=max_side)) if max_dims else ()
     dt = onp.dtype(draw(st.sampled_from(list(dtypes))))
