@@ -26,8 +26,8 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import hooks
 from ..core.array import NamedArray
-from . import (checked, conversion, creation, einsum, elementwise, io, joining, manipulation,
-               methods)
+from . import (checked, conversion, creation, einsum, elementwise, idioms, io, joining,
+               manipulation, methods)
 from . import reductions, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -52,7 +52,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, checked)
+            conversion, checked, idioms)
 
 
 def _declare(ns):
