@@ -125,9 +125,19 @@ def _moment_ddof(jfn):
 def _nan_arg(jfn):
     """nanargmax/nanargmin: an all-NaN slice raises NumPy's ValueError in an
     eager call (under jax.jit, JAX's -1)."""
+    is_max = jfn is jnp.nanargmax
+
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False):
-        r = jfn(a, axis=axis, keepdims=keepdims)
+        if jnp.iscomplexobj(a):     # NaNs skipped, complex values in NumPy's order
+            nan = jnp.isnan(a)
+            fill = complex(-jnp.inf, -jnp.inf) if is_max else complex(jnp.inf, jnp.inf)
+            r = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(
+                jnp.where(nan, fill, a), axis=axis, keepdims=keepdims)
+            r = jnp.where(jnp.all(nan.ravel() if axis is None else nan, axis=None if
+                                  axis is None else axis, keepdims=keepdims), -1, r)
+        else:
+            r = jfn(a, axis=axis, keepdims=keepdims)
         if not isinstance(a, jax.core.Tracer) and jnp.issubdtype(a.dtype, jnp.inexact) \
                 and bool(jnp.any(r == -1)):
             raise ValueError(f"{jfn.__name__}: All-NaN slice encountered")

@@ -122,3 +122,13 @@ def test_median_of_empty(fn, shape, axis):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same(r, getattr(onp, fn)(onp.zeros(shape), axis=axis))
+
+
+@pytest.mark.parametrize("fn", ["nanargmax", "nanargmin"])
+def test_nanarg_complex(fn):
+    y = onp.asarray([[1 + 1j, NAN, 1 + 3j], [NAN, 2 - 1j, 2 + 0j]])
+    assert_same(getattr(np, fn)(np.asarray(y)), getattr(onp, fn)(y))
+    for ax in (0, 1):
+        assert_same(getattr(np, fn)(np.asarray(y), axis=ax), getattr(onp, fn)(y, axis=ax))
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        getattr(np, fn)(np.asarray([NAN, NAN]))
