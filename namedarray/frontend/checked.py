@@ -115,8 +115,8 @@ correlate = _int_conv("correlate", _correlate)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
               device=None):
     """``numpy.full_like``; a Python int that does not fit raises ``OverflowError``."""
-    dt = onp.dtype(dtype) if dtype is not None else onp.dtype(getattr(
-        a, "dtype", onp.asarray(a).dtype))
+    dt = onp.dtype(dtype) if dtype is not None else (
+        onp.dtype(a.dtype) if hasattr(a, "dtype") else onp.asarray(a).dtype)
     if type(fill_value) is int and dt.kind in "iu":
         info = onp.iinfo(dt)
         if not info.min <= fill_value <= info.max:
