@@ -16,6 +16,11 @@ settings.register_profile(
 settings.register_profile(
     "dev", max_examples=10, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# a long differential run against NumPy (tests/frontend/test_fuzz_numpy.py)
+settings.register_profile(
+    "fuzz", max_examples=2000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # `python -m namedarray.tour` is a script (it sets XLA_FLAGS itself); its

@@ -18,16 +18,16 @@ of NamedArrays, ``eigh``/``eigvalsh``/``cholesky`` read only the triangle
 
 Differences from NumPy
 ----------------------
-* **Singular or non-positive-definite input does not raise.**  LAPACK reports
-  failure through an ``info`` code that NumPy turns into ``LinAlgError``; XLA
-  has no such channel, and checking the result would cost a device-to-host
-  synchronisation on every call (and cannot work under ``jax.jit``).  So
-  ``inv``/``solve``/``tensorinv``/``matrix_power(a, -n)`` of a singular matrix
-  give ``inf``/``nan`` entries, ``cholesky`` of a matrix that is not positive
-  definite gives ``nan`` entries, as in JAX.  Check with
-  ``np.isfinite(r).all()`` where it matters.  ``LinAlgError`` (a subclass of
-  ``ValueError``) is still raised for the static errors: wrong number of
-  dimensions, non-square matrices, ``cond`` of an empty array.
+* **Singular or non-positive-definite input raises only in eager calls.**
+  LAPACK reports failure through an ``info`` code that NumPy turns into
+  ``LinAlgError``; XLA has no such channel.  An eager call of ``inv``,
+  ``solve``, ``tensorinv``, ``tensorsolve``, ``matrix_power(a, -n)`` or
+  ``cholesky`` checks its result (one device-to-host synchronisation): finite
+  input giving a non-finite result raises ``LinAlgError`` ("Singular matrix",
+  "Matrix is not positive definite") as NumPy does.  Under ``jax.jit`` (or
+  inside ``nmap``) the values are abstract and JAX's behaviour holds: a
+  singular matrix gives ``inf``/``nan`` entries, a matrix that is not positive
+  definite gives ``nan`` entries; check with ``np.isfinite(r).all()`` there.
 * ``eig``/``eigvals`` of a real matrix: NumPy returns real arrays when every
   eigenvalue is real (a value-dependent dtype, decided over the whole batch).
   We do the same on concrete data; under ``jax.jit``/``nmap`` the result stays
@@ -287,6 +287,39 @@ def _declare(name, cast, square, min2d, narrays, named):
 
 
 globals().update({row[0]: _declare(*row) for row in _TABLE})
+
+_FAILS = {"inv": "Singular matrix", "solve": "Singular matrix",
+          "tensorinv": "Singular matrix", "tensorsolve": "Singular matrix",
+          "matrix_power": "Singular matrix", "cholesky": "Matrix is not positive definite"}
+
+
+def _all_finite(v) -> bool:
+    d = v.data if isinstance(v, NamedArray) else v
+    if not hasattr(d, "dtype"):
+        d = jnp.asarray(d)
+    return not jnp.issubdtype(d.dtype, jnp.inexact) or bool(jnp.isfinite(d).all())
+
+
+def _raising(name, f):
+    """``f`` raising NumPy's ``LinAlgError`` in an eager call whose finite input
+    gives a non-finite result (LAPACK's failure code, which XLA lacks)."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        d = r.data if isinstance(r, NamedArray) else None
+        if d is None or isinstance(d, jax.core.Tracer) or _all_finite(d):
+            return r
+        if name == "matrix_power" and (args[1] if len(args) > 1 else kwargs["n"]) >= 0:
+            return r
+        arrays = [a for a in list(args) + list(kwargs.values())
+                  if isinstance(a, (NamedArray, jax.Array, onp.ndarray, list))]
+        if all(_all_finite(a) for a in arrays[:2]):
+            raise LinAlgError(f"{name}: {_FAILS[name]}")
+        return r
+    return g
+
+
+globals().update({n: _raising(n, globals()[n]) for n in _FAILS})
 
 
 def _real_if_real(fn, res, real_input):

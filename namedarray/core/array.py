@@ -634,31 +634,60 @@ _DATA = NamedArray.__dict__["data"]   # the slot behind .data
 
 
 class View(NamedArray):
-    """What a basic slice (ints, slices, ``...``, ``None``) returns: its data is a
-    copy, but writes into it (``x[1:-1][mask] = 1``, ``row = x[0]; row += 1``)
-    also reach the array it was sliced from, as with NumPy's views.  Writes to
-    the original after the slice was taken are not seen by the slice."""
+    """What a NumPy view returns here (a basic slice, ``.T``, ``.real``,
+    ``reshape``, ``.flat``, ``view()``): its data is read from its base when
+    the base has changed since (a write to the base is seen), and a write into
+    it (``x[1:-1][mask] = 1``, ``row = x[0]; row += 1``, ``x.T[0] = 1``) also
+    reaches the base, so neither write is lost or overwritten by a stale copy.
+    ``read(base)`` gives the view's data from the base's; ``write(base, data)``
+    stores the view's new data into the base (``None``: the result is
+    read-only, as NumPy's ``diagonal`` and ``broadcast_to`` are, and a write
+    raises ``ValueError``)."""
 
-    __slots__ = ("_base", "_index")
+    __slots__ = ("_base", "_read", "_write", "_seen")
 
     @property
     def data(self):
+        base = self._base
+        if base is not None:
+            src = base.data
+            if src is not self._seen:
+                _DATA.__set__(self, self._read(src))
+                self._seen = src
         return _DATA.__get__(self)
 
     @data.setter
     def data(self, value):
+        if self._write is None:
+            raise ValueError("assignment destination is read-only")
         _DATA.__set__(self, value)
-        hooks.setitem(self._base, self._index, rewrap(self, value))
+        self._write(self._base, rewrap(self, value))
+        self._seen = self._base.data
 
 
 def view(data, dims, base, index, mapped=()) -> View:
+    """A basic slice ``base[index]`` (data given) that writes through."""
+    return derived(data, dims, base, lambda src: hooks.getitem_data(base, src, index),
+                   lambda b, v: hooks.setitem(b, index, v), mapped)
+
+
+def derived(data, dims, base, read, write, mapped=()) -> View:
+    """A view of ``base``: ``read(base data) -> data``, ``write(base, value)``
+    (``None`` for a read-only result)."""
     v = object.__new__(View)
     _DATA.__set__(v, data)
     v.dims = dims
     v.mapped = mapped
     v._base = base
-    v._index = index
+    v._read = read
+    v._write = write
+    v._seen = base.data if base is not None else None
     return v
+
+
+def read_only(x: "NamedArray") -> View:
+    """``x`` as a read-only result (a write into it raises ``ValueError``)."""
+    return derived(x.data, x.dims, None, None, None, x.mapped)
 
 
 class _nullcontext:

@@ -15,6 +15,10 @@ namespace = None
 #: ``frontend.indexing.setitem(x, index, value)``
 setitem = None
 
+#: ``frontend.indexing.getitem_data(base, base_data, index)``: the data of
+#: ``base[index]`` when ``base`` holds ``base_data`` (a View re-reading its base)
+getitem_data = None
+
 #: ``placement.localize(fn, x, names)``: cut this instance's part out of whole
 #: axes that meet names an enclosing map holds only part of (alignment)
 localize = None

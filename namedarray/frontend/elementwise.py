@@ -54,10 +54,77 @@ class _SafeIntDiv:
         return getattr(self._f, k)
 
 
+class _UnsignedGcd:
+    """``jnp.gcd``/``jnp.lcm`` computed on the magnitudes as unsigned integers:
+    ``abs`` of a signed minimum (``-128`` in int8) is negative, and the
+    Euclidean loop on it never ends.  Results wrap back to the signed dtype as
+    NumPy's do (``gcd(int8(-128), 0) == -128``)."""
+
+    def __init__(self, jfn):
+        self._f = jfn
+        self.__name__ = jfn.__name__
+
+    def __call__(self, x, y):
+        x, y = jnp.asarray(x), jnp.asarray(y)
+        dt = jnp.result_type(x, y)
+        if not jnp.issubdtype(dt, jnp.signedinteger):
+            return self._f(x, y)
+        u = jnp.dtype(f"uint{jnp.dtype(dt).itemsize * 8}")
+        r = self._f(jnp.abs(x.astype(dt)).astype(u), jnp.abs(y.astype(dt)).astype(u))
+        return r.astype(dt)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
+class _IntPower:
+    """``jnp.power`` whose integer-integer case multiplies over every bit of the
+    exponent (``jax.numpy`` stops at 6 bits, so exponents from 64 on were
+    wrong), wrapping on overflow as NumPy does.  A negative exponent (reached
+    only under ``jax.jit``, eager calls raise) gives 0, or ±1 for bases ±1."""
+
+    def __init__(self, jfn):
+        self._f = jfn
+        self.__name__ = jfn.__name__
+        self._int = jax.jit(self._impl)
+
+    @staticmethod
+    def _impl(x, y):
+        dt = jnp.result_type(x, y)
+        b, e = jnp.broadcast_arrays(x.astype(dt), y.astype(dt))
+        acc = jnp.ones_like(b)
+        neg = e < 0 if jnp.issubdtype(dt, jnp.signedinteger) else jnp.zeros_like(e, bool)
+        e = jnp.where(neg, 0, e)
+        for _ in range(jnp.dtype(dt).itemsize * 8):
+            acc = jnp.where(e & 1, acc * b, acc)
+            b = b * b
+            e = e >> 1
+        one = jnp.ones_like(acc)
+        inv = jnp.where(x == 1, one, jnp.where(x == -1, jnp.where(y & 1, -one, one),
+                                               jnp.zeros_like(acc)))
+        return jnp.where(neg, inv, acc)
+
+    def __call__(self, x, y):
+        if type(y) is int and 0 <= y < 2 ** 31 and hasattr(x, "dtype") and \
+                jnp.issubdtype(x.dtype, jnp.integer):
+            return jax.lax.integer_pow(x, y)      # exact square-and-multiply
+        x, y = jnp.asarray(x), jnp.asarray(y)
+        if jnp.issubdtype(jnp.result_type(x, y), jnp.integer):
+            return self._int(x, y)
+        return self._f(x, y)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
 def _make(name):
     jfn = getattr(jnp, name)
     if name in _INT_DIV:
         jfn = _SafeIntDiv(jfn)
+    elif name in ("gcd", "lcm"):
+        jfn = _UnsignedGcd(jfn)
+    elif name in ("power", "pow"):
+        jfn = _IntPower(jfn)
     return ufunc(name, jfn, getattr(onp, name))
 
 

@@ -19,11 +19,14 @@ from ..core.array import (NamedArray, meet, merge_mapped, new, operand, position
                           rewrap, view)
 from . import selection
 from .engines.generic import vmap_names
+from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
 
 
 def _data_index(idx):
     if isinstance(idx, NamedArray):
-        return idx.data
+        return wide_index(idx.data)
+    if isinstance(idx, (jax.Array, onp.ndarray)):
+        return wide_index(idx)
     if isinstance(idx, list):
         if any(isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx):
             return idx
@@ -86,6 +89,7 @@ def check_index(fn, shape, idx):
             consumed.append(1)
     if consumed.count(-1) > 1:
         raise IndexError(f"{fn}: an index can only have a single ellipsis ('...')")
+    check_broadcast(fn, items)
     used = sum(c for c in consumed if c > 0)
     if used > len(shape):
         raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
@@ -95,7 +99,9 @@ def check_index(fn, shape, idx):
         if c == -1:
             ax += len(shape) - used
             continue
-        if c and not isinstance(it, (slice, NamedArray, jax.Array)):
+        if c and isinstance(it, (NamedArray, jax.Array)) and it.dtype != bool:
+            check_bounds(fn, it, shape[ax], f"axis {ax}")
+        elif c and not isinstance(it, (slice, NamedArray, jax.Array)):
             if isinstance(it, (list, onp.ndarray)):
                 h = onp.asarray(it)
                 if h.dtype != bool and h.size:
@@ -130,6 +136,11 @@ def getitem(x: NamedArray, idx):
     return res
 
 
+def getitem_data(base: NamedArray, src, idx):
+    """The data of ``base[idx]`` when ``base`` holds ``src`` (a view re-reads)."""
+    return _take(new(src, base.dims, base.mapped), idx).data
+
+
 def _basic(idx) -> bool:
     for i in (idx if isinstance(idx, tuple) else (idx,)):
         if not (i is None or i is Ellipsis or isinstance(i, slice) or (
@@ -140,6 +151,9 @@ def _basic(idx) -> bool:
 
 def _take(x: NamedArray, idx):
     check_index("__getitem__", x.shape, idx)
+    expanded = scalar_bools(x, idx)
+    if expanded is not None:
+        return _take(*expanded)
     if _named_index(idx):
         # named index arrays: map over their names (and x's)
         return vmap_names("__getitem__", lambda d, i: d[i], (x, idx), {})
@@ -164,6 +178,12 @@ def setitem(x: NamedArray, idx, value):
     if _named_index(idx):
         raise TypeError("__setitem__: an index with named axes is not supported; "
                         "index with positional arrays")
+    expanded = scalar_bools(x, idx)
+    if expanded is not None:
+        x2, idx2 = expanded
+        setitem(x2, idx2, value)
+        x.data = x2.data.reshape(x.data.shape)
+        return
     idx = _data_index(idx)
     value = _setitem_value(x.dtype, operand(value))
     k = len(x.dims) - x.dims.count(None)
@@ -196,6 +216,9 @@ def _setitem_value(dtype, value):
         info = onp.iinfo(dt)
         if not info.min <= value <= info.max:
             raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
+    if isinstance(value, float) and dt.kind in "iub" and not onp.isfinite(value):
+        raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
+                         f"array's dtype is {dt})".replace("float nan", "float NaN"))
     if isinstance(value, complex) and dt.kind != "c":
         raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
                         f"dtype {dt}")

@@ -15,13 +15,14 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, normalize_axis, operand, positional, rewrap, to_jax,
-                          unknown_name)
+from ..core.array import (NamedArray, normalize_axis, operand, positional, read_only,
+                          rewrap, to_jax, unknown_name)
 from .creation import asarray
-from .engines.args import as_data, is_data, np_asarray
-from .engines.generic import along_names, generic
+from .engines.args import as_data, is_data, np_asarray, numpy_args
+from .engines.generic import along_names, generic, wrap
 from .engines.out import store_out
 from .engines.select import result_type, where as select
+from .index_rules import check_bounds
 
 
 # -- shape manipulation: NumPy's error types ---------------------------------
@@ -151,10 +152,17 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
-    """``numpy.take``; ``mode='raise'`` checks host indices (device index arrays
-    are not synced: out-of-range entries give JAX's fill value).  ``axis`` may
-    name an axis: 1-d indices keep the name (with the new length), a scalar
-    index removes it."""
+    """``numpy.take``; ``mode='raise'`` raises ``IndexError`` for an out-of-range
+    index as NumPy does.  Under ``jax.jit`` indices cannot be checked: ``'raise'``
+    gives JAX's fill value (the dtype's minimum, or NaN) for them; pass
+    ``mode='clip'``, ``'wrap'`` or ``'fill'`` to choose.  ``axis`` may name an
+    axis: 1-d indices keep the name (with the new length), a scalar index
+    removes it.
+
+    >>> import namedarray as np
+    >>> np.take(np.arange(5), np.asarray([1, 7]), mode="clip")
+    array([1, 4])
+    """
     x = asarray(a)
     if isinstance(axis, str):
         nd = onp.ndim(indices) if not isinstance(indices, NamedArray) else indices.ndim
@@ -171,8 +179,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             _check_host_indices("take", indices, n, "axis " + str(
                 0 if axis is None else normalize_axis("take", axis, x.ndim)))
         mode = None
-    elif mode not in ("wrap", "clip"):
-        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    elif mode not in ("wrap", "clip", "fill"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got "
+                         f"{mode!r}")
     ind = as_data(indices) if is_data(indices) else indices
     res = generic("take", lambda d, i: jnp.take(d, i, axis=axis, mode=mode),
                    (x, ind), {})
@@ -198,7 +207,8 @@ def _inplace(fn, target, res):
 
 
 def put(a, ind, v, mode="raise"):
-    """``numpy.put``: ``a.flat[ind] = v``, in place."""
+    """``numpy.put``: ``a.flat[ind] = v``, in place (an out-of-range index raises
+    ``IndexError`` in an eager call; under ``jax.jit`` JAX drops that write)."""
     x = asarray(a)
     idx = np_asarray(ind) if is_data(ind) or isinstance(ind, (int, onp.integer)) else ind
     if mode == "raise":
@@ -209,8 +219,55 @@ def put(a, ind, v, mode="raise"):
     _inplace("put", a, res.astype(x.dtype))
 
 
+_diagonal = wrap(numpy_args(jnp.diagonal, "diagonal"), "diagonal")
+_broadcast_to = wrap(numpy_args(jnp.broadcast_to, "broadcast_to"), "broadcast_to")
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """``numpy.diagonal``: read-only, as NumPy's (a write into it raises).
+
+    >>> import namedarray as np
+    >>> np.diagonal(np.arange(4).reshape(2, 2))
+    array([0, 3])
+    """
+    return read_only(_diagonal(a, offset, axis1, axis2))
+
+
+def broadcast_to(array, shape):
+    """``numpy.broadcast_to``: read-only, as NumPy's (a write into it raises)."""
+    return read_only(_broadcast_to(array, shape))
+
+
+_take_along = wrap(numpy_args(jnp.take_along_axis, "take_along_axis"), "take_along_axis",
+                   named="keep")
+
+
+def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
+    """``numpy.take_along_axis``; an out-of-range index raises ``IndexError`` in an
+    eager call (under ``jax.jit``, JAX's ``mode``: fill by default, or ``"clip"``).
+
+    >>> import namedarray as np
+    >>> np.take_along_axis(np.asarray([[10, 30, 20]]), np.asarray([[0, 2]]), axis=1)
+    array([[10, 20]])
+    """
+    _check_along("take_along_axis", arr, indices, axis)
+    return _take_along(arr, as_data(indices), axis, mode=mode, fill_value=fill_value)
+
+
+def _check_along(fn, arr, indices, axis):
+    if isinstance(axis, str):
+        return
+    x = asarray(arr)
+    if axis is None:
+        check_bounds(fn, as_data(indices), x.size, "the flattened array")
+    else:
+        ax = normalize_axis(fn, axis, x.ndim)
+        check_bounds(fn, as_data(indices), x.shape[ax], f"axis {ax}")
+
+
 def put_along_axis(arr, indices, values, axis):
     """``numpy.put_along_axis``, in place."""
+    _check_along("put_along_axis", arr, indices, axis)
     x = asarray(arr)
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
         d, i, w, axis, inplace=False), (x, as_data(indices), as_data(values)), {})
@@ -234,15 +291,11 @@ def fill_diagonal(a, val, wrap=False):
 
 
 def _check_host_indices(fn, ind, size, what):
-    """NumPy's bounds check for indices known on the host (lists, ints, numpy)."""
-    if isinstance(ind, (jax.Array, NamedArray)):
-        return
-    h = onp.asarray(ind)
-    if h.size and h.dtype.kind in "iu":
-        bad = h[(h < -size) | (h >= size)]
-        if bad.size:
-            raise IndexError(f"{fn}: index {bad.flat[0]} is out of bounds for {what} "
-                             f"with size {size}")
+    """NumPy's bounds check (indices on the host or the device; abstract ones
+    under a transformation are not checked)."""
+    if not isinstance(ind, (jax.Array, NamedArray)):
+        ind = onp.asarray(ind)
+    check_bounds(fn, ind, size, what)
 
 
 __all__ = [n for n, v in list(globals().items())

@@ -14,8 +14,9 @@ import sys
 
 import jax
 import jax.numpy as jnp
+import numpy as onp
 
-from ..core.array import NamedArray, rewrap
+from ..core.array import NamedArray, derived, new, read_only, rewrap
 from . import indexing
 
 _BINARY = {
@@ -87,10 +88,42 @@ def install(ns: dict):
     def compress(self, condition, axis=None, out=None):
         return ns["compress"](condition, self, axis=axis, out=out)
 
+    def viewed(fn, self, f, inv):
+        """``f(self)`` as a view of ``self``: re-read when ``self`` changes, and a
+        write into it stored back by ``inv(self, value)``."""
+        r = f(self)
+        if not isinstance(r, NamedArray):
+            return r
+        read = lambda src: f(new(src, self.dims, self.mapped)).data  # noqa: E731
+        write = None if inv is None else (
+            lambda b, v: b._assign(fn, inv(b, v)))
+        return derived(r.data, r.dims, self, read, write, r.mapped)
+
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
-        return ns["reshape"](self, shape, order=order)
+        if order not in ("C", None):
+            return ns["reshape"](self, shape, order=order)
+        return viewed("reshape", self, lambda a: ns["reshape"](a, shape),
+                      lambda b, v: ns["reshape"](v, b.shape))
+
+    def ravel(self, order="C"):
+        if order not in ("C", "K", "A", None):
+            return ns["ravel"](self, order=order)
+        return viewed("ravel", self, lambda a: ns["ravel"](a),
+                      lambda b, v: ns["reshape"](v, b.shape))
+
+    def _real(self):
+        if not jnp.iscomplexobj(self.data):
+            return viewed("real", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+        return viewed("real", self, lambda a: ns["real"](a), lambda b, v: ns["add"](
+            v.astype(ns["real"](b).dtype), ns["multiply"](ns["imag"](b), 1j)))
+
+    def _imag(self):
+        if not jnp.iscomplexobj(self.data):
+            return read_only(ns["imag"](self))
+        return viewed("imag", self, lambda a: ns["imag"](a), lambda b, v: ns["add"](
+            ns["real"](b), ns["multiply"](v.astype(ns["real"](b).dtype), 1j)))
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         return ns["astype"](self, dtype, copy=copy, casting=casting)
@@ -98,7 +131,11 @@ def install(ns: dict):
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
-        return ns["transpose"](self, axes if axes != () else None)
+        axes = axes if axes != () else None
+        inv = None if axes is None else tuple(onp.argsort([
+            a % self.ndim if self.ndim else a for a in axes]).tolist())
+        return viewed("transpose", self, lambda a: ns["transpose"](a, axes),
+                      lambda b, v: ns["transpose"](v, inv))
 
     def sort(self, axis=-1, kind=None, order=None, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
@@ -108,7 +145,7 @@ def install(ns: dict):
         if dtype is not None:
             raise NotImplementedError("view: reinterpreting memory as another dtype is "
                                       "not supported (JAX arrays are immutable); use astype")
-        return rewrap(self, self.data)
+        return viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
 
     def flatten(self, order="C"):
         return ns["ravel"](self, order=order)
@@ -120,11 +157,12 @@ def install(ns: dict):
         return sys.modules[ns["__package__"]]
 
     props = {
-        "T": lambda self: ns["transpose"](self),
-        "mT": lambda self: ns["swapaxes"](self, -1, -2),
-        "real": lambda self: ns["real"](self),
-        "imag": lambda self: ns["imag"](self),
-        "flat": lambda self: ns["ravel"](self),
+        "T": lambda self: transpose(self),
+        "mT": lambda self: viewed("mT", self, lambda a: ns["swapaxes"](a, -1, -2),
+                                  lambda b, v: ns["swapaxes"](v, -1, -2)),
+        "real": _real,
+        "imag": _imag,
+        "flat": lambda self: ravel(self),
     }
     for k, f in props.items():
         setattr(NamedArray, k, property(f))
@@ -143,7 +181,13 @@ def install(ns: dict):
         return ns["not_equal"](self, other)
     NamedArray.__eq__, NamedArray.__ne__ = eq, ne
     for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
-              transpose, compress):
+              transpose, compress, ravel):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
-    NamedArray.__round__ = lambda self, ndigits=None: ns["round"](self, ndigits or 0)
+    def round_(self, ndigits=None):
+        # a full reduction stands for NumPy's scalar: round() of it is a Python int
+        if ndigits is None and not self.shape and not self.names and not self.mapped \
+                and not isinstance(self.data, jax.core.Tracer):
+            return round(self.item())
+        return ns["round"](self, ndigits or 0)
+    NamedArray.__round__ = round_

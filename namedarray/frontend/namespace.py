@@ -27,12 +27,13 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
 from ..core.array import NamedArray
-from . import conversion, creation, einsum, elementwise, io, joining, manipulation, methods
+from . import (checked, conversion, creation, einsum, elementwise, idioms, io, joining,
+               manipulation, methods)
 from . import reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
-from .indexing import nonzero, setitem
+from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff", "partition", "argpartition",
@@ -52,7 +53,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection)
+            conversion, selection, checked, idioms)
 
 
 def _declare(ns):
@@ -103,3 +104,4 @@ __all__ = sorted(NAMESPACE)
 methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
 hooks.namespace = sys.modules[__name__]
 hooks.setitem = setitem
+hooks.getitem_data = getitem_data

@@ -12,7 +12,11 @@ dtype('int64')
 from __future__ import annotations
 
 import builtins  # the module defines its own any/all/sum
+import functools
 import inspect
+import warnings
+
+import jax
 
 import jax.numpy as jnp
 import numpy as _onp
@@ -23,7 +27,9 @@ from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, new, operand
 from .elementwise import UFUNCS
+from .engines.args import np_asarray
 from .engines.generic import wrap
+from .engines.out import store_out
 from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction
 
 
@@ -52,15 +58,130 @@ def _truth(jfn):
     return f
 
 
+def _complex_nan(jfn):
+    """jnp.max/min ignore a NaN in complex input; NumPy propagates the first
+    one met along the axis."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+        r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+        if not jnp.iscomplexobj(a) or where is not None or a.size == 0:
+            return r
+        axes = tuple(range(a.ndim)) if axis is None else (
+            tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
+        axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
+        keep = [i for i in range(a.ndim) if i not in axes]
+        t = jnp.transpose(a, keep + list(axes)).reshape(
+            tuple(a.shape[i] for i in keep) + (-1,))
+        nan = jnp.isnan(t)
+        first = jnp.take_along_axis(t, jnp.argmax(nan, -1)[..., None], -1)[..., 0]
+        first = jnp.where(jnp.any(nan, -1), first, 0)
+        if keepdims:
+            first = jnp.expand_dims(first, axes)
+        return jnp.where(jnp.isnan(first), first, r)
+    return f
+
+
+def _complex_arg(jfn, is_max):
+    """argmax/argmin of complex input in NumPy's lexicographic order (real part,
+    then imaginary part; the first NaN wins)."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, out=None, keepdims=False):
+        if not jnp.iscomplexobj(a):
+            return jfn(a, axis=axis, keepdims=keepdims)
+        if axis is None:
+            a, axis = a.ravel(), 0
+        re, im = jnp.real(a), jnp.imag(a)
+        best = jnp.max if is_max else jnp.min
+        pick = jnp.argmax if is_max else jnp.argmin
+        m = best(re, axis=axis, keepdims=True)
+        inf = -jnp.inf if is_max else jnp.inf
+        r = pick(jnp.where(re == m, im, inf), axis=axis, keepdims=keepdims)
+        nan = jnp.isnan(a)
+        first_nan = jnp.argmax(nan, axis=axis, keepdims=keepdims)
+        return jnp.where(jnp.any(nan, axis=axis, keepdims=keepdims), first_nan, r)
+    return f
+
+
+def _moment_ddof(jfn):
+    """var/std with ``ddof`` at least the count: NumPy divides by 0 (inf, or
+    NaN for a zero sum of squares); jnp gives NaN."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+          correction=None, **kw):
+        ddof = correction if correction is not None else ddof
+        r = jfn(a, axis=axis, dtype=dtype, ddof=0, keepdims=keepdims, where=where, **kw)
+        if not ddof:
+            return r
+        ones = jnp.ones(jnp.shape(a), jnp.int64)
+        n = jnp.sum(ones if where is None else jnp.where(where, ones, 0), axis=axis,
+                    keepdims=keepdims)
+        scale = n / jnp.maximum(n - ddof, 0)
+        if jfn is jnp.std:
+            return (r * jnp.sqrt(scale)).astype(r.dtype)
+        return (r * scale).astype(r.dtype)
+    return f
+
+
+def _nan_arg(jfn):
+    """nanargmax/nanargmin: an all-NaN slice raises NumPy's ValueError in an
+    eager call (under jax.jit, JAX's -1)."""
+    is_max = jfn is jnp.nanargmax
+
+    @functools.wraps(jfn)
+    def f(a, axis=None, out=None, keepdims=False):
+        if jnp.iscomplexobj(a):     # NaNs skipped, complex values in NumPy's order
+            nan = jnp.isnan(a)
+            fill = complex(-jnp.inf, -jnp.inf) if is_max else complex(jnp.inf, jnp.inf)
+            r = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(
+                jnp.where(nan, fill, a), axis=axis, keepdims=keepdims)
+            r = jnp.where(jnp.all(nan.ravel() if axis is None else nan, axis=None if
+                                  axis is None else axis, keepdims=keepdims), -1, r)
+        else:
+            r = jfn(a, axis=axis, keepdims=keepdims)
+        if not isinstance(a, jax.core.Tracer) and jnp.issubdtype(a.dtype, jnp.inexact) \
+                and bool(jnp.any(r == -1)):
+            raise ValueError(f"{jfn.__name__}: All-NaN slice encountered")
+        return r
+    return f
+
+
+def _mean_int(jfn):
+    """mean with an integer ``dtype=``: NumPy divides in floating point and casts
+    (XLA's integer division of an empty sum by 0 kills the process)."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
+        if dtype is not None and jnp.issubdtype(dtype, jnp.integer):
+            r = jfn(a, axis=axis, dtype=jnp.float64 if config.numpy_dtypes() else None,
+                    keepdims=keepdims, where=where, **kw)
+            return jnp.where(jnp.isfinite(r), r, 0).astype(dtype)
+        return jfn(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where, **kw)
+    return f
+
+
+def _empty_median(jfn):
+    """median of an empty slice: NaN with NumPy's RuntimeWarning (jnp raises
+    an XLA gather error)."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+        if a.size == 0:
+            shape = jnp.sum(jnp.zeros(a.shape, bool), axis=axis, keepdims=keepdims).shape
+            if 0 not in shape:
+                warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
+            dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else jnp.float64
+            return jnp.full(shape, jnp.nan, dt)
+        return jfn(a, axis=axis, keepdims=keepdims)
+    return f
+
+
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, parallel.psum, {}),
     "prod": (jnp.prod, parallel.pprod, {}),
-    "mean": (jnp.mean, parallel.pmean, {}),
-    "max": (jnp.max, parallel.pmax, {}),
-    "min": (jnp.min, parallel.pmin, {}),
-    "amax": (jnp.amax, parallel.pmax, {}),
-    "amin": (jnp.amin, parallel.pmin, {}),
+    "mean": (_mean_int(jnp.mean), parallel.pmean, {}),
+    "max": (_complex_nan(jnp.max), parallel.pmax, {}),
+    "min": (_complex_nan(jnp.min), parallel.pmin, {}),
+    "amax": (_complex_nan(jnp.amax), parallel.pmax, {}),
+    "amin": (_complex_nan(jnp.amin), parallel.pmin, {}),
     "any": (_truth(jnp.any), parallel.pany, {}),
     "all": (_truth(jnp.all), parallel.pall, {}),
     "nansum": (jnp.nansum, parallel.psum, {}),
@@ -69,18 +190,20 @@ _TABLE = {
     "nanprod": (jnp.nanprod, parallel.pprod, {}),
     "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
-    "std": (jnp.std, None, {}),
-    "var": (jnp.var, None, {}),
+    "std": (_moment_ddof(jnp.std), None, {}),
+    "var": (_moment_ddof(jnp.var), None, {}),
     "nanstd": (jnp.nanstd, None, {}),
     "nanvar": (jnp.nanvar, None, {}),
     "nanmean": (jnp.nanmean, None, {}),
     "ptp": (jnp.ptp, None, {}),
-    "median": (jnp.median, None, {}),
-    "nanmedian": (jnp.nanmedian, None, {}),
-    "argmax": (jnp.argmax, None, {"flat_none": True, "takes_tuple": False}),
-    "argmin": (jnp.argmin, None, {"flat_none": True, "takes_tuple": False}),
-    "nanargmax": (jnp.nanargmax, None, {"flat_none": True, "takes_tuple": False}),
-    "nanargmin": (jnp.nanargmin, None, {"flat_none": True, "takes_tuple": False}),
+    "median": (_empty_median(jnp.median), None, {}),
+    "nanmedian": (_empty_median(jnp.nanmedian), None, {}),
+    "argmax": (_complex_arg(jnp.argmax, True), None, {"flat_none": True,
+                                                      "takes_tuple": False}),
+    "argmin": (_complex_arg(jnp.argmin, False), None, {"flat_none": True,
+                                                       "takes_tuple": False}),
+    "nanargmax": (_nan_arg(jnp.nanargmax), None, {"flat_none": True, "takes_tuple": False}),
+    "nanargmin": (_nan_arg(jnp.nanargmin), None, {"flat_none": True, "takes_tuple": False}),
 }
 
 REDUCTIONS = {name: reduction(jfn, name, coll, **opts)
@@ -129,14 +252,62 @@ REDUCE_OF_UFUNC.update({"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"]
                    "logical_and": REDUCTIONS["all"], "logical_or": REDUCTIONS["any"]})
 
 
+@functools.lru_cache(maxsize=None)
+def _quantile_dtype(name, dtype, q_dtype, method):
+    """NumPy's result dtype for ``name`` (found once on a tiny input)."""
+    np_fn = getattr(_onp, name)
+    with warnings.catch_warnings(), _onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        q = 50 if "percentile" in name else 0.5
+        q = q if q_dtype is None else _onp.asarray(q, q_dtype)   # None: a Python scalar
+        try:
+            return np_fn(_onp.ones(2, dtype), q, method=method).dtype
+        except TypeError as e:
+            raise TypeError(f"{name}: {e}") from None
+
+
 def _quantile(jfn, name):
-    def f(a, q, axis=None, *args, **kwargs):
-        # q is the second argument; reduce over axis with q bound
-        return reduction(lambda d, axis, *ar, **kw: jfn(d, q, axis, *ar, **kw),
-                         name)(a, axis, *args, **kwargs)
+    top = 100 if "percentile" in name else 1
+    what = "Percentiles" if top == 100 else "Quantiles"
+
+    def f(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+          keepdims=False, *, weights=None, interpolation=None):
+        x = operand(a)
+        if not isinstance(x, NamedArray):
+            x = NamedArray(np_asarray(a))
+        qq = np_asarray(q) if isinstance(q, (list, tuple)) else q
+        if isinstance(qq, NamedArray):
+            qq = qq._plain(name)
+        if weights is not None or interpolation is not None:
+            raise TypeError(f"{name}: weights= and interpolation= are not supported; use "
+                            "method=")
+        qh = None if isinstance(qq, jax.core.Tracer) else _onp.asarray(qq)
+        if qh is not None:
+            if qh.dtype.kind not in "biuf":
+                raise TypeError(f"{name}: q must be real numbers, got dtype {qh.dtype}")
+            if qh.size and not ((qh >= 0) & (qh <= top)).all():
+                raise ValueError(f"{name}: {what} must be in the range [0, {top}]")
+        if config.numpy_dtypes() and x.dtype.kind in "biuf":
+            weak = isinstance(q, (int, float)) and not isinstance(q, _onp.generic)
+            want = _quantile_dtype(name, x.dtype, None if weak else (
+                qh.dtype if qh is not None else _onp.float64), method)
+            if x.dtype != want:
+                x = x.astype(want)
+        if x.size == 0 and axis is None and not x.names:
+            if "median" not in name:
+                raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with "
+                                 "size 0")
+        q_arg = qq if qh is None else jnp.asarray(qh)
+        res = reduction(lambda d, axis, **kw: jfn(d, q_arg, axis, method=method, **kw),
+                        name)(x, axis, keepdims=keepdims)
+        return store_out(name, out, res)
     f.__name__ = f.__qualname__ = name
     f.__module__ = "namedarray"
-    f.__doc__ = f"``numpy.{name}``; ``axis`` may mix ints and axis names."
+    f.__doc__ = (f"``numpy.{name}``; ``axis`` may mix ints and axis names; ``q`` may be "
+                 "a list.\n\n"
+                 f"    >>> import namedarray as np\n"
+                 f"    >>> np.{name}(np.arange(5), {[30, 60] if top == 100 else [0.3, 0.6]})"
+                 "\n    array([1.2, 2.4])\n")
     return f
 
 

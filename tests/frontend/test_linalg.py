@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import jax
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -468,19 +469,30 @@ def test_argument_errors():
         na.linalg.cross(x, x, axis="k")
 
 
-@pytest.mark.parametrize("name", ["inv", "solve", "tensorinv"])
-def test_singular_gives_non_finite_instead_of_linalgerror(name):
+@pytest.mark.parametrize("name", ["inv", "solve", "tensorinv", "tensorsolve",
+                                  "matrix_power"])
+def test_singular_raises_eagerly_and_is_non_finite_under_jit(name):
     a = onp.array([[1.0, 2.0], [2.0, 4.0]])
-    args = {"solve": (a, onp.ones(2)), "tensorinv": (a.reshape(2, 2), )}.get(name, (a,))
-    with pytest.raises(LA.LinAlgError):
-        getattr(LA, name)(*args, **({"ind": 1} if name == "tensorinv" else {}))
-    r = getattr(na.linalg, name)(*[na.asarray(v) for v in args],
-                                 **({"ind": 1} if name == "tensorinv" else {}))
+    args = {"solve": (a, onp.ones(2)), "tensorsolve": (a, onp.ones(2)),
+            "matrix_power": (a, -1)}.get(name, (a,))
+    kw = {"ind": 1} if name == "tensorinv" else {}
+    with pytest.raises(LA.LinAlgError, match="Singular matrix"):
+        getattr(LA, name)(*args, **kw)
+    ours = [na.asarray(v) if isinstance(v, onp.ndarray) else v for v in args]
+    with pytest.raises(LA.LinAlgError, match=f"{name}: Singular matrix"):
+        getattr(na.linalg, name)(*ours, **kw)
+    arrays = [v for v in ours if isinstance(v, na.NamedArray)]
+    rest = ours[len(arrays):]
+    r = jax.jit(lambda *v: getattr(na.linalg, name)(*v, *rest, **kw))(*arrays)
     assert not onp.isfinite(plain(r)).all()
+    # non-finite input is not a LAPACK failure: NumPy gives non-finite values
+    assert not onp.isfinite(plain(na.linalg.inv(na.asarray([[onp.nan]])))).all()
 
 
-def test_cholesky_not_positive_definite_gives_nan():
+def test_cholesky_not_positive_definite_raises_eagerly():
     a = -onp.eye(2)
-    with pytest.raises(LA.LinAlgError):
+    with pytest.raises(LA.LinAlgError, match="Matrix is not positive definite"):
         LA.cholesky(a)
-    assert onp.isnan(plain(na.linalg.cholesky(na.asarray(a)))).any()
+    with pytest.raises(LA.LinAlgError, match="cholesky: Matrix is not positive definite"):
+        na.linalg.cholesky(na.asarray(a))
+    assert onp.isnan(plain(jax.jit(na.linalg.cholesky)(na.asarray(a)))).any()

@@ -77,6 +77,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):
+        if kwargs.get("where") is not None and not isinstance(kwargs["where"], NamedArray):
+            kwargs = {**kwargs, "where": positional(jnp.asarray(kwargs["where"], bool))}
         if _lazy(a):    # a boolean-mask selection: where= on the full buffer
             return _reduce_selection(name, slow, a, axis, args,
                                      kwargs if out is None else {**kwargs, "out": out})
@@ -164,7 +166,8 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
     pos, names, scalar = _split_axis(fn, axis, x)
     keepdims = kwargs.get("keepdims", False)
     where = kwargs.get("where")
-    if isinstance(where, NamedArray) and (where.names or where.mapped):
+    if isinstance(where, NamedArray):
+        # the mask broadcasts against the positional axes, by name on the named ones
         (wd, xd), dims, mapped = align(fn, [where, x])
         if xd.shape != wd.shape:
             xd = jnp.broadcast_to(xd, jnp.broadcast_shapes(xd.shape, wd.shape))

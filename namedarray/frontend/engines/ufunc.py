@@ -30,6 +30,7 @@ from .results import fast_result, finish
 from .select import where as _select
 
 _I32 = 2 ** 31
+_I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
 
@@ -100,8 +101,9 @@ class ufunc:
                     all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype)) and
                     # a Python int joins the fast path only where it cannot overflow
                     # (|v| < 2**31 is checked there): wide or inexact loop dtypes
-                    all(d.kind in "fc" or d.itemsize >= 8 for t, d in zip(ins, loop[0])
-                        if t is int)):
+                    # (never an unsigned loop: a negative int must raise there)
+                    all(d.kind in "fc" or (d.kind == "i" and d.itemsize >= 8)
+                        for t, d in zip(ins, loop[0]) if t is int)):
                 self._fast[ins] = loop[1][0]
         return loop
 
@@ -165,6 +167,8 @@ class ufunc:
         for i, a in enumerate(args[: self.nin]):
             if isinstance(a, bool):
                 args[i] = positional(jnp.asarray(a))
+            elif isinstance(a, onp.generic):
+                args[i] = _numpy_scalar(self.__name__, a)
         ints = [i for i, a in enumerate(args[: self.nin])
                 if type(a) is int and a != 0]
         if ints and config.numpy_dtypes() and len(args) >= self.nin:
@@ -173,6 +177,13 @@ class ufunc:
             in_dts, _ = self._loop(key + (dtype,))
             for i in ints:
                 dt = onp.dtype(in_dts[i])
+                if dt.kind == "u" and _fits(args[i], dt) and args[i] > _I64:
+                    # fits uint64 but not JAX's int64 parse of a Python int
+                    args[i] = positional(jnp.asarray(onp.uint64(args[i])))
+                    continue
+                if dt.kind in "fc" and not _fits(args[i], onp.int64):
+                    args[i] = float(args[i])   # NumPy: the int joins the float loop
+                    continue
                 if dt.kind not in "iu" or _fits(args[i], dt):
                     continue
                 if self.__name__ in _COMPARISONS and dtype is None and _fits(args[i], onp.int64):
@@ -187,6 +198,8 @@ class ufunc:
             if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
                     onp.dtype(in_dts[1]).kind in "iu":
                 args[1] = -args[1]  # empty base: no element is raised, result empty
+        if self.__name__ in ("power", "pow") and len(args) >= 2 and config.numpy_dtypes():
+            _check_int_power(self.__name__, args[0], args[1], dtype)
         return self._apply(*args, dtype=dtype, **kw)
 
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
@@ -201,7 +214,19 @@ class ufunc:
                                 f"but {len(args)} were given")
         ops = [operand(a) for a in args]
         out_dts = None
-        if config.numpy_dtypes():
+        jfn = self._jfn
+        signed = _mixed_sign(ops) if self.__name__ in _COMPARISONS and dtype is None \
+            else None
+        if signed is not None:
+            jfn = _exact_compare(jfn, self.__name__, signed)
+        elif config.numpy_dtypes():
+            if dtype is not None:
+                for i, o in enumerate(ops):
+                    if isinstance(o, NamedArray) and not onp.can_cast(o.dtype, dtype, casting):
+                        raise TypeError(
+                            f"{self.__name__}: Cannot cast ufunc '{self.__name__}' input {i} "
+                            f"from {o.dtype!r} to {onp.dtype(dtype)!r} with casting rule "
+                            f"{casting!r}")
             key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
             in_dts, out_dts = self._loop(key + (dtype,))
             for i, o in enumerate(ops):
@@ -215,7 +240,7 @@ class ufunc:
                    else o for o in ops]
         if all(not isinstance(o, NamedArray) or (o.dims.count(None) == len(o.dims)
                                                  and not o.mapped) for o in ops):
-            res = self._jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
+            res = jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
             dims = mapped = None
         elif self.nout == 1 and _concrete(ops):
             # eager: the alignment (one transpose at most per operand) and the op
@@ -227,7 +252,7 @@ class ufunc:
                 *[o.data if isinstance(o, NamedArray) else o for o in ops])
         else:
             datas, dims, mapped = align(self.__name__, ops)
-            res = self._jfn(*datas)
+            res = jfn(*datas)
         if self.nout == 1:
             res = finish(res, out_dts[0] if out_dts else None, dims, mapped)
         else:
@@ -317,6 +342,64 @@ class ufunc:
         if not parts:
             raise ValueError(f"{fn}: indices must not be empty")
         return store_out(fn, out, concatenate(parts, axis=ax))
+
+
+def _check_int_power(fn, base, exp, dtype):
+    """NumPy's ``ValueError`` for an integer array to a negative integer power
+    (eager calls; under ``jax.jit`` JAX's integer power of a negative exponent
+    is 0 except for bases 1 and -1)."""
+    if not isinstance(exp, NamedArray) or isinstance(exp.data, jax.core.Tracer):
+        return
+    b = base.dtype if isinstance(base, NamedArray) else onp.result_type(base)
+    if isinstance(base, (int, bool)):
+        b = onp.dtype(onp.int_) if isinstance(base, int) and not isinstance(base, bool) \
+            else onp.dtype(bool)
+    if exp.dtype.kind != "i" or exp.size == 0 or (dtype is not None and onp.dtype(
+            dtype).kind not in "iu") or onp.result_type(b, exp.dtype).kind not in "iu":
+        return
+    if isinstance(base, NamedArray) and base.size == 0:
+        return
+    if bool(_any_negative(exp.data)):
+        raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
+
+
+@jax.jit
+def _any_negative(d):
+    return jnp.any(d < 0)
+
+
+def _numpy_scalar(fn, v):
+    """A NumPy scalar operand: a strongly typed 0-d array (NumPy 2's rule)."""
+    if v.dtype.kind not in "biufc":
+        raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
+                        "holds numeric and bool data only)")
+    return positional(jnp.asarray(v))
+
+
+def _mixed_sign(ops):
+    """For a comparison of a signed integer array with a uint64 one: the index
+    of the signed operand (NumPy compares them exactly, not through float64)."""
+    dts = [o.dtype if isinstance(o, NamedArray) else None for o in ops]
+    if len(dts) != 2 or None in dts:
+        return None
+    kinds = [d.kind for d in dts]
+    if sorted(kinds) == ["i", "u"] and onp.dtype(dts[kinds.index("u")]).itemsize == 8:
+        return kinds.index("i")
+    return None
+
+
+def _exact_compare(jfn, name, signed):
+    """``jfn`` comparing a signed and a uint64 array exactly: a negative signed
+    value is below every unsigned one; the others compare as uint64."""
+    below = name in ("less", "less_equal", "not_equal")     # signed < unsigned
+    above = name in ("greater", "greater_equal", "not_equal")
+
+    def f(a, b):
+        s = (a, b)[signed]
+        neg = s < 0
+        r = jfn(a.astype(jnp.uint64), b.astype(jnp.uint64))
+        return jnp.where(neg, below if signed == 0 else above, r)
+    return f
 
 
 def _broadcastable(s, t) -> bool:

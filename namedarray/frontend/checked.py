@@ -1,0 +1,129 @@
+"""NumPy functions whose bad input ``jax.numpy`` answers with garbage, an XLA
+error or the wrong class: NumPy's checks first, then the table's declaration
+(``wrap(jnp.f)``), and NumPy's result dtypes where ``jax.numpy``'s differ.
+
+>>> import namedarray as np
+>>> np.convolve(np.asarray([1, 2, 3]), np.asarray([0, 1]))
+array([0, 1, 2, 3])
+>>> np.histogram(np.asarray([1.0, 2.0, 2.0]), bins=2)[0]
+array([1, 2])
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray, rewrap
+from .engines.args import numpy_args
+from .engines.generic import wrap
+
+_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
+              "reflect", "symmetric", "wrap", "empty")
+
+
+def _decl(name, named=None):
+    return wrap(numpy_args(getattr(jnp, name), name), name, named=named)
+
+
+_bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
+_repeat, _pad, _histogram = _decl("repeat"), _decl("pad"), _decl("histogram")
+_convolve, _correlate, _full_like = _decl("convolve"), _decl("correlate"), _decl("full_like")
+
+
+def _host(v):
+    """``v``'s values on the host, or None under a transformation."""
+    d = v.data if isinstance(v, NamedArray) else v
+    if isinstance(d, jax.core.Tracer):
+        return None
+    return onp.asarray(d)
+
+
+def bincount(x, weights=None, minlength=0, *, length=None):
+    """``numpy.bincount``; negative input raises ``ValueError`` as in NumPy."""
+    h = _host(x)
+    if h is not None and h.size and h.min() < 0:
+        raise ValueError("bincount: 'list' argument must have no negative elements")
+    kw = {} if length is None else {"length": length}
+    return _bincount(x, weights, minlength, **kw)
+
+
+def unravel_index(indices, shape, order="C"):
+    """``numpy.unravel_index``; an index outside the array raises ``ValueError``."""
+    h = _host(indices)
+    size = int(onp.prod(shape))
+    if h is not None and h.size:
+        bad = h[(h < 0) | (h >= size)]
+        if bad.size:
+            raise ValueError(f"unravel_index: index {int(bad.flat[0])} is out of bounds "
+                             f"for array with size {size}")
+    return _unravel(indices, shape)
+
+
+def moveaxis(a, source, destination):
+    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy."""
+    for arg, v in (("source", source), ("destination", destination)):
+        vs = list(v) if isinstance(v, (list, tuple)) else [v]
+        if len(set(vs)) != len(vs):
+            raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
+    return _moveaxis(a, source, destination)
+
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """``numpy.repeat``; a negative count raises ``ValueError`` as in NumPy."""
+    h = _host(repeats)
+    if h is not None and h.size and h.min() < 0:
+        raise ValueError("repeat: negative dimensions are not allowed")
+    return _repeat(a, repeats, axis, total_repeat_length=total_repeat_length)
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """``numpy.pad``; an unknown ``mode`` raises ``ValueError`` as in NumPy."""
+    if isinstance(mode, str) and mode not in _PAD_MODES:
+        raise ValueError(f"pad: mode '{mode}' is not supported")
+    return _pad(array, pad_width, mode, **kwargs)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """``numpy.histogram``: counts are ``intp`` (weights' dtype when given)."""
+    hist, edges = _histogram(a, bins, range, density=density, weights=weights)
+    if not density and weights is None and hist.dtype != onp.intp:
+        hist = rewrap(hist, hist.data.astype(onp.intp))
+    return hist, edges
+
+
+def _int_conv(name, f):
+    def g(a, v, mode="full" if name == "convolve" else "valid"):
+        da, dv = getattr(a, "dtype", None), getattr(v, "dtype", None)
+        if da is None:
+            da = onp.asarray(a).dtype
+        if dv is None:
+            dv = onp.asarray(v).dtype
+        want = onp.result_type(da, dv)
+        if want.kind in "biu":   # exact integer accumulation, NumPy's dtype
+            return f(a, v, mode, preferred_element_type=want)
+        return f(a, v, mode)
+    g.__name__ = g.__qualname__ = name
+    g.__doc__ = f"``numpy.{name}``: integer inputs give NumPy's integer result."
+    return g
+
+
+convolve = _int_conv("convolve", _convolve)
+correlate = _int_conv("correlate", _correlate)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
+              device=None):
+    """``numpy.full_like``; a Python int that does not fit raises ``OverflowError``."""
+    dt = onp.dtype(dtype) if dtype is not None else (
+        onp.dtype(a.dtype) if hasattr(a, "dtype") else onp.asarray(a).dtype)
+    if type(fill_value) is int and dt.kind in "iu":
+        info = onp.iinfo(dt)
+        if not info.min <= fill_value <= info.max:
+            raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
+                                f"for {dt}")
+    return _full_like(a, fill_value, dtype, shape=shape)
+
+
+__all__ = ["bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
+           "convolve", "correlate", "full_like"]
