@@ -72,9 +72,10 @@ def test_argnums_has_aux_and_jit():
     assert aux2["n"] == 4
 
 
-def test_grad_inside_nmap_is_per_instance():
-    """Inside nmap each instance differentiates its own loss: the per-example
-    gradients of jax.vmap(jax.grad(...)) on the physical data."""
+def test_grad_inside_nmap_sums_a_shared_parameter_once():
+    """Inside nmap each instance's loss is differentiated, and a parameter every
+    instance shares gets the sum of their contributions: the gradient of the
+    summed loss on the physical data (as under shard_map)."""
     x = np.asarray(X).tag("batch", "feat")
     w = params()["w"]
 
@@ -83,18 +84,17 @@ def test_grad_inside_nmap_is_per_instance():
             "{feat},{feat,out}->{out}", xi, w)).sum(axis="out"))(w)
 
     g = np.nmap(per_example, axes=("batch",))(x)
-    ref = jax.vmap(jax.grad(lambda w, xi: jnp.tanh(xi @ w).sum()), in_axes=(None, 0))(
-        jnp.asarray(W), jnp.asarray(X))
-    assert g.named_shape == {"batch": 4, "feat": 3, "out": 2}
-    onp.testing.assert_allclose(onp.asarray(g.untag("batch", "feat", "out")),
-                                onp.asarray(ref), rtol=1e-12, atol=1e-12)
+    ref = jax.grad(lambda w: jnp.tanh(jnp.asarray(X) @ w).sum())(jnp.asarray(W))
+    assert g.named_shape == {"feat": 3, "out": 2}
+    onp.testing.assert_allclose(onp.asarray(g.untag("feat", "out")), onp.asarray(ref),
+                                rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("devices", [4, 2])
 def test_grad_inside_a_mesh_nmap(devices):
-    """The same per-example gradients with "batch" partitioned over a mesh: one
-    instance per device, or a block of two (each instance still gets its own
-    gradient, and a per-instance input its own slice)."""
+    """The same with "batch" partitioned over a mesh: one instance per device,
+    or a block of two.  Each instance's own input gets its own gradient, the
+    shared parameter the sum over all of them; the local map gives the same."""
     x = np.asarray(X).tag("batch", "feat")
     w = params()["w"]
     mesh = jax.make_mesh((devices,), ("data",))
@@ -103,20 +103,20 @@ def test_grad_inside_a_mesh_nmap(devices):
         return np.value_and_grad(lambda xi, w: np.tanh(np.einsum(
             "{feat},{feat,out}->{out}", xi, w)).sum(axis="out"), argnums=(0, 1))(xi, w)
 
-    loss, (gx, gw) = np.nmap(per_example, axes=("batch",), mesh=mesh,
-                             axis_resources={"batch": "data"})(x, w)
     plain = lambda xi, w: jnp.tanh(xi @ w).sum()  # noqa: E731
     rl = jax.vmap(plain, in_axes=(0, None))(jnp.asarray(X), jnp.asarray(W))
-    rx, rw = jax.vmap(jax.grad(plain, argnums=(0, 1)), in_axes=(0, None))(
-        jnp.asarray(X), jnp.asarray(W))
-    onp.testing.assert_allclose(onp.asarray(loss.untag("batch")), rl, rtol=1e-12)
-    onp.testing.assert_allclose(onp.asarray(gx.untag("batch", "feat")), rx, rtol=1e-12)
-    onp.testing.assert_allclose(onp.asarray(gw.untag("batch", "feat", "out")), rw,
-                                rtol=1e-12, atol=1e-12)
-    # the local map gives the same
-    l2, (gx2, gw2) = np.nmap(per_example, axes=("batch",))(x, w)
-    onp.testing.assert_allclose(onp.asarray(gw2.untag("batch", "feat", "out")), rw,
-                                rtol=1e-12, atol=1e-12)
+    rx, rw = jax.grad(lambda x, w: jax.vmap(plain, in_axes=(0, None))(x, w).sum(),
+                      argnums=(0, 1))(jnp.asarray(X), jnp.asarray(W))
+    for run in (np.nmap(per_example, axes=("batch",), mesh=mesh,
+                        axis_resources={"batch": "data"}),
+                np.nmap(per_example, axes=("batch",))):
+        loss, (gx, gw) = run(x, w)
+        onp.testing.assert_allclose(onp.asarray(loss.untag("batch")), rl, rtol=1e-12)
+        onp.testing.assert_allclose(onp.asarray(gx.untag("batch", "feat")), rx,
+                                    rtol=1e-12)
+        assert gw.named_shape == {"feat": 3, "out": 2}
+        onp.testing.assert_allclose(onp.asarray(gw.untag("feat", "out")), rw,
+                                    rtol=1e-12, atol=1e-12)
 
 
 @given(st.integers(1, 4), st.integers(1, 3))
