@@ -509,8 +509,10 @@ _FILL = {"sum": lambda dt: 0, "nansum": lambda dt: 0, "prod": lambda dt: 1,
 
 
 def _where_for(m, f):
-    """The positional mask as a raw array broadcast against ``f``'s physical layout."""
-    return m.data.reshape(m.data.shape + (1,) * (f.data.ndim - m.ndim))
+    """The positional mask broadcast against ``f``'s positional axes (its
+    names broadcast by name)."""
+    npos = f.dims.count(None)
+    return positional(m.data.reshape(m.data.shape + (1,) * (npos - m.ndim)))
 
 
 def _lowest(dt):
