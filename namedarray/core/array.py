@@ -233,7 +233,6 @@ class NamedArray:
 
     __slots__ = ("data", "dims", "mapped")
     __array_priority__ = 1000
-    __hash__ = None
 
     def __init__(self, data, dims=None):
         if isinstance(data, NamedArray):
@@ -402,6 +401,14 @@ class NamedArray:
         if d.ndim or not jnp.issubdtype(d.dtype, jnp.integer):
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(d)
+
+    def __hash__(self):
+        # a 0-d array is what NumPy's scalars are here (full reductions, x[i] of a
+        # vector): hashable by value, as they are; other arrays are not
+        if self.dims or self.mapped:
+            raise TypeError("unhashable type: 'NamedArray' (only 0-d arrays, NumPy's "
+                            "scalars, are hashable)")
+        return hash(self.item())
 
     def item(self, *args):
         return onp.asarray(self._plain("item")).item(*args)

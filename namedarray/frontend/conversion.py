@@ -21,6 +21,19 @@ def shape(a):
     return x.shape if isinstance(x, NamedArray) else ()
 
 
+def isscalar(element):
+    """``numpy.isscalar``; a 0-d positional array counts as a scalar too (what a
+    full reduction or ``x[i]`` of a vector returns: NumPy's scalars).
+
+    >>> import namedarray as np
+    >>> np.isscalar(np.sum(np.arange(3.0))), np.isscalar(3), np.isscalar(np.ones(1))
+    (True, True, False)
+    """
+    if isinstance(element, NamedArray):
+        return not element.dims and not element.mapped
+    return onp.isscalar(element)
+
+
 def ndim(a):
     """``numpy.ndim``: the number of positional axes."""
     return len(shape(a))

@@ -26,7 +26,8 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import hooks
 from ..core.array import NamedArray
-from . import conversion, creation, einsum, elementwise, io, joining, manipulation, methods
+from . import conversion, creation, einsum, elementwise, index_tricks, io, joining, logic
+from . import manipulation, methods
 from . import reductions, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -41,7 +42,7 @@ _REDUCE = {"trapezoid", "apply_over_axes"}
 # NumPy's own helpers: they inspect dtypes/values and return Python objects
 _NUMPY_OWN = [
     "can_cast", "promote_types", "issubdtype", "isdtype", "min_scalar_type",
-    "mintypecode", "typename", "isscalar", "iterable", "get_printoptions",
+    "mintypecode", "typename", "iterable", "get_printoptions",
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
@@ -51,7 +52,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion)
+            conversion, index_tricks, logic)
 
 
 def _declare(ns):
@@ -80,6 +81,7 @@ def _numpy_objects(ns):
         v = getattr(onp, n, None)
         if isinstance(v, type) or isinstance(v, (float, int)):
             out[n] = v
+    out["True_"], out["False_"] = onp.True_, onp.False_
     out["newaxis"] = None
     return out
 
