@@ -476,10 +476,17 @@ class NamedArray:
             return NotImplemented
         return ours(*args, **kwargs)
 
-    def __dlpack__(self, **kw):
-        return self._plain("__dlpack__").__dlpack__(**kw)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the data (positional arrays).  JAX exports
+        unversioned (DLPack 0.x) capsules, which every consumer reads, so a
+        ``max_version`` below JAX's own minimum gets that same capsule."""
+        d = self._plain("__dlpack__")
+        return d.__dlpack__(stream=stream, dl_device=dl_device, copy=copy,
+                            max_version=None if max_version is None or tuple(
+                                max_version) < (1, 0) else max_version)
 
     def __dlpack_device__(self):
+        """``(device type, device id)`` of the data, as DLPack numbers them."""
         return self.data.__dlpack_device__()
 
     def __contains__(self, value):

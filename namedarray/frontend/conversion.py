@@ -34,6 +34,41 @@ def isscalar(element):
     return onp.isscalar(element)
 
 
+class finfo:
+    """``numpy.finfo``: machine limits of a floating dtype (or an array's; a
+    complex dtype gives its real part's).  The limits are Python floats, as the
+    Array API asks (NumPy gives NumPy scalars of the dtype); ML dtypes
+    (``bfloat16``, ``float8_*``) work too.
+
+    >>> import namedarray as np
+    >>> f = np.finfo(np.float32)
+    >>> f.eps, f.bits, type(f.max).__name__, f.dtype
+    (1.1920928955078125e-07, 32, 'float', dtype('float32'))
+    """
+
+    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+               "smallest_subnormal", "tiny")
+    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
+             "precision")
+
+    def __init__(self, dtype):
+        if isinstance(dtype, NamedArray):
+            dtype = dtype.dtype
+        try:
+            info = jnp.finfo(dtype)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"finfo: {dtype!r} is not a floating dtype ({e})") from None
+        self.dtype = onp.dtype(info.dtype)
+        for k in self._FLOATS:
+            setattr(self, k, float(getattr(info, k)))
+        for k in self._INTS:
+            setattr(self, k, int(getattr(info, k)))
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution}, min={self.min}, max={self.max}, "
+                f"dtype={self.dtype})")
+
+
 def ndim(a):
     """``numpy.ndim``: the number of positional axes."""
     return len(shape(a))

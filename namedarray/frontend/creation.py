@@ -23,9 +23,18 @@ from .joining import stack
 
 # -- creation: NumPy semantics on top of jnp -------------------------------
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
-    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``)."""
+    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``).
+
+    ``copy=True`` gives a new array, whose in-place operations leave ``a`` alone;
+    ``copy=False`` refuses a cast.
+    """
     if isinstance(a, NamedArray):
-        return a if dtype is None or a.dtype == dtype else rewrap(a, a.data.astype(dtype))
+        if dtype is None or a.dtype == dtype:
+            return rewrap(a, a.data) if copy else a
+        if copy is False:
+            raise ValueError(f"asarray: copy=False but casting from {a.dtype} to "
+                             f"{onp.dtype(dtype)} needs a copy")
+        return rewrap(a, a.data.astype(dtype))
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
         return _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):

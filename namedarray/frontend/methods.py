@@ -104,9 +104,10 @@ def install(ns: dict):
             axes = axes[0]
         return ns["transpose"](self, axes if axes != () else None)
 
-    def sort(self, axis=-1, kind=None, order=None, stable=None):
+    def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
-        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order))
+        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order,
+                                        descending=descending, stable=stable))
 
     def view(self, dtype=None):
         if dtype is not None:

@@ -1,0 +1,152 @@
+"""Special values of elementwise functions that ``jax.numpy`` gets wrong and
+NumPy gets right: complex infinities and NaNs of ``exp``, ``log``, ``sqrt``,
+the hyperbolic and inverse functions (C99 Annex G, which the Array API
+standard requires), and the signed zeros of float ``remainder`` (the sign of
+the divisor) and ``floor_divide`` (the sign of the quotient).
+
+Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
+inputs replaced, in one compiled call for the dtypes concerned (others are
+the ``jax.numpy`` call itself).
+
+>>> import namedarray as np
+>>> complex(np.exp(np.asarray(complex(float("-inf"), float("nan")))))
+0j
+>>> float(np.remainder(-0.0, 2.0)), float(np.floor_divide(-0.0, 2.0))
+(0.0, -0.0)
+"""
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+
+_NAN = float("nan")
+_INF = float("inf")
+
+
+def _c(re, im):
+    return jax.lax.complex(re, im)
+
+
+def _fix_exp(c):
+    def fix(z, r):
+        a, b = z.real, z.imag
+        odd = jnp.isinf(b) | jnp.isnan(b)
+        r = jnp.where((a == -_INF) & odd, _c(jnp.full_like(a, c), jnp.copysign(0.0, b)), r)
+        return jnp.where((a == _INF) & odd, _c(jnp.full_like(a, _INF),
+                                               jnp.full_like(a, _NAN)), r)
+    return fix
+
+
+def _fix_log(z, r):
+    a, b = z.real, z.imag
+    bad = (jnp.isinf(a) & jnp.isnan(b)) | (jnp.isnan(a) & jnp.isinf(b))
+    return jnp.where(bad, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
+
+
+def _fix_sqrt(z, r):
+    a, b = z.real, z.imag
+    nb = jnp.isnan(b)
+    r = jnp.where((a == -_INF) & nb, _c(jnp.full_like(a, _NAN), jnp.full_like(a, _INF)), r)
+    return jnp.where((a == _INF) & nb, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
+
+
+def _fix_acos(z, r):
+    a, b = z.real, z.imag
+    return jnp.where((a == 0) & jnp.isnan(b), _c(jnp.full_like(a, math.pi / 2),
+                                                 jnp.full_like(a, _NAN)), r)
+
+
+def _fix_acosh(z, r):
+    a, b = z.real, z.imag
+    return jnp.where((a == 0) & jnp.isnan(b), _c(jnp.full_like(a, _NAN),
+                                                 jnp.full_like(a, math.pi / 2)), r)
+
+
+def _fix_asinh(z, r):
+    a, b = z.real, z.imag
+    return jnp.where(jnp.isnan(a) & (b == 0), _c(jnp.full_like(a, _NAN), b), r)
+
+
+def _fix_atanh(z, r):
+    a, b = z.real, z.imag
+    nan2 = _c(jnp.full_like(a, _NAN), jnp.full_like(a, _NAN))
+    nb = jnp.isnan(b)
+    r = jnp.where((jnp.isnan(a) & ~jnp.isinf(b)) | (jnp.isfinite(a) & (a != 0) & nb),
+                  nan2, r)
+    zero = ((a == 0) | jnp.isinf(a)) & nb
+    return jnp.where(zero, _c(jnp.copysign(0.0, a), jnp.full_like(a, _NAN)), r)
+
+
+def _fix_cosh(z, r):
+    a, b = z.real, z.imag
+    odd = jnp.isinf(b) | jnp.isnan(b)
+    r = jnp.where((a == 0) & odd, _c(jnp.full_like(a, _NAN), jnp.zeros_like(a)), r)
+    return jnp.where(jnp.isinf(a) & odd, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
+
+
+def _fix_sinh(z, r):
+    a, b = z.real, z.imag
+    odd = jnp.isinf(b) | jnp.isnan(b)
+    return jnp.where(((a == 0) | jnp.isinf(a)) & odd, _c(a, jnp.full_like(a, _NAN)), r)
+
+
+def _fix_tanh(z, r):
+    a, b = z.real, z.imag
+    odd = jnp.isinf(b) | jnp.isnan(b)
+    r = jnp.where((a == 0) & odd, _c(a, jnp.full_like(a, _NAN)), r)
+    return jnp.where(jnp.isinf(a) & jnp.isfinite(b),
+                     _c(jnp.copysign(1.0, a), jnp.copysign(0.0, jnp.sin(2 * b))), r)
+
+
+_COMPLEX = {
+    "exp": _fix_exp(0.0), "expm1": _fix_exp(-1.0), "log": _fix_log, "log1p": _fix_log,
+    "sqrt": _fix_sqrt, "arccos": _fix_acos, "acos": _fix_acos, "arccosh": _fix_acosh,
+    "acosh": _fix_acosh, "arcsinh": _fix_asinh, "asinh": _fix_asinh,
+    "arctanh": _fix_atanh, "atanh": _fix_atanh, "cosh": _fix_cosh, "sinh": _fix_sinh,
+    "tanh": _fix_tanh,
+}
+
+
+def _fix_remainder(x, y, r):
+    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
+
+
+def _fix_floor_divide(x, y, r):
+    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), x / y), r)
+
+
+_FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
+          "floor_divide": _fix_floor_divide}
+
+
+class _Special:
+    """A ``jax.numpy`` ufunc whose special values are corrected for the dtypes
+    ``kinds`` says (``"c"``: complex, ``"f"``: real floating)."""
+
+    def __init__(self, jfn, fix, kind):
+        self._f = jfn
+        self.__name__ = jfn.__name__
+        self._kind = kind
+        self._fixed = jax.jit(lambda *a: fix(*a, jfn(*a)))
+
+    def __call__(self, *args):
+        dt = jnp.result_type(*args)
+        if (self._kind == "c" and jnp.issubdtype(dt, jnp.complexfloating)) or (
+                self._kind == "f" and jnp.issubdtype(dt, jnp.floating)):
+            return self._fixed(*args)
+        return self._f(*args)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
+def special(name, jfn):
+    """``jfn`` (the ``jax.numpy`` ufunc ``name``) with its special values fixed,
+    or ``jfn`` itself when it has none to fix."""
+    if name in _COMPLEX:
+        return _Special(jfn, _COMPLEX[name], "c")
+    if name in _FLOAT:
+        return _Special(jfn, _FLOAT[name], "f")
+    return jfn
