@@ -1,6 +1,6 @@
 """Special values of elementwise functions that ``jax.numpy`` gets wrong and
 NumPy gets right: complex infinities and NaNs of ``exp``, ``log``, ``sqrt``,
-the hyperbolic and inverse functions (C99 Annex G, which the Array API
+``sign``, the hyperbolic and inverse functions (C99 Annex G, which the Array API
 standard requires), and the signed zeros of float ``remainder`` (the sign of
 the divisor) and ``floor_divide`` (the sign of the quotient).
 
@@ -100,12 +100,16 @@ def _fix_tanh(z, r):
                      _c(jnp.copysign(1.0, a), jnp.copysign(0.0, jnp.sin(2 * b))), r)
 
 
+def _fix_sign(z, r):
+    return jnp.where(z == 0, jnp.zeros_like(r), r)     # +0 + 0j, whatever zeros z has
+
+
 _COMPLEX = {
     "exp": _fix_exp(0.0), "expm1": _fix_exp(-1.0), "log": _fix_log, "log1p": _fix_log,
     "sqrt": _fix_sqrt, "arccos": _fix_acos, "acos": _fix_acos, "arccosh": _fix_acosh,
     "acosh": _fix_acosh, "arcsinh": _fix_asinh, "asinh": _fix_asinh,
     "arctanh": _fix_atanh, "atanh": _fix_atanh, "cosh": _fix_cosh, "sinh": _fix_sinh,
-    "tanh": _fix_tanh,
+    "tanh": _fix_tanh, "sign": _fix_sign,
 }
 
 

@@ -205,7 +205,8 @@ COMPLEX_SPECIAL = [
     ("sinh", complex(0, INF), complex(0, NAN)), ("sinh", complex(0, NAN), complex(0, NAN)),
     ("sinh", complex(INF, INF), complex(INF, NAN)), ("sinh", complex(INF, NAN), complex(INF, NAN)),
     ("tanh", complex(0, INF), complex(0, NAN)), ("tanh", complex(0, NAN), complex(0, NAN)),
-    ("tanh", complex(INF, 1.0), 1 + 0j),
+    ("tanh", complex(INF, 1.0), 1 + 0j), ("sign", complex(-0.0, 0.0), 0j),
+    ("sign", complex(0.0, -0.0), 0j), ("sign", complex(-0.0, -0.0), 0j),
 ]
 
 
