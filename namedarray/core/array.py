@@ -596,6 +596,41 @@ def view(data, dims, base, index, mapped=()) -> View:
     return v
 
 
+class ReadOnly(NamedArray):
+    """A result that cannot share memory with what it was made from, as NumPy's
+    view of it would (``sliding_window_view``, ``as_strided``,
+    ``view(dtype)``): reading works; a write raises instead of being lost."""
+
+    __slots__ = ("_what",)
+
+    @property
+    def data(self):
+        return _DATA.__get__(self)
+
+    @data.setter
+    def data(self, value):
+        raise ValueError(
+            f"assignment destination is read-only: this array is the result of "
+            f"{self._what}, which cannot write through to its source here; write into "
+            "a copy (x = x.copy())")
+
+    @property
+    def flags(self):
+        f = onp.empty(0)
+        f.flags.writeable = False
+        return f.flags
+
+
+def read_only(data, dims, what, mapped=()) -> ReadOnly:
+    """``data`` with ``dims`` as an array whose writes raise (``what`` made it)."""
+    r = object.__new__(ReadOnly)
+    _DATA.__set__(r, data)
+    r.dims = dims
+    r.mapped = mapped
+    r._what = what
+    return r
+
+
 class _nullcontext:
     def __init__(self, v):
         self.v = v
@@ -627,3 +662,4 @@ def _unflatten(aux, children):
 
 jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
 jax.tree_util.register_pytree_node(View, _flatten, _unflatten)
+jax.tree_util.register_pytree_node(ReadOnly, _flatten, _unflatten)

@@ -111,3 +111,127 @@ def test_true_false():
     assert np.True_ is onp.True_ and np.False_ is onp.False_
     onp.testing.assert_array_equal(np.arange(3)[np.array([np.True_, np.False_, np.True_])],
                                    [0, 2])
+
+
+VIEW_SOURCES = [onp.arange(12, dtype=onp.int32).reshape(3, 4) - 5,
+                onp.linspace(-2, 2, 8).reshape(2, 4),
+                (onp.arange(4) + 1j * onp.arange(4)).astype(onp.complex64),
+                onp.array([True, False, True, True]), onp.float64(1.5)]
+
+
+@pytest.mark.parametrize("k", range(len(VIEW_SOURCES)))
+@pytest.mark.parametrize("dt", ["uint32", "float32", "int8", "int64", "uint16", "bool",
+                                "complex64", "complex128", "float16"])
+def test_view_reinterprets_bits_as_numpy(k, dt):
+    a = onp.asarray(VIEW_SOURCES[k])
+    try:
+        want = a.view(dt)
+    except (ValueError, TypeError) as e:
+        with pytest.raises(type(e), match="view: "):
+            np.asarray(a).view(dt)
+        return
+    got = np.asarray(a).view(dt)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    if want.dtype != a.dtype:
+        with pytest.raises(ValueError, match=r"assignment destination is read-only: this "
+                                             r"array is the result of view\("):
+            got[...] = 0
+        assert not got.flags.writeable
+
+
+def test_view_keeps_names_and_type_argument():
+    a = onp.arange(6, dtype=onp.int32).reshape(2, 3)
+    x = np.asarray(a).tag("i", None)
+    onp.testing.assert_array_equal(x.view(np.uint8).untag("i"), a.view(onp.uint8))
+    v = np.asarray(a).view(np.ndarray)
+    assert isinstance(v, np.NamedArray) and v.dtype == a.dtype
+    with pytest.raises(TypeError, match=r"view: cannot view as dtype <U1"):
+        np.asarray(a).view("U1")
+
+
+@pytest.mark.parametrize("shape, window, axis", [
+    ((5,), 3, None), ((2, 3), 2, 1), ((2, 3), (2, 2), None), ((4, 5), (2, 3), (1, 0)),
+    ((4,), 4, None), ((4,), 0, None), ((3, 4), (2, 2), (1, 1)), ((0, 3), 2, 1),
+])
+def test_sliding_window_view_matches_numpy(shape, window, axis):
+    a = onp.arange(int(onp.prod(shape)), dtype=float).reshape(shape)
+    want = onp.lib.stride_tricks.sliding_window_view(a, window, axis=axis)
+    got = np.lib.stride_tricks.sliding_window_view(np.asarray(a), window, axis=axis)
+    assert got.shape == want.shape
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        got[...] = 1
+
+
+def test_sliding_window_view_names_errors_and_jit():
+    a = onp.arange(12.0).reshape(3, 4)
+    x = np.asarray(a).tag("b", None)
+    got = np.lib.stride_tricks.sliding_window_view(x, 2)
+    assert got.named_shape == {"b": 3}
+    onp.testing.assert_array_equal(got.untag("b"),
+                                   onp.lib.stride_tricks.sliding_window_view(a, 2, axis=1))
+    f = jax.jit(lambda v: np.lib.stride_tricks.sliding_window_view(v, 3).sum(axis=-1))
+    onp.testing.assert_array_equal(f(np.arange(5.0)), [3.0, 6.0, 9.0])
+    for bad, err in [(dict(window_shape=5), "window shape cannot be larger"),
+                     (dict(window_shape=-1), "cannot contain negative values"),
+                     (dict(window_shape=(2, 2)), "must provide window_shape for all")]:
+        with pytest.raises(ValueError, match=err):
+            np.lib.stride_tricks.sliding_window_view(np.arange(4), **bad)
+    with pytest.raises(ValueError, match="writeable=True"):
+        np.lib.stride_tricks.sliding_window_view(np.arange(4), 2, writeable=True)
+
+
+@pytest.mark.parametrize("shape, strides", [
+    ((3, 2), (8, 8)), ((2, 2), (16, 8)), ((4,), (0,)), ((2, 3), (8, 16)), (None, None),
+    ((0, 3), (8, 8)),
+])
+def test_as_strided_matches_numpy(shape, strides):
+    a = onp.arange(6, dtype=onp.int64)
+    want = onp.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+    got = np.lib.stride_tricks.as_strided(np.asarray(a), shape=shape, strides=strides)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        got[...] = 1
+
+
+def test_as_strided_errors():
+    x = np.arange(6)
+    with pytest.raises(ValueError, match=r"as_strided: shape \(4,\) with strides \(16,\) "
+                                         r"reaches element 6 of an array of 6 elements"):
+        np.lib.stride_tricks.as_strided(x, shape=(4,), strides=(16,))
+    with pytest.raises(ValueError, match="not multiples of the itemsize"):
+        np.lib.stride_tricks.as_strided(x, shape=(2,), strides=(4,))
+    with pytest.raises(TypeError, match="untag them first"):
+        np.lib.stride_tricks.as_strided(x.tag("i"))
+
+
+EMATH = [("sqrt", [4.0, -1.0, 0.0]), ("sqrt", [4, 9]), ("sqrt", -1), ("log", [-1.0, 1.0]),
+         ("log2", [-8, 8]), ("log10", [100.0]), ("log10", [-100.0]),
+         ("arccos", [2.0, 0.5]), ("arcsin", [-2, 0]), ("arctanh", [0.5, 2.0]),
+         ("sqrt", onp.array([-1.0], onp.float32)), ("sqrt", onp.array([-4], onp.int16)),
+         ("sqrt", onp.array([-1 + 0j]))]
+
+
+@pytest.mark.parametrize("fn, a", EMATH)
+def test_emath_matches_numpy(fn, a):
+    want = getattr(onp.emath, fn)(a)
+    got = getattr(np.emath, fn)(a)
+    assert onp.asarray(got).dtype == onp.asarray(want).dtype
+    onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-6)
+
+
+def test_emath_logn_power_and_tracing():
+    for got, want in [(np.emath.logn(2, [4, 8, -2]), onp.emath.logn(2, [4, 8, -2])),
+                      (np.emath.power([2, 4], -1), onp.emath.power([2, 4], -1)),
+                      (np.emath.power([-4, 4], 0.5), onp.emath.power([-4, 4], 0.5)),
+                      (np.emath.power([-2, 3], 2), onp.emath.power([-2, 3], 2))]:
+        assert got.dtype == want.dtype
+        onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-12, atol=1e-15)
+    assert np.lib.scimath is np.emath
+    with pytest.raises(TypeError, match=r"emath.sqrt: whether the result is complex depends "
+                                        r"on the values"):
+        jax.jit(np.emath.sqrt)(np.arange(3.0))
+    r = jax.jit(np.emath.sqrt)(np.asarray([-4 + 0j]))
+    onp.testing.assert_allclose(onp.asarray(r), [2j])
