@@ -19,6 +19,7 @@ import numpy as onp
 
 from ..core.array import NamedArray, read_only, rewrap
 from . import indexing
+from .engines.args import check_dtype
 from .engines.generic import generic
 
 _BINARY = {
@@ -69,10 +70,8 @@ def _bitcast(d, dt):
 def bitcast(x, dtype):
     """``x.view(dtype)``: the same bytes read as ``dtype`` (read-only: the result
     does not share memory with ``x``)."""
+    check_dtype("view", dtype)
     dt = onp.dtype(dtype)
-    if dt.kind not in "biufc":
-        raise TypeError(f"view: cannot view as dtype {dt}; namedarray holds numeric and "
-                        "bool data only")
     old = x.dtype.itemsize
     if dt.itemsize != old:
         if x.ndim == 0:
@@ -138,10 +137,8 @@ def install(ns: dict):
         return ns["reshape"](self, shape, order=order)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        check_dtype("astype", dtype)
         dt = onp.dtype(dtype)
-        if dt.kind not in "biufc":
-            raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
-                            "numeric and bool data only")
         if not onp.can_cast(self.dtype, dt, casting):
             raise TypeError(f"astype: cannot cast array data from {self.dtype} to {dt} "
                             f"according to the rule {casting!r}")

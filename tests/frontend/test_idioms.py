@@ -146,7 +146,7 @@ def test_view_keeps_names_and_type_argument():
     onp.testing.assert_array_equal(x.view(np.uint8).untag("i"), a.view(onp.uint8))
     v = np.asarray(a).view(np.ndarray)
     assert isinstance(v, np.NamedArray) and v.dtype == a.dtype
-    with pytest.raises(TypeError, match=r"view: cannot view as dtype <U1"):
+    with pytest.raises(TypeError, match=r"view: string dtype <U1 is not supported"):
         np.asarray(a).view("U1")
 
 
@@ -235,3 +235,46 @@ def test_emath_logn_power_and_tracing():
         jax.jit(np.emath.sqrt)(np.arange(3.0))
     r = jax.jit(np.emath.sqrt)(np.asarray([-4 + 0j]))
     onp.testing.assert_allclose(onp.asarray(r), [2j])
+
+
+_REC = [("a", "i4"), ("b", "f8")]
+UNSUPPORTED = [
+    ("zeros", lambda: np.zeros(3, dtype="U5"), "string dtype <U5"),
+    ("zeros", lambda: np.zeros(3, dtype=_REC), "structured dtype"),
+    ("ones", lambda: np.ones(2, dtype="M8[D]"), r"datetime dtype datetime64\[D\]"),
+    ("empty", lambda: np.empty(2, dtype=object), "object dtype object"),
+    ("full", lambda: np.full(3, "a"), r"string dtype <U1 \(from str 'a'\)"),
+    ("full", lambda: np.full(3, 1, dtype="S2"), r"bytes dtype \|S2"),
+    ("asarray", lambda: np.array(["a", "b"]), r"string dtype <U1 \(from list"),
+    ("asarray", lambda: np.array([(1, 2.0)], dtype=_REC), "structured dtype"),
+    ("asarray", lambda: np.asarray(onp.zeros(2, dtype=_REC)), "structured dtype"),
+    ("asarray", lambda: np.array(onp.datetime64("2020")), r"datetime dtype datetime64\[Y\]"),
+    ("asarray", lambda: np.array([None]), "object dtype object"),
+    ("arange", lambda: np.arange("2020-01", "2020-03", dtype="datetime64[D]"),
+     "datetime dtype"),
+    ("astype", lambda: np.arange(3).astype("U3"), "string dtype <U3"),
+    ("astype", lambda: np.astype(np.ones(2), _REC), "structured dtype"),
+    ("zeros_like", lambda: np.zeros_like(np.ones(2), dtype="U3"), "string dtype"),
+    ("empty_like", lambda: np.empty_like(np.ones(2), dtype="m8[s]"), "timedelta dtype"),
+    ("linspace", lambda: np.linspace(0, 1, 3, dtype="U3"), "string dtype"),
+    ("eye", lambda: np.eye(2, dtype="U2"), "string dtype"),
+    ("frombuffer", lambda: np.frombuffer(b"ab", dtype="S1"), "bytes dtype"),
+    ("fromiter", lambda: np.fromiter(iter(["a"]), dtype="U1"), "string dtype"),
+    ("view", lambda: np.arange(2).view("U1"), "string dtype"),
+]
+
+
+@pytest.mark.parametrize("fn, make, what", UNSUPPORTED, ids=[u[0] for u in UNSUPPORTED])
+def test_unsupported_dtypes_get_one_clear_error(fn, make, what):
+    with pytest.raises(TypeError, match=rf"^{fn}: {what}.* is not supported: namedarray arrays "
+                                        r"hold bool and numeric data only \(JAX has no "
+                                        r"structured, string, datetime or object arrays\)"):
+        make()
+
+
+def test_ml_dtypes_are_held():
+    import ml_dtypes
+    for dt in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.int4):
+        assert np.zeros(2, dtype=dt).dtype == dt
+        assert np.asarray(onp.ones(2, dtype=dt)).dtype == dt
+        assert np.ones(2).astype(dt).dtype == dt
