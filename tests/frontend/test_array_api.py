@@ -244,3 +244,25 @@ def test_remainder_and_floor_divide_signed_zeros(x, y):
         want = onp.remainder(onp.float64(x), y)
         assert onp.signbit(a[0]) == onp.signbit(want) and (
             onp.isnan(want) or float(a[0]) == want)
+
+
+_GRID = [0.0, -0.0, 1.5, -1.5, 0.5, -0.5, 1e154, -1e154, INF, -INF, NAN]
+
+
+@pytest.mark.parametrize("fn", ["log", "log1p", "sqrt", "arccos", "acos", "arccosh", "arcsinh",
+                                "arctanh", "atanh", "arcsin", "asin", "arctan", "exp"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_branch_cuts_and_specials_match_numpy(fn, dt):
+    with onp.errstate(all="ignore"):
+        z = onp.array([complex(a, b) for a in _GRID for b in _GRID], dtype=dt)
+        want = getattr(onp, fn)(z)
+    got = onp.asarray(getattr(np, fn)(np.asarray(z)))
+    strict_zero = fn not in ("arctanh", "atanh", "arctan", "exp")   # JAX's own zero signs
+    for zi, w, g in zip(z, want, got):
+        for p, q in ((w.real, g.real), (w.imag, g.imag)):
+            if onp.isnan(p) or (onp.isinf(p) and fn in ("arcsin", "asin")):
+                assert onp.isnan(q) or onp.isinf(q), (zi, w, g)   # C99: sign unspecified
+                continue
+            assert onp.isclose(p, q, rtol=1e-5), (zi, w, g)
+            if strict_zero and p == 0:
+                assert onp.signbit(p) == onp.signbit(q), (zi, w, g)
