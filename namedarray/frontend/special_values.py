@@ -186,6 +186,10 @@ class _Special:
         self._f = jfn
         self.__name__ = jfn.__name__
         self._kind = kind
+        # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
+        props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
+            jfn, jnp.ufunc) else None
+        self._plain = (props or {}).get("call") or jfn
         if whole is not None:
             self._fixed = jax.jit(whole)
         elif cut is not None:
@@ -194,11 +198,13 @@ class _Special:
             self._fixed = jax.jit(lambda *a: fix(*a, jfn(*a)))
 
     def __call__(self, *args):
-        dt = jnp.result_type(*args)
-        if (self._kind == "c" and jnp.issubdtype(dt, jnp.complexfloating)) or (
-                self._kind == "f" and jnp.issubdtype(dt, jnp.floating)):
-            return self._fixed(*args)
-        return self._f(*args)
+        for a in args:
+            dt = getattr(a, "dtype", None)
+            k = dt.kind if dt is not None else (
+                "c" if isinstance(a, complex) else "f" if isinstance(a, float) else "i")
+            if k == self._kind or (k == "V" and self._kind == "f"):   # V: bfloat16, ...
+                return self._fixed(*args)
+        return self._plain(*args)
 
     def __getattr__(self, k):
         return getattr(self._f, k)
