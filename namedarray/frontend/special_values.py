@@ -2,7 +2,7 @@
 NumPy gets right: complex infinities and NaNs of ``exp``, ``log``, ``sqrt``,
 ``sign``, the hyperbolic and inverse functions (C99 Annex G, which the Array API
 standard requires), and the signed zeros of float ``remainder`` (the sign of
-the divisor) and ``floor_divide`` (the sign of the quotient).
+the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0).
 
 Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
 inputs replaced, in one compiled call for the dtypes concerned (others are
@@ -116,7 +116,7 @@ def _fix_tanh(z, r):
 
 
 def _fix_sign(z, r):
-    return jnp.where(z == 0, jnp.zeros_like(r), r)     # +0 + 0j, whatever zeros z has
+    return jnp.where(z == 0, jnp.zeros_like(r), r)     # +0 (+ 0j), whatever zeros z has
 
 
 def _times_i(z):
@@ -175,12 +175,12 @@ def _fix_floor_divide(x, y, r):
 
 
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
-          "floor_divide": _fix_floor_divide}
+          "floor_divide": _fix_floor_divide, "sign": _fix_sign}
 
 
 class _Special:
-    """A ``jax.numpy`` ufunc whose special values are corrected for the dtypes
-    ``kinds`` says (``"c"``: complex, ``"f"``: real floating)."""
+    """A ``jax.numpy`` ufunc whose special values are corrected for the dtype
+    kinds in ``kind`` (``"c"``: complex, ``"f"``: real floating)."""
 
     def __init__(self, jfn, fix, kind, cut=None, whole=None):
         self._f = jfn
@@ -202,7 +202,7 @@ class _Special:
             dt = getattr(a, "dtype", None)
             k = dt.kind if dt is not None else (
                 "c" if isinstance(a, complex) else "f" if isinstance(a, float) else "i")
-            if k == self._kind or (k == "V" and self._kind == "f"):   # V: bfloat16, ...
+            if k in self._kind or (k == "V" and "f" in self._kind):   # V: bfloat16, ...
                 return self._fixed(*args)
         return self._plain(*args)
 
@@ -214,7 +214,8 @@ def special(name, jfn):
     """``jfn`` (the ``jax.numpy`` ufunc ``name``) with its special values fixed,
     or ``jfn`` itself when it has none to fix."""
     if name in _COMPLEX:
-        return _Special(jfn, _COMPLEX[name], "c", cut=_CUTS.get(name))
+        kind = "cf" if name in _FLOAT else "c"
+        return _Special(jfn, _COMPLEX[name], kind, cut=_CUTS.get(name))
     if name in _VIA:
         return _Special(jfn, None, "c", whole=_VIA[name])
     if name in _FLOAT:

@@ -239,6 +239,8 @@ def test_remainder_and_floor_divide_signed_zeros(x, y):
             got = float(getattr(np, fn)(np.asarray(x), y))
             assert (onp.isnan(got) and onp.isnan(want)) or (
                 got == want and onp.signbit(got) == onp.signbit(want)), (fn, x, y, got, want)
+        s = np.sign(np.asarray(x))
+        assert float(s) == onp.sign(x) and onp.signbit(s) == onp.signbit(onp.sign(x))
         a = np.asarray([x])
         a %= y
         want = onp.remainder(onp.float64(x), y)
