@@ -219,8 +219,10 @@ def test_slice_is_a_copy_for_reads():
     row = a[0]
     a[0, 0] = 99
     same(row, onp.arange(3))
-    with pytest.raises(NotImplementedError, match="view: reinterpreting memory"):
-        a.view(np.int32)
+    # a view as another dtype reads the same bits, and is read-only
+    same(a.view(np.int32), onp.asarray(a).view(onp.int32))
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        a.view(np.int32)[0, 0] = 1
 
 
 # --------------------------------------------------------------------------
