@@ -15,9 +15,10 @@ This module is the public namespace only: the layers live in ``core/``,
 """
 from __future__ import annotations
 
-from . import fft, linalg, parallel, random, testing
+from . import fft, lib, linalg, parallel, random, testing
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
+from .frontend import emath
 from .frontend.autodiff import grad, value_and_grad
 from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)
 from .mapping import nmap, shard

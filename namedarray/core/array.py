@@ -300,7 +300,6 @@ class NamedArray:
 
     __slots__ = ("data", "dims", "mapped")
     __array_priority__ = 1000
-    __hash__ = None
 
     def __init__(self, data, dims=None):
         if isinstance(data, NamedArray):
@@ -482,6 +481,14 @@ class NamedArray:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(d)
 
+    def __hash__(self):
+        # a 0-d array is what NumPy's scalars are here (full reductions, x[i] of a
+        # vector): hashable by value, as they are; other arrays are not
+        if self.dims or self.mapped:
+            raise TypeError("unhashable type: 'NamedArray' (only 0-d arrays, NumPy's "
+                            "scalars, are hashable)")
+        return hash(self.item())
+
     def item(self, *args):
         return onp.asarray(self._plain("item")).item(*args)
 
@@ -548,10 +555,17 @@ class NamedArray:
             return NotImplemented
         return ours(*args, **kwargs)
 
-    def __dlpack__(self, **kw):
-        return self._plain("__dlpack__").__dlpack__(**kw)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the data (positional arrays).  JAX exports
+        unversioned (DLPack 0.x) capsules, which every consumer reads, so a
+        ``max_version`` below JAX's own minimum gets that same capsule."""
+        d = self._plain("__dlpack__")
+        return d.__dlpack__(stream=stream, dl_device=dl_device, copy=copy,
+                            max_version=None if max_version is None or tuple(
+                                max_version) < (1, 0) else max_version)
 
     def __dlpack_device__(self):
+        """``(device type, device id)`` of the data, as DLPack numbers them."""
         return self.data.__dlpack_device__()
 
     def __contains__(self, value):
@@ -644,7 +658,7 @@ class View(NamedArray):
     read-only, as NumPy's ``diagonal`` and ``broadcast_to`` are, and a write
     raises ``ValueError``)."""
 
-    __slots__ = ("_base", "_read", "_write", "_seen")
+    __slots__ = ("_base", "_read", "_write", "_seen", "_what")
 
     @property
     def data(self):
@@ -659,10 +673,20 @@ class View(NamedArray):
     @data.setter
     def data(self, value):
         if self._write is None:
-            raise ValueError("assignment destination is read-only")
+            raise ValueError(
+                "assignment destination is read-only" + (
+                    f": this array is the result of {self._what}, which cannot write "
+                    "through to its source here; write into a copy (x = x.copy())"
+                    if self._what else ""))
         _DATA.__set__(self, value)
         self._write(self._base, rewrap(self, value))
         self._seen = self._base.data
+
+    @property
+    def flags(self):
+        f = onp.empty(0)
+        f.flags.writeable = self._write is not None
+        return f.flags
 
 
 def view(data, dims, base, index, mapped=()) -> View:
@@ -682,12 +706,18 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._read = read
     v._write = write
     v._seen = base.data if base is not None else None
+    v._what = None
     return v
 
 
-def read_only(x: "NamedArray") -> View:
-    """``x`` as a read-only result (a write into it raises ``ValueError``)."""
-    return derived(x.data, x.dims, None, None, None, x.mapped)
+def read_only(x: "NamedArray", what: str | None = None) -> View:
+    """``x`` as a read-only result (a write into it raises ``ValueError``):
+    NumPy's read-only views (``diagonal``, ``broadcast_to``), and results that
+    cannot share memory with their source as NumPy's would (``what`` made it:
+    ``sliding_window_view``, ``as_strided``, ``view(dtype)``)."""
+    v = derived(x.data, x.dims, None, None, None, x.mapped)
+    v._what = what
+    return v
 
 
 class _nullcontext:

@@ -99,8 +99,14 @@ def is_ml(dt) -> bool:
 
 
 def holds(dt) -> bool:
-    """Whether a NamedArray can hold dtype ``dt``: numbers, bool, ML dtypes."""
-    return dt.kind in "biufc" or dt in _ML
+    """Whether a NamedArray can hold dtype ``dt``: numbers, bool, ML dtypes
+    (``bfloat16``, ``float8_*``, ``int4``); no structured, string, datetime or
+    object data."""
+    dt = onp.dtype(dt)
+    if dt.fields is not None:
+        return False
+    return dt.kind in "biufc" or dt in _ML or (
+        dt.kind == "V" and jnp.issubdtype(dt, jnp.number))
 
 
 def any_ml(args) -> bool:

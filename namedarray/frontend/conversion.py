@@ -14,12 +14,61 @@ import numpy as onp
 from ..core import config
 from ..core.array import NamedArray, operand, rewrap
 from .creation import asarray
+from .engines.args import unsupported_dtype
 
 
 def shape(a):
     """``numpy.shape``: the positional shape."""
     x = operand(a)
     return x.shape if isinstance(x, NamedArray) else ()
+
+
+def isscalar(element):
+    """``numpy.isscalar``; a 0-d positional array counts as a scalar too (what a
+    full reduction or ``x[i]`` of a vector returns: NumPy's scalars).
+
+    >>> import namedarray as np
+    >>> np.isscalar(np.sum(np.arange(3.0))), np.isscalar(3), np.isscalar(np.ones(1))
+    (True, True, False)
+    """
+    if isinstance(element, NamedArray):
+        return not element.dims and not element.mapped
+    return onp.isscalar(element)
+
+
+class finfo:
+    """``numpy.finfo``: machine limits of a floating dtype (or an array's; a
+    complex dtype gives its real part's).  The limits are Python floats, as the
+    Array API asks (NumPy gives NumPy scalars of the dtype); ML dtypes
+    (``bfloat16``, ``float8_*``) work too.
+
+    >>> import namedarray as np
+    >>> f = np.finfo(np.float32)
+    >>> f.eps, f.bits, type(f.max).__name__, f.dtype
+    (1.1920928955078125e-07, 32, 'float', dtype('float32'))
+    """
+
+    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+               "smallest_subnormal", "tiny")
+    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
+             "precision")
+
+    def __init__(self, dtype):
+        if isinstance(dtype, NamedArray):
+            dtype = dtype.dtype
+        try:
+            info = jnp.finfo(dtype)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"finfo: {dtype!r} is not a floating dtype ({e})") from None
+        self.dtype = onp.dtype(info.dtype)
+        for k in self._FLOATS:
+            setattr(self, k, float(getattr(info, k)))
+        for k in self._INTS:
+            setattr(self, k, int(getattr(info, k)))
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution}, min={self.min}, max={self.max}, "
+                f"dtype={self.dtype})")
 
 
 def ndim(a):
@@ -50,8 +99,7 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     except TypeError:
         raise TypeError(f"astype: {dtype!r} is not a dtype") from None
     if not config.holds(dt):
-        raise TypeError(f"astype: cannot convert to dtype {dt}; namedarray holds "
-                        "numeric, bool and ML (bfloat16, float8_*) data only")
+        raise unsupported_dtype("astype", dt)
     if not onp.can_cast(a.dtype, dt, casting):
         raise TypeError(f"astype: cannot cast array data from {a.dtype} to {dt} "
                         f"according to the rule {casting!r}")

@@ -15,7 +15,7 @@ import numpy as onp
 
 from ..core import config
 from ..core.array import NamedArray, new, operand, positional, rewrap
-from .engines.args import np_asarray
+from .engines.args import check_dtype, np_asarray, unsupported_dtype
 from .engines.generic import generic
 from .engines.select import result_type
 from .joining import stack
@@ -23,16 +23,24 @@ from .joining import stack
 
 # -- creation: NumPy semantics on top of jnp -------------------------------
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
-    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``)."""
+    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``).
+
+    ``copy=True`` gives a new array, whose in-place operations leave ``a`` alone;
+    ``copy=False`` refuses a cast.
+    """
+    check_dtype("asarray", dtype)
     if isinstance(a, NamedArray):
-        return a if dtype is None or a.dtype == dtype else rewrap(a, a.data.astype(dtype))
+        if dtype is None or a.dtype == dtype:
+            return rewrap(a, a.data) if copy else a
+        if copy is False:
+            raise ValueError(f"asarray: copy=False but casting from {a.dtype} to "
+                             f"{onp.dtype(dtype)} needs a copy")
+        return rewrap(a, a.data.astype(dtype))
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
         return _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
         if not config.holds(getattr(a, "dtype", onp.dtype(float))):
-            raise TypeError(f"asarray: cannot hold dtype {a.dtype}; namedarray holds "
-                            "numeric and bool data only (no object, string or datetime "
-                            "arrays)")
+            raise unsupported_dtype("asarray", a.dtype, a)
         return positional(jnp.asarray(a, dtype=dtype))
     return positional(np_asarray(a, dtype=dtype))
 
@@ -112,6 +120,7 @@ def _creator(name):
     jfn = getattr(jnp, name)
 
     def f(shape, dtype=None, order="C", *, device=None, like=None):
+        check_dtype(name, dtype)
         dims = _shape_arg(name, shape)
         return positional(jfn(dims, dtype=float if dtype is None else dtype))
     f.__name__ = f.__qualname__ = name
@@ -130,7 +139,10 @@ empty = _creator("empty")
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; the dtype is that of ``numpy.array(fill_value)`` by default."""
+    check_dtype("full", dtype)
     dims = _shape_arg("full", shape)
+    if isinstance(fill_value, (str, bytes)):
+        raise unsupported_dtype("full", onp.asarray(fill_value).dtype, fill_value)
     v = operand(fill_value)
     if isinstance(v, NamedArray):
         if v.names:
@@ -149,6 +161,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     """``numpy.arange``: NumPy's result dtype (the default int or float64)."""
+    check_dtype("arange", dtype)
     vals = [v.item() if isinstance(v, (NamedArray, jax.Array)) else v
             for v in (start, stop, step)]
     for v in vals:
@@ -186,6 +199,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
              device=None):
     """``numpy.linspace``: computed in the inexact type of the inputs, then cast
     to ``dtype`` (integer dtypes floor, as in NumPy)."""
+    check_dtype("linspace", dtype)
     xs = [operand(v) for v in (start, stop)]
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
     dt = result_type(*xs, 1.0)
@@ -209,11 +223,13 @@ def vander(x, N=None, increasing=False):
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     """``numpy.tri`` (default dtype float64)."""
+    check_dtype("tri", dtype)
     return positional(jnp.tri(N, M, k, dtype=dtype))
 
 
 def fromiter(iter, dtype, count=-1, *, like=None):
     """``numpy.fromiter`` (read on the host)."""
+    check_dtype("fromiter", dtype)
     return positional(np_asarray(onp.fromiter(iter, dtype, count)))
 
 

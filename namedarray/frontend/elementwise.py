@@ -21,6 +21,7 @@ from ..core.array import operand
 from .engines.out import store_out
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
+from .special_values import special
 
 # NumPy ufuncs with signatures (matmul, vecdot, ...) live in frontend/einsum.
 _GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}
@@ -118,7 +119,7 @@ class _IntPower:
 
 
 def _make(name):
-    jfn = getattr(jnp, name)
+    jfn = special(name, getattr(jnp, name))
     if name in _INT_DIV:
         jfn = _SafeIntDiv(jfn)
     elif name in ("gcd", "lcm"):
@@ -137,13 +138,20 @@ UFUNCS = {
 globals().update(UFUNCS)
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
-    """``numpy.clip``: ``minimum(maximum(a, a_min), a_max)`` with NumPy dtypes.
+def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
+    """``numpy.clip``: ``minimum(maximum(a, min), max)`` with NumPy dtypes; the
+    bounds are ``min``/``max`` (the Array API's names, positional or keyword)
+    or NumPy's ``a_min``/``a_max`` keywords.
 
     >>> import namedarray as np
     >>> np.clip(np.arange(5), 1, 3)
     array([1, 1, 2, 3, 3])
+    >>> np.clip(np.arange(5), a_max=2)
+    array([0, 1, 2, 2, 2])
     """
+    for npname, v, name in (("a_min", a_min, min), ("a_max", a_max, max)):
+        if v is not None and name is not None:
+            raise TypeError(f"clip: give {npname}= or {npname[2:]}=, not both")
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
     r = operand(a)

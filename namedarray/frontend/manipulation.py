@@ -60,6 +60,17 @@ def transpose(a, axes=None):
     return generic("transpose", jnp.transpose, (x, axes), {})
 
 
+def permute_dims(a, /, axes):
+    """``numpy.permute_dims`` (the Array API's ``transpose``): negative axes count
+    from the end.
+
+    >>> import namedarray as np
+    >>> np.permute_dims(np.zeros((2, 0, 3)), (-1, 0, 1)).shape
+    (3, 2, 0)
+    """
+    return transpose(a, axes)
+
+
 def swapaxes(a, axis1, axis2):
     """``numpy.swapaxes`` of two positional axes."""
     x = asarray(a)

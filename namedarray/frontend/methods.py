@@ -10,6 +10,7 @@ The frontend installs them on the core type when it is imported
 """
 from __future__ import annotations
 
+import builtins
 import sys
 
 import jax
@@ -18,6 +19,8 @@ import numpy as onp
 
 from ..core.array import NamedArray, derived, new, read_only, rewrap
 from . import indexing
+from .engines.args import check_dtype
+from .engines.generic import generic
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -36,6 +39,50 @@ _METHODS = [
     "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
     "diagonal", "searchsorted", "compress", "choose", "dot", "argpartition",
 ]
+
+
+def _bitcast(d, dt):
+    """The bits of ``d`` as ``dt``, the last axis rescaled as NumPy's ``view``."""
+    src = d.dtype
+    if d.ndim == 0:         # same itemsize (checked by the caller)
+        return _bitcast(d[None], dt)[0]
+    if src.kind == "c":     # a complex is its real and imaginary parts, in that order
+        part = jax.numpy.stack([d.real, d.imag], axis=-1)
+        return _bitcast(part.reshape(d.shape[:-1] + (2 * d.shape[-1],)), dt)
+    if dt.kind == "c":
+        part = _bitcast(d, onp.dtype(f"f{dt.itemsize // 2}"))
+        part = part.reshape(part.shape[:-1] + (part.shape[-1] // 2, 2))
+        return jax.lax.complex(part[..., 0], part[..., 1])
+    if src == onp.bool_:
+        d, src = d.astype(onp.uint8), onp.dtype(onp.uint8)
+    to = onp.dtype(onp.uint8) if dt == onp.bool_ else dt
+    if to.itemsize < src.itemsize:
+        r = jax.lax.bitcast_convert_type(d, to)
+        r = r.reshape(d.shape[:-1] + (d.shape[-1] * (src.itemsize // to.itemsize),))
+    elif to.itemsize > src.itemsize:
+        k = to.itemsize // src.itemsize
+        r = jax.lax.bitcast_convert_type(d.reshape(d.shape[:-1] + (d.shape[-1] // k, k)), to)
+    else:
+        r = jax.lax.bitcast_convert_type(d, to)
+    return r != 0 if dt == onp.bool_ else r
+
+
+def bitcast(x, dtype):
+    """``x.view(dtype)``: the same bytes read as ``dtype`` (read-only: the result
+    does not share memory with ``x``)."""
+    check_dtype("view", dtype)
+    dt = onp.dtype(dtype)
+    old = x.dtype.itemsize
+    if dt.itemsize != old:
+        if x.ndim == 0:
+            raise ValueError(f"view: changing the dtype of a 0d array is only supported if "
+                             f"the itemsize is unchanged ({x.dtype} to {dt})")
+        if (x.shape[-1] * old) % dt.itemsize:
+            raise ValueError(f"view: when changing to a larger dtype, its size must be a "
+                             f"divisor of the total size in bytes of the last axis of the "
+                             f"array (shape {x.shape}, {x.dtype} to {dt})")
+    r = generic("view", lambda d: _bitcast(d, dt), (x,), {})
+    return read_only(r, f"view({dt})")
 
 
 def install(ns: dict):
@@ -137,15 +184,20 @@ def install(ns: dict):
         return viewed("transpose", self, lambda a: ns["transpose"](a, axes),
                       lambda b, v: ns["transpose"](v, inv))
 
-    def sort(self, axis=-1, kind=None, order=None, stable=None):
+    def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
-        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order))
+        self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order,
+                                        descending=descending, stable=stable))
 
-    def view(self, dtype=None):
-        if dtype is not None:
-            raise NotImplementedError("view: reinterpreting memory as another dtype is "
-                                      "not supported (JAX arrays are immutable); use astype")
-        return viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+    def view(self, dtype=None, type=None):
+        if isinstance(dtype, builtins.type) and issubclass(dtype, NamedArray):
+            dtype, type = None, dtype
+        if type is not None and not (isinstance(type, builtins.type) and
+                                     issubclass(type, NamedArray)):
+            raise TypeError(f"view: type must be namedarray.ndarray, got {type!r}")
+        if dtype is None or onp.dtype(dtype) == self.dtype:
+            return viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+        return bitcast(self, dtype)
 
     def flatten(self, order="C"):
         return ns["ravel"](self, order=order)

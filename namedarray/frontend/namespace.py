@@ -27,8 +27,8 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
 from ..core.array import NamedArray
-from . import (checked, conversion, creation, einsum, elementwise, idioms, io, joining,
-               manipulation, methods)
+from . import (checked, conversion, creation, einsum, elementwise, index_tricks, io,
+               joining, logic, manipulation, methods)
 from . import reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -43,7 +43,7 @@ _REDUCE = {"trapezoid", "apply_over_axes"}
 # NumPy's own helpers: they inspect dtypes/values and return Python objects
 _NUMPY_OWN = [
     "can_cast", "promote_types", "issubdtype", "isdtype", "min_scalar_type",
-    "mintypecode", "typename", "isscalar", "iterable", "get_printoptions",
+    "mintypecode", "typename", "iterable", "get_printoptions",
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
@@ -53,7 +53,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, checked, idioms)
+            conversion, selection, checked, index_tricks, logic)
 
 
 def _declare(ns):
@@ -82,6 +82,7 @@ def _numpy_objects(ns):
         v = getattr(onp, n, None)
         if isinstance(v, type) or isinstance(v, (float, int)):
             out[n] = v
+    out["True_"], out["False_"] = onp.True_, onp.False_
     out["newaxis"] = None
     return out
 

@@ -1,31 +1,286 @@
-"""NumPy idioms seen in real programs: index objects, True_/False_, Python-bool
-predicates."""
+"""NumPy idioms of real programs, against NumPy: index tricks (``mgrid``,
+``ogrid``, ``r_``, ``c_``, ``s_``, ``index_exp``), whole-array truth as Python
+bools, scalars from full reductions, ``True_``/``False_``."""
+import jax
 import numpy as onp
 import pytest
 
 import namedarray as np
-from support import assert_same
+
+X8 = onp.arange(3, dtype=onp.int8)
+
+INDEX_TRICKS = [
+    lambda m, x: m.r_[1:4], lambda m, x: m.r_[1, 2.5], lambda m, x: m.r_[x, 1],
+    lambda m, x: m.r_[0:1:5j], lambda m, x: m.c_[x, x], lambda m, x: m.r_["0,2", x, x],
+    lambda m, x: m.r_[-1:1:6j, [0] * 3, 5, 6], lambda m, x: m.c_[[1, 2, 3], [4, 5, 6]],
+    lambda m, x: m.r_[x.astype(float), True], lambda m, x: m.r_[[]],
+    lambda m, x: m.c_[1:3], lambda m, x: m.r_["-1,2,0", x, x],
+    lambda m, x: m.r_["1,2,0", [1, 2], [3, 4]], lambda m, x: m.r_[x[0], 1],
+    lambda m, x: m.c_[m.ones((2, 2)), x[:2]], lambda m, x: m.mgrid[0:2, 0:3],
+    lambda m, x: m.mgrid[0:1:4j, 0:5:2], lambda m, x: m.mgrid[0.5:2],
+    lambda m, x: m.ogrid[0:5], lambda m, x: m.ogrid[0:2, 0:3:4j],
+    lambda m, x: m.arange(10)[m.s_[2:8:3]], lambda m, x: m.arange(10)[m.index_exp[::-2]],
+]
 
 
-@pytest.mark.parametrize("name,key", [("mgrid", (slice(0, 2), slice(0, 3))),
-                                      ("mgrid", slice(0, 1, 5j)),
-                                      ("r_", (slice(1, 3), 7, onp.asarray([4, 5]))),
-                                      ("c_", (onp.asarray([1, 2]), onp.asarray([3, 4])))])
-def test_index_objects(name, key):
-    assert_same(getattr(np, name)[key], getattr(onp, name)[key], close=True)
+@pytest.mark.parametrize("k", range(len(INDEX_TRICKS)))
+def test_index_tricks_match_numpy(k):
+    f = INDEX_TRICKS[k]
+    want = f(onp, X8)
+    got = f(np, np.asarray(X8))
+    for g, w in zip(got if isinstance(want, tuple) else [got],
+                    want if isinstance(want, tuple) else [want]):
+        assert isinstance(g, np.NamedArray)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        onp.testing.assert_array_equal(onp.asarray(g), w)
 
 
-def test_ogrid_s_index_exp_bools():
-    assert_same(list(np.ogrid[0:2, 0:3]), list(onp.ogrid[0:2, 0:3]))
-    assert np.s_[1:3] == onp.s_[1:3] and np.index_exp[1] == onp.index_exp[1]
+def test_index_tricks_errors_and_jit():
+    with pytest.raises(OverflowError, match="1000 out of bounds for int8"):
+        np.r_[np.asarray(X8), 1000]
+    with pytest.raises(TypeError, match=r"r_: the directive 'r' builds a numpy.matrix"):
+        np.r_["r", 1, 2]
+    with pytest.raises(ValueError, match=r"r_: unknown special directive 'a,b'"):
+        np.r_["a,b", 1]
+    with pytest.raises(TypeError, match=r"mgrid: each index must be a slice"):
+        np.mgrid[3]
+    # a 0-d array as a grid bound
+    onp.testing.assert_array_equal(np.mgrid[0:np.sum(np.ones(3))], onp.mgrid[0:3.0])
+    r, c = jax.jit(lambda a: (np.r_[a, 0:2], np.c_[a, a]))(np.arange(2.0))
+    onp.testing.assert_array_equal(r, onp.r_[onp.arange(2.0), 0:2])
+    onp.testing.assert_array_equal(c, onp.c_[onp.arange(2.0), onp.arange(2.0)])
+    assert np.s_ is onp.s_ and np.index_exp is onp.index_exp
+
+
+@pytest.mark.parametrize("a, b, kw", [
+    ([1.0, 2.0], [1.0, 2.0 + 1e-9], {}), ([1.0, onp.nan], [1.0, onp.nan], {}),
+    ([1.0, onp.nan], [1.0, onp.nan], {"equal_nan": True}), ([[1, 2]], [1, 2], {}),
+    ([1, 2], [1, 2, 3], {}), ([1, 2], [1, 3], {}), (3, 3.0, {}), ([], [], {}),
+    ([1 + 1j, onp.nan], [1 + 1j, onp.nan], {"equal_nan": True}),
+])
+def test_whole_array_truth_is_a_python_bool(a, b, kw):
+    for fn in ("allclose", "array_equal", "array_equiv"):
+        k = kw if fn != "array_equiv" else {}
+        try:
+            want = getattr(onp, fn)(onp.asarray(a), onp.asarray(b), **k)
+        except ValueError:
+            with pytest.raises(ValueError):
+                getattr(np, fn)(a, b, **k)
+            continue
+        got = getattr(np, fn)(np.asarray(a), b, **k)
+        assert type(got) is bool and got == bool(want), (fn, a, b, k)
+        # numpy's own functions dispatch here and give the same
+        assert getattr(onp, fn)(np.asarray(a), np.asarray(b), **k) is got
+
+
+def test_whole_array_truth_with_names_and_under_jit():
+    x = np.arange(6.0).reshape(2, 3).tag("i", None)
+    assert np.array_equal(x, x + 0) is True
+    assert np.array_equal(x, x.rename(i="j")) is False
+    assert np.array_equiv(x, np.arange(3.0) + 3 * np.arange(2.0).tag("i")) is True
+    assert np.array_equiv(x, x[:2]) is False                 # shapes do not broadcast
+    assert np.allclose(x, x + 1e-12) is True
+    assert np.allclose(x, x + x.untag("i")[0]) is False      # one row differs
+    r = jax.jit(lambda a, b: np.allclose(a, b))(x, x)
+    assert isinstance(r, np.NamedArray) and r.shape == () and bool(r)
+    r = np.nmap(lambda a: np.array_equal(a, a * 1), axes=["i"])(x)
+    assert bool(r)
+
+
+def test_full_reduction_is_a_numpy_like_scalar():
+    x = np.arange(4.0)
+    s, w = np.sum(x), onp.sum(onp.arange(4.0))
+    assert np.isscalar(s) and onp.isscalar(w)
+    assert not np.isscalar(x) and not np.isscalar(x.tag("i").sum())
+    for spec in (".3f", ">10", "e", "", "g"):
+        assert f"{s:{spec}}" == f"{w:{spec}}"
+    i, v = np.sum(np.arange(4)), onp.sum(onp.arange(4))
+    assert f"{i:05d}" == f"{v:05d}" and "%d|%.2f|%s" % (i, s, s) == "%d|%.2f|%s" % (v, w, w)
+    assert float(s) == 6.0 and [10, 20, 30][np.argmax(x[:3])] == 30
+    assert {s: 1}[6.0] == 1 and set(np.array([1, 2, 2])) == {1, 2}
+    assert hash(s) == hash(w)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(x)
+    # still an array under jax.jit and as a JAX input
+    r = jax.jit(lambda a: np.sum(a) * 2)(x)
+    assert np.isscalar(r) and float(r) == 12.0
+    assert float(jax.numpy.add(s, 1)) == 7.0
+
+
+def test_true_false():
     assert np.True_ is onp.True_ and np.False_ is onp.False_
-    assert_same(np.arange(3)[np.s_[::2]], onp.arange(3)[::2])
+    onp.testing.assert_array_equal(np.arange(3)[np.array([np.True_, np.False_, np.True_])],
+                                   [0, 2])
 
 
-def test_predicates_are_python_bools():
-    for r in (np.allclose(np.ones(2), 1.0), np.array_equal(np.ones(2), [1, 1]),
-              np.array_equiv(np.ones(2), 1), np.allclose([1.0], [2.0])):
-        assert type(r) is bool
+VIEW_SOURCES = [onp.arange(12, dtype=onp.int32).reshape(3, 4) - 5,
+                onp.linspace(-2, 2, 8).reshape(2, 4),
+                (onp.arange(4) + 1j * onp.arange(4)).astype(onp.complex64),
+                onp.array([True, False, True, True]), onp.float64(1.5)]
+
+
+@pytest.mark.parametrize("k", range(len(VIEW_SOURCES)))
+@pytest.mark.parametrize("dt", ["uint32", "float32", "int8", "int64", "uint16", "bool",
+                                "complex64", "complex128", "float16"])
+def test_view_reinterprets_bits_as_numpy(k, dt):
+    a = onp.asarray(VIEW_SOURCES[k])
+    try:
+        want = a.view(dt)
+    except (ValueError, TypeError) as e:
+        with pytest.raises(type(e), match="view: "):
+            np.asarray(a).view(dt)
+        return
+    got = np.asarray(a).view(dt)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    if want.dtype != a.dtype:
+        with pytest.raises(ValueError, match=r"assignment destination is read-only: this "
+                                             r"array is the result of view\("):
+            got[...] = 0
+        assert not got.flags.writeable
+
+
+def test_view_keeps_names_and_type_argument():
+    a = onp.arange(6, dtype=onp.int32).reshape(2, 3)
+    x = np.asarray(a).tag("i", None)
+    onp.testing.assert_array_equal(x.view(np.uint8).untag("i"), a.view(onp.uint8))
+    v = np.asarray(a).view(np.ndarray)
+    assert isinstance(v, np.NamedArray) and v.dtype == a.dtype
+    with pytest.raises(TypeError, match=r"view: string dtype <U1 is not supported"):
+        np.asarray(a).view("U1")
+
+
+@pytest.mark.parametrize("shape, window, axis", [
+    ((5,), 3, None), ((2, 3), 2, 1), ((2, 3), (2, 2), None), ((4, 5), (2, 3), (1, 0)),
+    ((4,), 4, None), ((4,), 0, None), ((3, 4), (2, 2), (1, 1)), ((0, 3), 2, 1),
+])
+def test_sliding_window_view_matches_numpy(shape, window, axis):
+    a = onp.arange(int(onp.prod(shape)), dtype=float).reshape(shape)
+    want = onp.lib.stride_tricks.sliding_window_view(a, window, axis=axis)
+    got = np.lib.stride_tricks.sliding_window_view(np.asarray(a), window, axis=axis)
+    assert got.shape == want.shape
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        got[...] = 1
+
+
+def test_sliding_window_view_names_errors_and_jit():
+    a = onp.arange(12.0).reshape(3, 4)
+    x = np.asarray(a).tag("b", None)
+    got = np.lib.stride_tricks.sliding_window_view(x, 2)
+    assert got.named_shape == {"b": 3}
+    onp.testing.assert_array_equal(got.untag("b"),
+                                   onp.lib.stride_tricks.sliding_window_view(a, 2, axis=1))
+    f = jax.jit(lambda v: np.lib.stride_tricks.sliding_window_view(v, 3).sum(axis=-1))
+    onp.testing.assert_array_equal(f(np.arange(5.0)), [3.0, 6.0, 9.0])
+    for bad, err in [(dict(window_shape=5), "window shape cannot be larger"),
+                     (dict(window_shape=-1), "cannot contain negative values"),
+                     (dict(window_shape=(2, 2)), "must provide window_shape for all")]:
+        with pytest.raises(ValueError, match=err):
+            np.lib.stride_tricks.sliding_window_view(np.arange(4), **bad)
+    with pytest.raises(ValueError, match="writeable=True"):
+        np.lib.stride_tricks.sliding_window_view(np.arange(4), 2, writeable=True)
+
+
+@pytest.mark.parametrize("shape, strides", [
+    ((3, 2), (8, 8)), ((2, 2), (16, 8)), ((4,), (0,)), ((2, 3), (8, 16)), (None, None),
+    ((0, 3), (8, 8)),
+])
+def test_as_strided_matches_numpy(shape, strides):
+    a = onp.arange(6, dtype=onp.int64)
+    want = onp.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+    got = np.lib.stride_tricks.as_strided(np.asarray(a), shape=shape, strides=strides)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        got[...] = 1
+
+
+def test_as_strided_errors():
+    x = np.arange(6)
+    with pytest.raises(ValueError, match=r"as_strided: shape \(4,\) with strides \(16,\) "
+                                         r"reaches element 6 of an array of 6 elements"):
+        np.lib.stride_tricks.as_strided(x, shape=(4,), strides=(16,))
+    with pytest.raises(ValueError, match="not multiples of the itemsize"):
+        np.lib.stride_tricks.as_strided(x, shape=(2,), strides=(4,))
+    with pytest.raises(TypeError, match="untag them first"):
+        np.lib.stride_tricks.as_strided(x.tag("i"))
+
+
+EMATH = [("sqrt", [4.0, -1.0, 0.0]), ("sqrt", [4, 9]), ("sqrt", -1), ("log", [-1.0, 1.0]),
+         ("log2", [-8, 8]), ("log10", [100.0]), ("log10", [-100.0]),
+         ("arccos", [2.0, 0.5]), ("arcsin", [-2, 0]), ("arctanh", [0.5, 2.0]),
+         ("sqrt", onp.array([-1.0], onp.float32)), ("sqrt", onp.array([-4], onp.int16)),
+         ("sqrt", onp.array([-1 + 0j]))]
+
+
+@pytest.mark.parametrize("fn, a", EMATH)
+def test_emath_matches_numpy(fn, a):
+    want = getattr(onp.emath, fn)(a)
+    got = getattr(np.emath, fn)(a)
+    assert onp.asarray(got).dtype == onp.asarray(want).dtype
+    onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-6)
+
+
+def test_emath_logn_power_and_tracing():
+    for got, want in [(np.emath.logn(2, [4, 8, -2]), onp.emath.logn(2, [4, 8, -2])),
+                      (np.emath.power([2, 4], -1), onp.emath.power([2, 4], -1)),
+                      (np.emath.power([-4, 4], 0.5), onp.emath.power([-4, 4], 0.5)),
+                      (np.emath.power([-2, 3], 2), onp.emath.power([-2, 3], 2))]:
+        assert got.dtype == want.dtype
+        onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-12, atol=1e-15)
+    assert np.lib.scimath is np.emath
+    with pytest.raises(TypeError, match=r"emath.sqrt: whether the result is complex depends "
+                                        r"on the values"):
+        jax.jit(np.emath.sqrt)(np.arange(3.0))
+    r = jax.jit(np.emath.sqrt)(np.asarray([-4 + 0j]))
+    onp.testing.assert_allclose(onp.asarray(r), [2j])
+
+
+_REC = [("a", "i4"), ("b", "f8")]
+UNSUPPORTED = [
+    ("zeros", lambda: np.zeros(3, dtype="U5"), "string dtype <U5"),
+    ("zeros", lambda: np.zeros(3, dtype=_REC), "structured dtype"),
+    ("ones", lambda: np.ones(2, dtype="M8[D]"), r"datetime dtype datetime64\[D\]"),
+    ("empty", lambda: np.empty(2, dtype=object), "object dtype object"),
+    ("full", lambda: np.full(3, "a"), r"string dtype <U1 \(from str 'a'\)"),
+    ("full", lambda: np.full(3, 1, dtype="S2"), r"bytes dtype \|S2"),
+    ("asarray", lambda: np.array(["a", "b"]), r"string dtype <U1 \(from list"),
+    ("asarray", lambda: np.array([(1, 2.0)], dtype=_REC), "structured dtype"),
+    ("asarray", lambda: np.asarray(onp.zeros(2, dtype=_REC)), "structured dtype"),
+    ("asarray", lambda: np.array(onp.datetime64("2020")), r"datetime dtype datetime64\[Y\]"),
+    ("asarray", lambda: np.array([None]), "object dtype object"),
+    ("arange", lambda: np.arange("2020-01", "2020-03", dtype="datetime64[D]"),
+     "datetime dtype"),
+    ("astype", lambda: np.arange(3).astype("U3"), "string dtype <U3"),
+    ("astype", lambda: np.astype(np.ones(2), _REC), "structured dtype"),
+    ("zeros_like", lambda: np.zeros_like(np.ones(2), dtype="U3"), "string dtype"),
+    ("empty_like", lambda: np.empty_like(np.ones(2), dtype="m8[s]"), "timedelta dtype"),
+    ("linspace", lambda: np.linspace(0, 1, 3, dtype="U3"), "string dtype"),
+    ("eye", lambda: np.eye(2, dtype="U2"), "string dtype"),
+    ("frombuffer", lambda: np.frombuffer(b"ab", dtype="S1"), "bytes dtype"),
+    ("fromiter", lambda: np.fromiter(iter(["a"]), dtype="U1"), "string dtype"),
+    ("view", lambda: np.arange(2).view("U1"), "string dtype"),
+]
+
+
+@pytest.mark.parametrize("fn, make, what", UNSUPPORTED, ids=[u[0] for u in UNSUPPORTED])
+def test_unsupported_dtypes_get_one_clear_error(fn, make, what):
+    with pytest.raises(TypeError, match=rf"^{fn}: {what}.* is not supported: namedarray arrays "
+                                        r"hold bool and numeric data only \(JAX has no "
+                                        r"structured, string, datetime or object arrays\)"):
+        make()
+
+
+def test_ml_dtypes_are_held():
+    import ml_dtypes
+    for dt in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.int4):
+        assert np.zeros(2, dtype=dt).dtype == dt
+        assert np.asarray(onp.ones(2, dtype=dt)).dtype == dt
+        assert np.ones(2).astype(dt).dtype == dt
+
+
+def test_predicates_align_by_name():
     u = np.arange(6.0).reshape(2, 3).tag("b", "f")
-    assert np.allclose(u, u.untag("f", "b").tag("f", "b"))
-    assert not np.array_equal(u, np.arange(3.0).tag("f"))
+    assert np.allclose(u, u.untag("f", "b").tag("f", "b")) is True
+    assert np.array_equal(u, np.arange(3.0).tag("f")) is False

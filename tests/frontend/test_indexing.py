@@ -220,8 +220,10 @@ def test_slice_sees_later_writes_to_its_base():
     a[0, 0] = 99
     e[0, 0] = 99
     same(row, erow)
-    with pytest.raises(NotImplementedError, match="view: reinterpreting memory"):
-        a.view(np.int32)
+    # a view as another dtype reads the same bits, and is read-only
+    same(a.view(np.int32), onp.asarray(a).view(onp.int32))
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        a.view(np.int32)[0, 0] = 1
 
 
 # --------------------------------------------------------------------------

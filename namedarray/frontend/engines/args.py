@@ -71,18 +71,43 @@ def as_data(v):
         return [as_data(e) for e in v]    # ragged: a sequence of arrays
 
 
+def unsupported_dtype(fn, dtype, source=None):
+    """The one error for a dtype namedarray cannot hold (``source``: the value
+    that would have had it)."""
+    dt = onp.dtype(dtype)
+    kind = ("structured" if dt.fields else {"U": "string", "S": "bytes", "M": "datetime",
+                                             "m": "timedelta", "O": "object",
+                                             "V": "void"}.get(dt.kind, dt.kind))
+    src = f" (from {type(source).__name__} {_short(source)})" if source is not None else ""
+    return TypeError(
+        f"{fn}: {kind} dtype {dt}{src} is not supported: namedarray arrays hold bool and "
+        "numeric data only (JAX has no structured, string, datetime or object arrays); "
+        "keep such data in NumPy")
+
+
+def check_dtype(fn, dtype):
+    """``dtype`` (any spelling NumPy takes, or None) if namedarray can hold it."""
+    if dtype is None:
+        return None
+    try:
+        dt = onp.dtype(dtype)
+    except TypeError:
+        return dtype      # not a NumPy dtype: JAX's own (or its error)
+    if not config.holds(dt):
+        raise unsupported_dtype(fn, dt)
+    return dtype
+
+
 def np_asarray(v, dtype=None):
     """``numpy.asarray`` dtype inference, then onto the device."""
+    check_dtype("asarray", dtype)
     try:
         h = onp.asarray(v, dtype=dtype)
     except (TypeError, ValueError, jax.errors.UnexpectedTracerError):
         # JAX's tracer conversion errors are TypeErrors: tracers go to jnp
         return jnp.asarray(v, dtype=dtype)
     if not config.holds(h.dtype):
-        raise TypeError(
-            f"asarray: cannot make an array of dtype {h.dtype} (from {type(v).__name__} "
-            f"{_short(v)}); namedarray holds numeric and bool data only (no object, "
-            "string or datetime arrays)")
+        raise unsupported_dtype("asarray", h.dtype, v)
     return jnp.asarray(h)
 
 
@@ -118,6 +143,10 @@ def numpy_args(jfn, name):
 
     @functools.wraps(jfn)
     def f(*args, **kwargs):
+        if "dtype" in known:
+            check_dtype(name, kwargs["dtype"] if "dtype" in kwargs else (
+                args[pos_names.index("dtype")] if "dtype" in pos_names and
+                len(args) > pos_names.index("dtype") else None))
         args = [conv(pos_names[i] if i < len(pos_names) else var_pos, a)
                 for i, a in enumerate(args)]
         kwargs = {k: conv(k, v) if k in known else v for k, v in kwargs.items()}

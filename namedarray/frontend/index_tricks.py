@@ -1,0 +1,181 @@
+"""Objects that build arrays or indices by indexing: ``mgrid``, ``ogrid``,
+``r_``, ``c_``, ``s_``, ``index_exp``.
+
+``mgrid``/``ogrid`` and the slices of ``r_``/``c_`` hold Python numbers, so
+their values are NumPy's own (computed on the host, then put on the device);
+the arrays given to ``r_``/``c_`` are joined on the device, in NumPy's result
+dtype.  ``s_`` and ``index_exp`` are NumPy's objects.
+
+>>> import namedarray as np
+>>> np.mgrid[0:2, 0:3].shape
+(2, 2, 3)
+>>> np.r_[np.arange(3), 0, 0, 7:9]
+array([0, 1, 2, 0, 0, 7, 8])
+>>> np.c_[np.arange(2), np.ones(2)]
+array([[0., 1.],
+       [1., 1.]])
+>>> np.arange(5)[np.s_[1:4]]
+array([1, 2, 3])
+"""
+from __future__ import annotations
+
+import jax
+import numpy as onp
+
+from ..core.array import NamedArray
+from .creation import array, asarray
+from .engines.select import result_type
+from .joining import concatenate
+
+s_ = onp.s_
+index_exp = onp.index_exp
+
+
+def _host_number(v):
+    """A slice field as the Python number NumPy's grids read (0-d arrays too)."""
+    if isinstance(v, (NamedArray, jax.Array)):
+        return asarray(v).item()
+    return v
+
+
+def _host_slice(fn, s):
+    if not isinstance(s, slice):
+        raise TypeError(f"{fn}: each index must be a slice start:stop[:step], got {s!r}")
+    return slice(*(_host_number(v) for v in (s.start, s.stop, s.step)))
+
+
+class _Grid:
+    """``mgrid`` (``sparse=False``) and ``ogrid`` (``sparse=True``)."""
+
+    def __init__(self, name, grid):
+        self._name = name
+        self._grid = grid
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            key = tuple(_host_slice(self._name, k) for k in key)
+        else:
+            key = _host_slice(self._name, key)
+        res = self._grid[key]
+        if isinstance(res, (tuple, list)):
+            return tuple(asarray(r) for r in res)
+        return asarray(res)
+
+    def __len__(self):
+        return 0
+
+    def __repr__(self):
+        return f"<namedarray {self._name}>"
+
+
+mgrid = _Grid("mgrid", onp.mgrid)
+mgrid.__doc__ = """``numpy.mgrid``: a dense mesh grid, ``np.mgrid[0:2, 0:3:4j]``.
+
+>>> import namedarray as np
+>>> np.mgrid[0:1:3j]
+array([0. , 0.5, 1. ])
+"""
+
+ogrid = _Grid("ogrid", onp.ogrid)
+ogrid.__doc__ = """``numpy.ogrid``: an open (sparse) mesh grid: a tuple of arrays
+that broadcast against each other.
+
+>>> import namedarray as np
+>>> [g.shape for g in np.ogrid[0:2, 0:3]]
+[(2, 1), (1, 3)]
+"""
+
+
+class _Concatenator:
+    """NumPy's ``AxisConcatenator`` over NamedArrays (``r_``, ``c_``)."""
+
+    def __init__(self, name, axis=0, ndmin=1, trans1d=-1):
+        self._name = name
+        self._axis, self._ndmin, self._trans1d = axis, ndmin, trans1d
+
+    def _matrix(self, what):
+        return TypeError(
+            f"{self._name}: {what} builds a numpy.matrix, which namedarray does not "
+            f"have; build the array and reshape it (np.atleast_2d(np.{self._name}[...]) "
+            "for a row, or .reshape(-1, 1) for a column)")
+
+    def __getitem__(self, key):
+        fn = self._name
+        if isinstance(key, str):
+            raise self._matrix(f"the string {key!r}")
+        if not isinstance(key, tuple):
+            key = (key,)
+        axis, ndmin, trans1d = self._axis, self._ndmin, self._trans1d
+        objs, kinds = [], []
+        for k, item in enumerate(key):
+            if isinstance(item, slice):
+                item = _host_slice(fn, item)
+                new = array(onp.r_[item], ndmin=ndmin)
+                if ndmin > 1 and trans1d != -1:
+                    new = new.swapaxes(-1, trans1d)
+            elif isinstance(item, str):
+                if k != 0:
+                    raise ValueError(f"{fn}: special directives must be the first entry, "
+                                     f"got {item!r} at position {k}")
+                if item in ("r", "c"):
+                    raise self._matrix(f"the directive {item!r}")
+                try:
+                    vec = [int(v) for v in item.split(",")]
+                    if not 1 <= len(vec) <= 3:
+                        raise ValueError
+                except ValueError:
+                    raise ValueError(f"{fn}: unknown special directive {item!r}") from None
+                axis = vec[0]
+                if len(vec) > 1:
+                    ndmin = vec[1]
+                if len(vec) > 2:
+                    trans1d = vec[2]
+                continue
+            elif type(item) in onp.ScalarType:
+                objs.append(item)
+                kinds.append(item)    # weak for the result dtype, as in NumPy
+                continue
+            else:
+                x = asarray(item)
+                new = array(x, copy=False, ndmin=ndmin)
+                if trans1d != -1 and x.ndim < ndmin:
+                    k2 = ndmin - x.ndim
+                    k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
+                    d = list(range(ndmin))
+                    new = new.transpose(d[:k1] + d[k2:] + d[k1:k2])
+            objs.append(new)
+            kinds.append(new)
+        if not objs:
+            raise ValueError(f"{fn}: need at least one array to concatenate")
+        dt = result_type(*kinds)
+        objs = [array(o, dtype=dt, copy=False, ndmin=ndmin) for o in objs]
+        return concatenate(objs, axis=axis)
+
+    def __len__(self):
+        return 0
+
+    def __repr__(self):
+        return f"<namedarray {self._name}>"
+
+
+r_ = _Concatenator("r_", axis=0)
+r_.__doc__ = """``numpy.r_``: concatenate slices, scalars and arrays along the
+first axis (``"0,2,1"``-style directives as in NumPy; the matrix directives
+``"r"``/``"c"`` raise TypeError: namedarray has no matrix type).
+
+>>> import namedarray as np
+>>> np.r_[-1:1:5j, [0] * 2]
+array([-1. , -0.5,  0. ,  0.5,  1. ,  0. ,  0. ])
+"""
+
+c_ = _Concatenator("c_", axis=-1, ndmin=2, trans1d=0)
+c_.__doc__ = """``numpy.c_``: stack 1-d items as columns (concatenate along the last
+axis, each item at least 2-d).
+
+>>> import namedarray as np
+>>> np.c_[[1, 2], [3, 4]]
+array([[1, 3],
+       [2, 4]])
+"""
+
+__all__ = ["c_", "index_exp", "mgrid", "ogrid", "r_", "s_"]

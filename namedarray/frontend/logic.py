@@ -1,0 +1,92 @@
+"""Truth of whole arrays: ``allclose``, ``array_equal``, ``array_equiv`` (and
+``isclose``, elementwise).
+
+As in NumPy, the whole-array tests return a Python ``bool``: every element
+counts, named axes included.  Under ``jax.jit`` (or inside ``nmap``) the
+answer is not known while tracing, so they return the 0-d bool array instead,
+which ``jax.lax.cond`` and ``where`` take.
+
+>>> import namedarray as np
+>>> np.allclose(np.arange(3.0), [0, 1, 2.0000001])
+True
+>>> np.array_equal(np.arange(3).tag("i"), np.arange(3).tag("i"))
+True
+>>> np.array_equiv(np.ones((2, 3)), np.ones(3))
+True
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray
+from .creation import asarray
+from .elementwise import UFUNCS
+from .engines.args import numpy_args
+from .engines.generic import wrap
+from .reductions import REDUCTIONS
+
+_isclose = wrap(numpy_args(jnp.isclose, "isclose"), "isclose")
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (aligned
+    by name)."""
+    x, y = asarray(a), asarray(b)
+    try:
+        onp.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise ValueError(f"isclose: operands could not be broadcast together with "
+                         f"shapes {x.shape} {y.shape}") from None
+    return _isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _whole(r: NamedArray):
+    """``r`` reduced over all its axes, positional and named: a Python bool, or
+    the 0-d array when it is being traced."""
+    axes = tuple(range(r.ndim)) + tuple(r.named_shape)
+    t = REDUCTIONS["all"](r, axes) if axes else r
+    if isinstance(t.data, jax.core.Tracer):
+        return t
+    return bool(t.data)
+
+
+def _nan_equal(x, y, eq):
+    if x.dtype.kind not in "fc" and y.dtype.kind not in "fc":
+        return eq
+    both = UFUNCS["logical_and"](UFUNCS["isnan"](x), UFUNCS["isnan"](y))
+    return UFUNCS["logical_or"](eq, both)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``numpy.allclose``: whether every element of ``a`` is close to ``b``'s
+    (a Python bool; aligned by name)."""
+    return _whole(asarray(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """``numpy.array_equal``: same shape (and named shape) and elements (a
+    Python bool)."""
+    try:
+        x, y = asarray(a1), asarray(a2)
+    except (TypeError, ValueError):
+        return False
+    if x.shape != y.shape or x.named_shape != y.named_shape:
+        return False
+    eq = UFUNCS["equal"](x, y)
+    return _whole(_nan_equal(x, y, eq) if equal_nan else eq)
+
+
+def array_equiv(a1, a2):
+    """``numpy.array_equiv``: whether the arrays broadcast to one shape with equal
+    elements (a Python bool; a name with two sizes does not broadcast)."""
+    try:
+        x, y = asarray(a1), asarray(a2)
+        eq = UFUNCS["equal"](x, y)
+    except (TypeError, ValueError):
+        return False
+    return _whole(eq)
+
+
+__all__ = ["allclose", "array_equal", "array_equiv", "isclose"]
