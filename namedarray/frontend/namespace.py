@@ -6,7 +6,7 @@ from one table: ``wrap(jnp.f, named=KIND)``.  ``KIND`` says what a *named*
 ``axis`` means (``"keep"``: the name survives, e.g. ``flip``; ``"reduce"``:
 consumed).  Pure dtype/introspection helpers are NumPy's own functions, and
 NumPy's dtypes, scalar types and constants are NumPy's own objects; the ML
-dtypes (``bfloat16``, ``float8_*``) and ``finfo`` are JAX's (``ml_dtypes``).
+dtypes (``bfloat16``, ``float8_*``) are JAX's (``ml_dtypes``), and ``finfo`` knows them.
 
 Importing this module also installs ``NamedArray``'s methods and operators and
 registers the frontend with the core layer (``core/hooks.py``).
@@ -92,8 +92,8 @@ def _namespace():
     ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
     ns.update(_declare(ns))
     ns.update(_numpy_objects(ns))
-    # ML dtypes as JAX has them (ml_dtypes' types); finfo that knows them
-    ns.update(config.ML_DTYPES, finfo=jnp.finfo)
+    # ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
+    ns.update(config.ML_DTYPES)
     return ns
 
 

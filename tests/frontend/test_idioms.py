@@ -266,9 +266,10 @@ UNSUPPORTED = [
 
 @pytest.mark.parametrize("fn, make, what", UNSUPPORTED, ids=[u[0] for u in UNSUPPORTED])
 def test_unsupported_dtypes_get_one_clear_error(fn, make, what):
-    with pytest.raises(TypeError, match=rf"^{fn}: {what}.* is not supported: namedarray arrays "
-                                        r"hold bool and numeric data only \(JAX has no "
-                                        r"structured, string, datetime or object arrays\)"):
+    with pytest.raises(TypeError, match=rf"^{fn}: {what}.* is not supported: namedarray "
+                                        r"arrays hold bool, numeric and ML \(bfloat16, "
+                                        r"float8_\*\) data only \(JAX has no structured, "
+                                        r"string, datetime or object arrays\)"):
         make()
 
 

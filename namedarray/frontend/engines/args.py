@@ -80,8 +80,9 @@ def unsupported_dtype(fn, dtype, source=None):
                                              "V": "void"}.get(dt.kind, dt.kind))
     src = f" (from {type(source).__name__} {_short(source)})" if source is not None else ""
     return TypeError(
-        f"{fn}: {kind} dtype {dt}{src} is not supported: namedarray arrays hold bool and "
-        "numeric data only (JAX has no structured, string, datetime or object arrays); "
+        f"{fn}: {kind} dtype {dt}{src} is not supported: namedarray arrays hold bool, "
+        "numeric and ML (bfloat16, float8_*) data only (JAX has no structured, string, "
+        "datetime or object arrays); "
         "keep such data in NumPy")
 
 
