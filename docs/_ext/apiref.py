@@ -352,9 +352,11 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
               "Shape manipulation and in-place writes", "indexing": "Indexing",
               "sorting": "Sorting", "io": "Input and output",
               "conversion": "Shapes, conversion and printing",
-              "selection": "Masked selections and data-dependent sizes"}
-    for key in ("creation", "joining", "manipulation", "indexing", "selection", "sorting",
-                "io", "conversion", "other"):
+              "selection": "Masked selections and data-dependent sizes",
+              "index_tricks": "Index tricks", "logic": "Whole-array comparisons",
+              "checked": "Functions with NumPy's input checks"}
+    for key in ("creation", "joining", "manipulation", "indexing", "index_tricks",
+                "selection", "sorting", "logic", "checked", "io", "conversion", "other"):
         names = [n for n in by_module.get(key, []) if n not in sections[0][2]]
         if names:
             sections.append((titles.get(key, "Other functions"),
