@@ -515,22 +515,23 @@ def _where_for(m, f):
     return positional(m.data.reshape(m.data.shape + (1,) * (npos - m.ndim)))
 
 
-def _lowest(dt):
+def _extreme(dt, top):
+    """The largest (``top``) or smallest value of ``dt``: the identity of min
+    (or max)."""
     dt = onp.dtype(dt)
     if dt.kind == "b":
-        return False
+        return top
     if dt.kind in "iu":
-        return onp.iinfo(dt).min
-    return -onp.inf
+        return onp.iinfo(dt).max if top else onp.iinfo(dt).min
+    return onp.inf if top else -onp.inf
+
+
+def _lowest(dt):
+    return _extreme(dt, False)
 
 
 def _highest(dt):
-    dt = onp.dtype(dt)
-    if dt.kind == "b":
-        return True
-    if dt.kind in "iu":
-        return onp.iinfo(dt).max
-    return onp.inf
+    return _extreme(dt, True)
 
 
 # --------------------------------------------------------------------------
