@@ -287,6 +287,13 @@ NOT_A_JAX_ARRAY = (
     "pass x.data.")
 
 
+def _numpy_repr(data) -> str:
+    """NumPy's repr of ``data``; an ML dtype prints by name as a builtin one
+    does (``dtype=bfloat16``), whatever ``ml_dtypes`` version renders it."""
+    a = onp.asarray(data)
+    return repr(a).replace(f"dtype={a.dtype!r}", f"dtype={a.dtype.name}")
+
+
 class NamedArray:
     """A JAX array whose dimensions are positional (``None``) or named.
 
@@ -505,8 +512,8 @@ class NamedArray:
         if isinstance(self.data, jax.core.Tracer):
             return f"NamedArray({self.data}, dims={self.dims})"
         if self.dims.count(None) == len(self.dims):
-            return repr(onp.asarray(self.data))
-        body = repr(onp.asarray(self.data)).replace("\n", "\n" + " " * 5)
+            return _numpy_repr(self.data)
+        body = _numpy_repr(self.data).replace("\n", "\n" + " " * 5)
         return (f"NamedArray(named_shape={self.named_shape}, shape={self.shape}, "
                 f"dtype={self.dtype},\n     dims={self.dims},\n     data={body})")
 
