@@ -1,10 +1,16 @@
-"""Shared test support: Hypothesis strategies (shapes, 0-size and 0-d included,
-   dtypes, names) and the NumPy-oracle assertions (assert_same, assert_same_named)."""
+"""Shared test support over ``namedarray.testing``: Hypothesis strategies
+(shapes, 0-size and 0-d included, dtypes, names; values from
+``namedarray.testing.strategies.elements``) and the NumPy-oracle assertions
+(assert_same, assert_same_named), which compare with
+``namedarray.testing.assert_allclose`` / ``assert_array_equal``."""
 from __future__ import annotations
 
 import numpy as onp
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+from namedarray import testing as nt
+from namedarray.testing import strategies as nst
 
 ALL_DTYPES = [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8,
               onp.float16, onp.float32, onp.float64, onp.complex64, onp.complex128]
@@ -19,20 +25,9 @@ def shapes(min_dims=0, max_dims=3, min_side=0, max_side=4):
 
 
 def arrays(dtype, shape, small=True):
-    """Arrays of ``dtype`` with small finite values (no overflow noise)."""
-    dtype = onp.dtype(dtype)
-    if dtype.kind == "b":
-        elems = st.booleans()
-    elif dtype.kind in "iu":
-        lo = 0 if dtype.kind == "u" else -5
-        elems = st.integers(lo, 5)
-    elif dtype.kind == "f":
-        elems = st.floats(-10, 10, width=min(dtype.itemsize * 8, 64), allow_nan=False,
-                          allow_subnormal=False)  # XLA on CPU flushes subnormals
-    else:
-        elems = st.complex_numbers(max_magnitude=10, allow_nan=False, allow_infinity=False,
-                                   allow_subnormal=False, width=dtype.itemsize * 8)
-    return hnp.arrays(dtype, shape, elements=elems)
+    """NumPy arrays of ``dtype`` with small finite values (no overflow noise; no
+    subnormals, which XLA on CPU flushes), or the whole range (``small=False``)."""
+    return hnp.arrays(onp.dtype(dtype), shape, elements=nst.elements(dtype, small))
 
 
 @st.composite
@@ -65,16 +60,14 @@ def assert_same(res, exp, close=False):
     assert got.shape == exp.shape, (got.shape, exp.shape)
     if close and exp.dtype.kind in "fc":
         wide = exp.dtype.itemsize > 2
-        onp.testing.assert_allclose(got, exp, rtol=1e-6 if wide else 1e-2,
-                                    atol=1e-12 if wide else 1e-2)
+        nt.assert_allclose(got, exp, rtol=1e-6 if wide else 1e-2,
+                           atol=1e-12 if wide else 1e-2)
     else:
-        onp.testing.assert_array_equal(got, exp)
+        nt.assert_array_equal(got, exp)
 
 
 def assert_same_named(a, b, tol=1e-10):
-    """Two NamedArrays hold the same names and, aligned by name, the same values."""
-    assert set(a.names) == set(b.names), (a.dims, b.dims)
-    names = sorted(a.names)
-    ra, rb = onp.asarray(a.untag(*names)), onp.asarray(b.untag(*names))
-    assert ra.dtype == rb.dtype
-    onp.testing.assert_allclose(ra, rb, rtol=tol, atol=tol)
+    """Two NamedArrays hold the same names and sizes, the same dtype and positional
+    shape, and, aligned by name, the same values (``namedarray.testing``)."""
+    assert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)
+    nt.assert_allclose(a, b, rtol=tol, atol=tol)

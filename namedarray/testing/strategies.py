@@ -41,14 +41,18 @@ def elements(dtype, small=True):
 
 @st.composite
 def named_arrays(draw, dtypes=DTYPES, names=NAMES, min_dims=0, max_dims=3, min_side=0,
-                 max_side=4, min_names=0, max_names=None, small=True):
-    """A NamedArray with drawn dtype, shape (0-size and 0-d included), and
-    ``min_names``..``max_names`` of its axes named from ``names`` (the physical
-    order of names and positional axes is drawn too)."""
-    min_dims = max(min_dims, min_names)
-    max_dims = max(max_dims, min_dims)
-    shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
-                                  max_side=max_side)) if max_dims else ()
+                 max_side=4, min_names=0, max_names=None, small=True, shape=None):
+    """A NamedArray with drawn dtype, shape (0-size and 0-d included; or the
+    physical ``shape`` given), and ``min_names``..``max_names`` of its axes named
+    from ``names`` (the physical order of names and positional axes is drawn
+    too)."""
+    if shape is None:
+        min_dims = max(min_dims, min_names)
+        max_dims = max(max_dims, min_dims)
+        shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims,
+                                      min_side=min_side, max_side=max_side)
+                     ) if max_dims else ()
+    shape = tuple(shape)
     dt = onp.dtype(draw(st.sampled_from(list(dtypes))))
     data = draw(hnp.arrays(dt, shape, elements=elements(dt, small)))
     hi = len(shape) if max_names is None else min(max_names, len(shape), len(names))

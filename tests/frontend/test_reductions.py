@@ -11,6 +11,7 @@ from hypothesis import given, strategies as st
 from jax.test_util import check_grads
 
 import namedarray as np
+from namedarray.testing import strategies as nst
 from support import NAMES, arrays, shapes
 
 INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
@@ -60,18 +61,19 @@ def check(res, ref, dt=None):
 
 
 @st.composite
-def case(draw, name):
+def case(draw, name, min_dims=0, min_names=0, max_names=0):
+    """(dtype, physical NumPy data, dims) of a drawn array for ``name``."""
     dtypes, tuples, empty = TABLE[name]
-    dt = draw(st.sampled_from(dtypes))
-    shape = draw(shapes(0, 3, 0 if empty else 1, 4))
-    data = draw(arrays(dt, shape))
-    return dt, data
+    x = draw(nst.named_arrays(dtypes=dtypes, names=NAMES, min_dims=min_dims, max_dims=3,
+                              min_side=0 if empty else 1, max_side=4,
+                              min_names=min_names, max_names=max_names))
+    return x.dtype, onp.asarray(x.data), list(x.dims)
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
 @given(data=st.data())
 def test_positional_matches_numpy(name, data):
-    dt, a = data.draw(case(name))
+    dt, a, _ = data.draw(case(name))
     _, tuples, _ = TABLE[name]
     nd = a.ndim
     axis = data.draw(st.one_of(st.none(), st.integers(-nd, nd - 1) if nd else st.none()))
@@ -84,15 +86,9 @@ def test_positional_matches_numpy(name, data):
 
 @st.composite
 def named_case(draw, name):
-    dt, a = draw(case(name))
-    a = a if a.ndim else a.reshape(1)
+    dt, a, tags = draw(case(name, min_dims=1, min_names=1, max_names=None))
     nd = a.ndim
-    k = draw(st.integers(1, nd))
-    slots = draw(st.permutations(range(nd)))[:k]
-    names = draw(st.permutations(NAMES))[:k]
-    tags = [None] * nd
-    for s, n in zip(slots, names):
-        tags[s] = n
+    slots = [i for i, t in enumerate(tags) if t is not None]
     _, tuples, _ = TABLE[name]
     pos = [i for i in range(nd) if tags[i] is None]
     if tuples:

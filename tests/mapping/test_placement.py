@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import namedarray as np
 from namedarray import parallel as P
-from support import arrays
+from namedarray.testing import strategies as nst
 
 B, C, K = 8, 2, 3          # sizes of names "b", "c" and the positional axis
 MESH8 = jax.make_mesh((8,), ("d",))
@@ -205,9 +205,8 @@ def test_drawn_gradients_taken_inside_the_map(op, placement, dims, jit, seed):
 @settings(max_examples=15)
 @given(data=st.data())
 def test_drawn_values_any_dtype(data):
-    dt = data.draw(st.sampled_from([onp.float32, onp.int32, onp.int8]))
-    a = data.draw(arrays(dt, (K, B, C)))
-    x = np.asarray(a).tag(None, "b", "c")
+    x = data.draw(nst.named_arrays(dtypes=[onp.float32, onp.int32, onp.int8],
+                                   shape=(K, B, C), max_names=0)).tag(None, "b", "c")
     op = data.draw(st.sampled_from(["sum", "max", "cumsum", "sort", "fresh", "untag",
                                     "concatenate", "diff", "psum_bc", "take"]))
     placement = data.draw(st.sampled_from(sorted(PLACEMENTS)))
