@@ -36,6 +36,17 @@ def isscalar(element):
     return onp.isscalar(element)
 
 
+def common_type(*arrays):
+    """``numpy.common_type``: the inexact scalar type of the arrays' dtypes.
+
+    >>> import namedarray as np
+    >>> np.common_type(np.arange(3), np.ones(2, np.float32))
+    <class 'numpy.float64'>
+    """
+    return onp.common_type(*(onp.empty(0, a.dtype) if isinstance(a, NamedArray) else a
+                             for a in arrays))
+
+
 class finfo:
     """``numpy.finfo``: machine limits of a floating dtype (or an array's; a
     complex dtype gives its real part's).  The limits are Python floats, as the

@@ -47,7 +47,7 @@ _NUMPY_OWN = [
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
-    "common_type", "datetime_data", "may_share_memory", "shares_memory",
+    "datetime_data", "may_share_memory", "shares_memory",
 ]
 
 _SKIP = {"isnat"}
