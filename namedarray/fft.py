@@ -136,12 +136,23 @@ def _declare(name, axis_kw, kind, length):
 
 globals().update({n: _declare(n, *spec) for n, spec in _TABLE.items()})
 
-# sample frequencies: no array input
-fftfreq = wrap(jnp.fft.fftfreq, "fftfreq")
-rfftfreq = wrap(jnp.fft.rfftfreq, "rfftfreq")
-for _f in (fftfreq, rfftfreq):
-    _f.__module__ = __name__
-    _f.__doc__ = f"``numpy.fft.{_f.__name__}``.\n\nSee ``numpy.fft.{_f.__name__}``."
-del _f
+def _sample_frequencies(name):
+    """``numpy.fft.{name}``: no array input; ``n * d == 0`` raises
+    ZeroDivisionError as in NumPy (it divides by it)."""
+    w = wrap(getattr(jnp.fft, name), name)
+
+    def f(n, d=1.0, **kwargs):
+        if n * d == 0:
+            raise ZeroDivisionError(f"{name}: n * d is zero (n={n!r}, d={d!r}); the "
+                                    "frequencies are k / (n * d)")
+        return w(n, d, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__module__ = __name__
+    f.__doc__ = f"``numpy.fft.{name}``.\n\nSee ``numpy.fft.{name}``."
+    return f
+
+
+fftfreq = _sample_frequencies("fftfreq")
+rfftfreq = _sample_frequencies("rfftfreq")
 
 __all__ = sorted(list(_TABLE) + ["fftfreq", "rfftfreq"])

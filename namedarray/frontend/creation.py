@@ -59,10 +59,25 @@ def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like
 asanyarray = asarray
 
 
-ascontiguousarray = asarray
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """``numpy.ascontiguousarray``: ``asarray``, at least 1-d as in NumPy.
+
+    >>> import namedarray as np
+    >>> np.ascontiguousarray(3.0)
+    array([3.])
+    """
+    return array(a, dtype=dtype, copy=False, ndmin=1)
 
 
-asfortranarray = asarray
+def asfortranarray(a, dtype=None, *, like=None):
+    """``numpy.asfortranarray``: ``asarray``, at least 1-d as in NumPy (the
+    memory order is XLA's).
+
+    >>> import namedarray as np
+    >>> np.asfortranarray(np.int8(3))
+    array([3], dtype=int8)
+    """
+    return array(a, dtype=dtype, copy=False, ndmin=1)
 
 
 def _leaves(a):

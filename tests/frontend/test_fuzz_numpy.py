@@ -286,10 +286,6 @@ KNOWN = {
                                           "broadcasts to 2-d)"),
     "triu": (lambda a, k: a[0].ndim < 2, "np.triu(1-d array): ValueError (NumPy: "
                                           "broadcasts to 2-d)"),
-    "ascontiguousarray": (lambda a, k: a[0].ndim == 0,
-                          "np.ascontiguousarray(0-d) stays 0-d (NumPy: shape (1,))"),
-    "asfortranarray": (lambda a, k: a[0].ndim == 0,
-                       "np.asfortranarray(0-d) stays 0-d (NumPy: shape (1,))"),
     "clip": (lambda a, k: _kind(a[0]) == "b" and a[1] is None and a[2] is None,
              "np.clip(bool array, None, None) returns it (NumPy: TypeError)"),
     "i0": (lambda a, k: _narrow_int(a[0]) or _kind(a[0]) == "c",
@@ -316,10 +312,6 @@ KNOWN = {
              "np.kron(bool, bool): TypeError (NumPy: bool)"),
     "linalg.lstsq": (lambda a, k: True, "np.linalg.lstsq(float32 0x0, ...)[1] dtype "
                                         "(float32 vs NumPy's float64) on empty input"),
-    "fft.fftfreq": (lambda a, k: a[0] == 0, "np.fft.fftfreq(0) is empty (NumPy: "
-                                            "ZeroDivisionError)"),
-    "fft.rfftfreq": (lambda a, k: a[0] == 0, "np.fft.rfftfreq(0) is empty (NumPy: "
-                                             "ZeroDivisionError)"),
     "fft.fftshift": (lambda a, k: a[0].ndim == 0, "np.fft.fftshift(0-d) returns it "
                                                    "(NumPy: ValueError)"),
     "fft.ifftshift": (lambda a, k: a[0].ndim == 0, "np.fft.ifftshift(0-d) returns it "
@@ -1093,6 +1085,23 @@ def test_common_type_takes_namedarrays():
     assert np.common_type(np.arange(3), np.ones(2, np.float32)) is onp.float64
     assert np.common_type(np.ones(2, np.float16)) is onp.float16
     assert np.common_type(np.ones(2, np.complex64), onp.ones(1)) is onp.complex128
+
+
+def test_ascontiguousarray_is_at_least_1d():
+    """A 0-d input stayed 0-d (NumPy: shape (1,))."""
+    for f in (np.ascontiguousarray, np.asfortranarray):
+        assert f(np.asarray(3.0)).shape == (1,) and f(3).dtype == onp.int64
+        x = np.arange(3.0)
+        assert f(x) is x and f([1, 2], dtype=np.float32).dtype == onp.float32
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_sample_frequencies_of_zero_raise(name):
+    """fftfreq(0) returned an empty array (NumPy divides by n * d)."""
+    with pytest.raises(ZeroDivisionError, match=rf"{name}: n \* d is zero \(n=0, d=1.0\)"):
+        getattr(np.fft, name)(0)
+    with pytest.raises(ZeroDivisionError, match=rf"{name}: n \* d is zero \(n=4, d=0\)"):
+        getattr(np.fft, name)(4, 0)
 
 
 # ------------------------------------------- crash and hang candidates
