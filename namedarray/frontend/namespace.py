@@ -36,7 +36,7 @@ from .engines.ufunc import ufunc
 from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
-_KEEP = {"sort", "argsort", "flip", "roll", "diff", "partition", "argpartition",
+_KEEP = {"sort", "argsort", "flip", "roll", "diff",
          "take_along_axis", "gradient", "unwrap", "apply_along_axis"}
 _REDUCE = {"trapezoid", "apply_over_axes"}
 

@@ -1,6 +1,7 @@
 """Sorting: ``sort`` and ``argsort`` (stable; ``axis`` may name an axis, which
-is kept).  ``partition``, ``searchsorted``, ``unique``, ... are declared in the
-table (``frontend/namespace.py``).
+is kept), ``partition`` and ``argpartition`` (``kth`` counted from the end when
+negative, or a sequence of positions).  ``searchsorted``, ``unique``, ... are
+declared in the table (``frontend/namespace.py``).
 
 >>> import namedarray as np
 >>> np.sort(np.array([[3, 1], [2, 0]]).tag("i", None), axis="i").untag("i")
@@ -41,6 +42,67 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None)
     array([1, 0, 2])
     """
     return _SORT("argsort", a, axis, kind, order, stable, descending)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.partition``: the element at each ``kth`` position is where a sort
+    would put it, smaller ones before, larger after.  ``kth`` may be negative
+    (from the end) or a sequence; ``axis`` may name an axis (name kept).
+
+    >>> import namedarray as np
+    >>> np.partition(np.array([-1, -1, 0]), -1)
+    array([-1, -1,  0])
+    """
+    return _PARTITION("partition", a, kth, axis, kind, order)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.argpartition``: the indices that would partition ``a`` (see
+    ``partition``).
+
+    >>> import namedarray as np
+    >>> np.argpartition(np.array([3, 1, 2]), -1)[-1]
+    array(0)
+    """
+    return _PARTITION("argpartition", a, kth, axis, kind, order)
+
+
+def _check_kth(fn, kth, n):
+    """NumPy's checks of ``kth`` (ints in ``[-n, n)``) for an axis of length ``n``."""
+    ks = tuple(onp.atleast_1d(onp.asarray(kth)).ravel().tolist())
+    if not all(isinstance(k, int) and not isinstance(k, bool) for k in ks):
+        raise TypeError(f"{fn}: kth must be an integer or a sequence of integers, "
+                        f"got {kth!r}")
+    for k in ks:
+        if not -n <= k < n:
+            raise ValueError(f"{fn}: kth(={k + n if k < 0 else k}) out of bounds ({n})")
+
+
+def _PARTITION(fn, a, kth, axis, kind, order):
+    if kind != "introselect":
+        raise ValueError(f"{fn}: kind must be 'introselect', got {kind!r}")
+    if order is not None:
+        raise ValueError(f"{fn}: order= partitions structured arrays, which namedarray "
+                         "does not have")
+    x = asarray(a)
+    if axis is None and x.names:
+        raise ValueError(f"{fn}: axis=None flattens the positional axes; the array also "
+                         f"has named axes {x.named_shape}, which stay")
+
+    def run(d, axis=-1):
+        if axis is None:
+            d, axis = d.ravel(), 0
+        n = d.shape[axis]
+        if d.size == 0:     # NumPy checks no kth against an empty array
+            return d.astype(onp.intp) if fn == "argpartition" else d
+        _check_kth(fn, kth, n)
+        # a stable sort puts every kth where it belongs; jax.numpy's partition
+        # negates the values (wrong at the integer minimum) and takes one kth
+        return (jnp.argsort if fn == "argpartition" else jnp.sort)(d, axis=axis,
+                                                                    stable=True)
+
+    res = wrap(run, fn, named="keep")(x, axis=axis)
+    return res.astype(onp.intp) if fn == "argpartition" and config.numpy_dtypes() else res
 
 
 def _SORT(fn, a, axis, kind, order, stable, descending=False):

@@ -155,3 +155,28 @@ def test_named_sort(data):
     s = onp.sort(arr[0, 0])
     same(np.searchsorted(np.asarray(s), x).untag("b"),
          onp.stack([onp.searchsorted(s, arr[i]) for i in range(3)]))
+
+
+@pytest.mark.parametrize("fn", ["partition", "argpartition"])
+@pytest.mark.parametrize("values, kth", [
+    (onp.int8([-1, -1, 0]), -1),                       # kth from the end
+    (onp.int8([-128, 5, 3]), 0),                       # the integer minimum
+    (onp.array([-2**63, 0]), 0),
+    (onp.array([3.0, onp.nan, 1.0, 2.0]), [0, 2]),     # several kth; NaN last
+])
+def test_partition_equals_numpy(fn, values, kth):
+    got = onp.asarray(getattr(np, fn)(np.asarray(values), kth))
+    ref = getattr(onp, fn)(values, kth)
+    if fn == "argpartition":
+        got, ref = values[got], values[ref]
+    for k in onp.atleast_1d(kth):
+        onp.testing.assert_array_equal(got[k], ref[k])
+    onp.testing.assert_array_equal(onp.sort(got), onp.sort(ref))
+
+
+def test_partition_kth_errors():
+    with pytest.raises(ValueError, match=r"partition: kth\(=-1\) out of bounds \(3\)"):
+        np.partition(np.zeros(3), -4)
+    with pytest.raises(TypeError, match=r"argpartition: kth must be an integer"):
+        np.argpartition(np.zeros(3), 1.0)
+    assert np.partition(np.zeros((1, 0)), 5).shape == (1, 0)    # NumPy: no check
