@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as onp
 
 from ..core.array import NamedArray, normalize_axis, positional, rewrap, unknown_name
-from .engines.args import np_asarray
-from .engines.generic import generic
+from .engines.args import np_asarray, numpy_args
+from .engines.generic import generic, wrap
 from .engines.out import store_out
 from .engines.select import result_type
 
@@ -118,9 +119,39 @@ def append(arr, values, axis=None):
     return generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
 
 
+_insert = wrap(numpy_args(jnp.insert, "insert"), "insert")
+
+
+def insert(arr, obj, values, axis=None):
+    """``numpy.insert``; an integer index outside ``[-n, n]`` is NumPy's
+    ``IndexError`` (``jax.numpy`` clips it, which would insert elsewhere).
+
+    >>> import namedarray as np
+    >>> np.insert(np.array([1, 2]), -1, 9)
+    array([1, 9, 2])
+    """
+    x = operands([arr])[0]
+    if not isinstance(obj, slice):
+        idx = onp.asarray(obj.data if isinstance(obj, NamedArray) else obj)
+        if idx.dtype.kind in "iu" and idx.size:
+            n = x.size if axis is None else x.shape[normalize_axis("insert", axis,
+                                                                    x.ndim)]
+            bad = idx[(idx < -n) | (idx > n)]
+            if bad.size:
+                ax = 0 if axis is None else axis
+                raise IndexError(f"insert: index {bad.flat[0]} is out of bounds for "
+                                 f"axis {ax} with size {n}")
+    if isinstance(values, (int, float, complex, list, tuple)):
+        try:        # NumPy casts host values as numpy.array(values, dtype=arr.dtype)
+            onp.array(values, dtype=x.dtype)
+        except OverflowError as e:
+            raise OverflowError(f"insert: {e}") from None
+    return _insert(x, obj, values, axis=axis)
+
+
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     return vstack(tup, dtype=dtype, casting=casting)
 
 
 __all__ = ["stack", "concatenate", "hstack", "vstack", "dstack", "column_stack", "append",
-           "row_stack"]
+           "insert", "row_stack"]

@@ -285,8 +285,6 @@ KNOWN = {
            "ValueError (NumPy: TypeError)"),
     "sinc": (lambda a, k: _narrow_int(a[0]), "np.sinc(int8 array) is float32 "
                                               "(NumPy: float64)"),
-    "insert": (lambda a, k: True, "np.insert(np.asarray([3]), 4, -1) appends "
-                                  "(NumPy: IndexError, index 4 out of bounds)"),
     "fill_diagonal": (lambda a, k: k.get("wrap"),
                       "np.fill_diagonal(x, 0, wrap=True): NotImplementedError"),
     "ix_": (lambda a, k: any(_kind(v) == "b" for v in a),

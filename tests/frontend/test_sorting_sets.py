@@ -180,3 +180,13 @@ def test_partition_kth_errors():
     with pytest.raises(TypeError, match=r"argpartition: kth must be an integer"):
         np.argpartition(np.zeros(3), 1.0)
     assert np.partition(np.zeros((1, 0)), 5).shape == (1, 0)    # NumPy: no check
+
+
+def test_insert_index_out_of_bounds_is_numpys_index_error():
+    onp.testing.assert_array_equal(np.insert(np.array([1, 2]), -1, 9), [1, 9, 2])
+    onp.testing.assert_array_equal(np.insert(np.arange(3), [0, 3], 9), [9, 0, 1, 2, 9])
+    with pytest.raises(IndexError, match=r"insert: index 4 is out of bounds for axis 0 "
+                                         r"with size 1"):
+        np.insert(np.asarray([3]), 4, -1)
+    with pytest.raises(IndexError, match=r"insert: index -3 is out of bounds"):
+        np.insert(np.asarray([3]), -3, -1)
