@@ -60,10 +60,16 @@ def _truth(jfn):
 
 def _complex_nan(jfn):
     """jnp.max/min ignore a NaN in complex input; NumPy propagates the first
-    one met along the axis."""
+    one met along the axis.  A Python int ``initial`` must fit an integer
+    array's dtype (NumPy's OverflowError; jnp would wrap it)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
         r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+        if type(initial) is int and jnp.issubdtype(a.dtype, jnp.integer):
+            info = jnp.iinfo(a.dtype)
+            if not info.min <= initial <= info.max:
+                raise OverflowError(f"Python integer {initial} out of bounds for "
+                                    f"{_onp.dtype(a.dtype)}")
         if not jnp.iscomplexobj(a) or where is not None or a.size == 0:
             return r
         axes = tuple(range(a.ndim)) if axis is None else (

@@ -221,11 +221,6 @@ def _zero_d_axis(a, k):
     return isinstance(a[0], onp.ndarray) and a[0].ndim == 0 and k.get("axis") is not None
 
 
-def _initial_out_of_range(a, k):
-    return "initial" in k and a[0].dtype.kind in "iu" and not (
-        onp.iinfo(a[0].dtype).min <= k["initial"] <= onp.iinfo(a[0].dtype).max)
-
-
 # name -> (predicate on the NumPy-side (args, kwargs), reason): deliberate
 # decisions (docs/differences.md); a matching call is not compared.
 DEVIATIONS = {
@@ -246,9 +241,6 @@ KNOWN = {
                                "nanargmax", "nanargmin", "average", "cumsum", "cumprod",
                                "nancumsum", "nancumprod", "cumulative_sum",
                                "cumulative_prod")},
-    "max": (lambda a, k: _zero_d_axis(a, k) or _initial_out_of_range(a, k),
-            "np.max(np.asarray(onp.uint8([5, 1])), initial=-2) gives 5 (NumPy: "
-            "OverflowError)"),
     "trapezoid": (lambda a, k: _narrow_int(a[0]),
                   "np.trapezoid(int8/int32 array) is float32 (NumPy: float64)"),
     "sort_complex": (lambda a, k: a[0].dtype.itemsize < 8 or a[0].dtype.kind in "biu",

@@ -132,3 +132,11 @@ def test_nanarg_complex(fn):
         assert_same(getattr(np, fn)(np.asarray(y), axis=ax), getattr(onp, fn)(y, axis=ax))
     with pytest.raises(ValueError, match="All-NaN slice encountered"):
         getattr(np, fn)(np.asarray([NAN, NAN]))
+
+
+@pytest.mark.parametrize("fn", ["max", "min", "amax", "amin"])
+def test_initial_must_fit_the_integer_dtype(fn):
+    x = np.asarray(onp.uint8([5, 1]))
+    with pytest.raises(OverflowError, match=r"Python integer -2 out of bounds for uint8"):
+        getattr(np, fn)(x, initial=-2)
+    assert int(getattr(np, fn)(x, initial=3)) == getattr(onp, fn)(onp.uint8([5, 1]), initial=3)
