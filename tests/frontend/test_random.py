@@ -469,7 +469,7 @@ _PHYSICAL: dict = {}
 
 
 @pytest.mark.parametrize("call", ["normal", "poisson", "choice", "permutation", "shuffle",
-                                  "permuted", "random_out", "multivariate_normal"])
+                                  "permuted", "binomial", "multivariate_normal"])
 def test_numpy_seeded_named_draws_inside_an_eager_nmap(call):
     """The legacy functions too: one draw per named slice, the physical draw's."""
     x = _named_x()
