@@ -45,10 +45,15 @@ only draw once, at trace time.
 >>> bool((draw(jax.random.key(0)) != draw(jax.random.key(1))).all())
 True
 
-Named draws.  Each named slice of a draw uses the key with the slice's index
-folded in (one ``fold_in`` per name, in sorted name order), so inside an
-``nmap`` over a parameter's name every instance draws its own slice, and the
-mapped result equals the physical draw.
+Named draws.  Named axes are batch axes for every method: those of the
+parameters, of ``out=``, of the array given to ``choice``, ``permutation``,
+``shuffle`` and ``permuted`` (one choice or permutation per named slice), of
+``multivariate_normal``'s mean, and so on.  Each named slice is drawn from
+the key with the slice's global index folded in (one ``fold_in`` per name, in
+sorted name order), so inside an ``nmap`` (local, on a mesh, split, nested)
+every instance draws its own slice, and the result equals the physical draw.
+``binomial`` and ``multinomial`` over a mesh draw every instance's slices and
+keep their own (JAX's sampler cannot take a key that varies over a mesh axis).
 
 Differences from NumPy: parameter checks (``scale < 0`` and the like) run on
 concrete values only (not under tracing).  ``Generator.spawn`` advances the
@@ -67,9 +72,11 @@ import numpy as onp
 from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
                           Philox, SeedSequence)
 
-from .core.array import NamedArray, align, new, normalize_axis, positional, rewrap
+from .core.array import NamedArray, align_plan, meet, new, normalize_axis, positional, rewrap
+from .core.vmap import nested_vmap
 from .frontend.engines.out import store_out
-from .parallel import axis_index
+from .parallel import axis_index, gather_names, scatter_names
+from .placement import localize
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -178,22 +185,115 @@ class _Stream:
         self._set(words, None, int(state[2]))
 
     # -- the one sampler ------------------------------------------------------
-    def _sample(self, fn, draw, params, size, dtype, scalar, work=None):
-        """Draw ``draw(key, shape, dtype, *params)`` (jitted; ``work`` is the
-        dtype it computes in, ``dtype`` the result's) with NumPy's broadcasting
-        of ``params`` against ``size``; named axes of parameters ride along."""
+    def _sample(self, fn, draw, params, size, dtype, scalar, work=None, like=None):
+        """Draw ``draw(key, shape, dtype, *params)`` (``work`` is the dtype it
+        computes in, ``dtype`` the result's) with NumPy's broadcasting of
+        ``params`` against ``size``; named axes of parameters (and of ``like``,
+        an ``out=`` array) are batch axes (see :func:`_slices`)."""
         size = _size(fn, size)
-        datas, shape, dims, mapped, index = _layout(fn, params, size)
+        ops = [p if isinstance(p, (NamedArray, int, float)) else positional(jnp.asarray(p))
+               for p in params]
+        shapes = [o.shape for o in ops if isinstance(o, NamedArray)]
+        try:
+            pshape = onp.broadcast_shapes(*shapes)
+            shape = pshape if size is None else size
+            if onp.broadcast_shapes(shape, pshape) != shape:
+                raise ValueError
+        except ValueError:
+            shown = ", ".join(str(s) for s in shapes)
+            raise ValueError(f"{fn}: parameters with shapes {shown} cannot be broadcast "
+                             + ("together" if size is None else f"to size {size}")) from None
         key = self._next_key(fn)
-        if index:
-            P = dims.count(None)
-            data = _named_draw(draw, key, shape[:P], shape[P:], work or dtype, len(index),
-                               *datas, *index)
-        else:
-            data = _jitted(draw)(key, shape, work or dtype, *datas)
-        if data.dtype != dtype:
-            data = data.astype(dtype)
-        return _result(data, dims, scalar if size is None else None, mapped)
+        res = _slices(fn, key, _run_draw, (draw, tuple(shape), work or dtype), ops, like,
+                      whole=getattr(draw, "whole", False))
+        if res.dtype != dtype:
+            res = rewrap(res, res.data.astype(dtype))
+        return _result(res, scalar if size is None else None)
+
+
+# --------------------------------------------------------------------------
+# named axes: one draw per named slice, the slice's index folded into the key
+# --------------------------------------------------------------------------
+def _slices(fn, key, run, static, ops, like=None, whole=False):
+    """``run(key, static, *ops)`` on the positional axes of ``ops``
+    (NamedArrays or Python scalars), once per element of their named axes
+    (and of ``like``'s): the draw for a named slice uses ``key`` with the
+    slice's global index along each name folded in (in sorted name order).
+
+    The index of a name bound by an enclosing map is this instance's
+    (``axis_index``); of a physical one, the position along it.  So a draw is
+    a function of (key, global named index) only, wherever the names live:
+    inside ``nmap`` (local, on a mesh, split) each instance draws exactly its
+    slice of the physical draw, and different slices differ.  Every method of
+    the Generator and of ``RandomState`` that meets a named array goes
+    through here.  ``whole``: draw every instance's slices (the mapped names
+    gathered) and keep this instance's part -- for JAX samplers whose loops
+    start from constants, which a key that varies over a mesh axis cannot
+    enter (``shard_map``'s varying-axes check).  Returns a NamedArray:
+    ``run``'s positional axes, then the names."""
+    src = [o for o in ops if isinstance(o, NamedArray)] + ([like] if like is not None else [])
+    if not any(o.names or o.mapped for o in src):
+        return positional(run(key, static, *[o.data if isinstance(o, NamedArray) else o
+                                             for o in ops]))
+    sizes, bound = {}, {}
+    for o in src:
+        sizes.update(o.named_shape)
+        bound.update(o.mapped)
+    if whole and bound:
+        ops = [_gathered(fn, o) if isinstance(o, NamedArray) and o.mapped else o for o in ops]
+        return localize(fn, _per_slice(fn, key, run, static, ops, sizes, {}), list(bound))
+    return _per_slice(fn, key, run, static, ops, sizes, bound)
+
+
+def _per_slice(fn, key, run, static, ops, sizes, bound):
+    """:func:`_slices` for the names ``sizes`` (global sizes), of which
+    ``bound`` are bound by enclosing maps."""
+    index = [axis_index(nm) if nm in bound else
+             new(jnp.arange(s, dtype=jnp.uint32), (nm,)) for nm, s in sorted(sizes.items())]
+    args = list(ops) + index
+    arr = [i for i, a in enumerate(args) if isinstance(a, NamedArray)]
+    met, mapped = meet(fn, [args[i] for i in arr])
+    for i, a in zip(arr, met):
+        args[i] = a
+    named = [args[i] for i in arr if args[i].names]
+    union = tuple(d for d in align_plan(fn, named)[1] if d is not None)
+    datas, layouts = [], []
+    for a in args:
+        if not isinstance(a, NamedArray):
+            datas.append(a)
+            layouts.append((0, ()))
+            continue
+        n, d = a.ndim, a.data
+        want = tuple(u for u in union if u in a.names)
+        if a.names != want:
+            d = jax.lax.transpose(d, tuple(range(n)) + tuple(n + a.names.index(w)
+                                                             for w in want))
+        datas.append(d)
+        layouts.append((n, want))
+    data = _slices_jit(run, static, union, tuple(layouts), len(index), key, *datas)
+    return new(data, (None,) * (data.ndim - len(union)) + union[::-1], mapped)
+
+
+def _gathered(fn, x):
+    """``x`` with its mapped names whole (gathered), still named."""
+    names = [n for n, _ in x.mapped]
+    g = gather_names(fn, x, names, last=True)
+    return g.tag(*(None,) * x.ndim, *names)
+
+
+@jax.jit(static_argnums=(0, 1, 2, 3, 4))
+def _slices_jit(run, static, union, layouts, m, key, *datas):
+    def one(*args):
+        k = key
+        for i in args[len(args) - m:]:
+            k = _R.fold_in(k, jnp.asarray(i, jnp.uint32))
+        return run(k, static, *args[:len(args) - m])
+    return nested_vmap(one, union, layouts)(*datas)
+
+
+def _run_draw(key, static, *params):
+    draw, shape, dtype = static
+    return _jitted(draw)(key, shape, dtype, *params)
 
 
 _JITTED: dict = {}
@@ -221,91 +321,12 @@ def _size(fn, size):
     return size
 
 
-def _layout(fn, params, size):
-    """Parameters as arrays broadcastable to the output's physical shape.
-
-    Returns (parameter data, physical shape, dims, mapped names, index data).
-    With named axes (physical, or mapped by an enclosing map), the index data
-    are each name's global index, in sorted name order, aligned like the
-    parameters (see :func:`_named_draw`)."""
-    ops = [p if isinstance(p, (NamedArray, int, float)) else positional(jnp.asarray(p))
-           for p in params]
-    arrays = [o for o in ops if isinstance(o, NamedArray)]
-    mapped, index, names = (), [], ()
-    if any(o.names or o.mapped for o in arrays):
-        datas, dims, mapped = align(fn, ops)
-        P = dims.count(None)
-        local = {nm: max(d.shape[P + j] for d in datas if not isinstance(d, (int, float)))
-                 for j, nm in enumerate(dims[P:])}
-        bound = dict(mapped)
-        # each name's global index: this instance's (block of) indices where a
-        # map binds the name, else the positions along the physical axis
-        index = [axis_index(nm) if nm in bound else
-                 new(jnp.arange(local[nm], dtype=jnp.uint32), (nm,))
-                 for nm in sorted(set(local) | set(bound))]
-        datas, dims, mapped = align(fn, ops + index)
-        datas, index = datas[:len(ops)], datas[len(ops):]
-        P = dims.count(None)
-        names = dims[P:]
-        shapes = [d.shape[:P] for d in datas if not isinstance(d, (int, float))]
-    else:
-        datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
-        shapes = [o.shape for o in arrays]
-    try:
-        pshape = onp.broadcast_shapes(*shapes)
-        shape = pshape if size is None else size
-        if onp.broadcast_shapes(shape, pshape) != shape:
-            raise ValueError
-    except ValueError:
-        shown = ", ".join(str(s) for s in shapes)
-        raise ValueError(f"{fn}: parameters with shapes {shown} cannot be broadcast "
-                         + ("together" if size is None else f"to size {size}")) from None
-    if not index:
-        return datas, tuple(shape), (None,) * len(shape), mapped, index
-    pad = len(shape) - P
-    datas, index = ([d if isinstance(d, (int, float)) else d.reshape((1,) * pad + d.shape)
-                     for d in ds] for ds in (datas, index))
-    k = len(names)
-    named = tuple(max(d.shape[d.ndim - k + j] for d in [*datas, *index]
-                      if not isinstance(d, (int, float))) for j in range(k))
-    return datas, tuple(shape) + named, (None,) * len(shape) + names, mapped, index
-
-
-@jax.jit(static_argnums=(0, 2, 3, 4, 5))
-def _named_draw(draw, key, pos, named, dtype, m, *datas):
-    """One draw of positional shape ``pos`` per element of the named axes
-    (physical shape ``pos + named``), from the key with each name's index
-    folded in (sorted by name), so a map over a name draws, in each instance,
-    exactly that instance's slice of the physical draw."""
-    datas, index = datas[:len(datas) - m], datas[len(datas) - m:]
-    P, k, M = len(pos), len(named), math.prod(named)
-
-    def flat(d):   # (..pos.., ..named..) -> (M, ..pos..)
-        d = jnp.asarray(d)
-        d = d.reshape((1,) * (P + k - d.ndim) + d.shape)
-        d = jnp.broadcast_to(d, d.shape[:P] + named)
-        return jnp.moveaxis(d, tuple(range(P, P + k)), tuple(range(k))).reshape(
-            (M,) + d.shape[:P])
-
-    ix = jnp.stack([flat(jnp.asarray(i, jnp.uint32)).reshape(M) for i in index], axis=-1)
-    params = [flat(d) for d in datas]
-
-    def one(ix, *ps):
-        k_ = key
-        for j in range(m):
-            k_ = _R.fold_in(k_, ix[j])
-        return draw(k_, pos, dtype, *ps)
-
-    out = jax.vmap(one)(ix, *params)
-    return jnp.moveaxis(out.reshape(named + pos), tuple(range(k)), tuple(range(P, P + k)))
-
-
-def _result(data, dims, scalar, mapped=()):
+def _result(x, scalar):
     """NumPy's return kinds: a Python scalar for a 0-d draw with ``size=None``
     where NumPy gives one (not while tracing), else an array."""
-    if scalar is not None and not dims and not mapped and not isinstance(data, _Tracer):
-        return scalar(data)
-    return new(data, dims, mapped) if dims or mapped else positional(data)
+    if scalar is not None and not x.dims and not x.mapped and not isinstance(x.data, _Tracer):
+        return scalar(x.data)
+    return x
 
 
 def _concrete(v):
@@ -392,6 +413,18 @@ def _f(k, s, dt, a, b):
     return (_chisquare(k1, s, dt, a) / a) / (_chisquare(k2, s, dt, b) / b)
 
 
+def _whole(draw):
+    """JAX's sampler loops from a constant (``binomial``): over a mesh, draw
+    whole and keep this instance's part (see :func:`_slices`)."""
+    draw.whole = True
+    return draw
+
+
+@_whole
+def _binomial(k, s, dt, n, p):
+    return _R.binomial(k, n, p, s, _float())
+
+
 @jax.jit(static_argnums=(1, 2, 3, 5))
 def _choice_idx(key, n, shape, replace, p, dt):
     return _R.choice(key, n, shape, replace, p).astype(dt)
@@ -438,8 +471,7 @@ _DISTRIBUTIONS = {
     "triangular": ((("left", _REQ, None), ("mode", _REQ, None), ("right", _REQ, None)), "f",
                    lambda k, s, dt, lo, mo, hi: _R.triangular(k, lo, mo, hi, s, dt)),
     "poisson": ((("lam", 1.0, _NONNEG),), "i", lambda k, s, dt, lam: _R.poisson(k, lam, s, dt)),
-    "binomial": ((("n", _REQ, _NONNEG), ("p", _REQ, _PROB)), "i",
-                 lambda k, s, dt, n, p: _R.binomial(k, n, p, s, _float())),
+    "binomial": ((("n", _REQ, _NONNEG), ("p", _REQ, _PROB)), "i", _binomial),
     "geometric": ((("p", _REQ, _PROB_POS),), "i",
                   lambda k, s, dt, p: _R.geometric(k, p, s, dt)),
 }
@@ -503,15 +535,17 @@ def _float_dtype(fn, dtype):
 
 
 def _fill_out(self, fn, draw, values, dtype, out):
+    """Draw into ``out``: its positional shape is the size, its named axes
+    (mapped ones too) are batch axes like a named parameter's."""
     if not isinstance(out, NamedArray):
         raise TypeError(f"{fn}: out must be a NamedArray, got {type(out).__name__}")
     if out.dtype != dtype:
         raise TypeError(f"{fn}: out has dtype {out.dtype} but dtype is {dtype}")
-    res = self._sample(fn, draw, values, out.data.shape, dtype, None)
-    if res.data.shape != out.data.shape:
-        raise ValueError(f"{fn}: the parameters' named axes do not fit out "
-                         f"(named shape {out.named_shape})")
-    out.data = res.data  # one draw per element, named axes included
+    res = self._sample(fn, draw, values, out.shape, dtype, None, like=out)
+    if set(res.named_shape) != set(out.named_shape):
+        raise ValueError(f"{fn}: the parameters' named axes {res.named_shape} do not fit "
+                         f"out (named shape {out.named_shape})")
+    out._assign(fn, res)
     return out
 
 
@@ -558,58 +592,62 @@ class _Sampler(_Stream):
                 raise ValueError(f"{fn}: a must be a positive integer unless no samples "
                                  f"are taken, got {pop}")
         else:
-            arr = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
+            arr = _as_array(a)
             if legacy and arr.ndim != 1:
                 raise ValueError(f"{fn}: a must be 1-dimensional, got shape {arr.shape}")
-            if arr.ndim == 0:
+            if arr.ndim == 0 and not isinstance(axis, str):
                 raise ValueError(f"{fn}: a must be an int or have at least one axis")
-            axis = _axis(fn, arr, axis)
-            pop = arr.data.shape[axis]
+            arr, axis, _ = _along(fn, arr, axis)
+            pop = arr.shape[axis]
             if pop == 0 and n_out:
                 raise ValueError(f"{fn}: a cannot be empty unless no samples are taken")
         if p is not None:
+            p = _as_array(p)
             pc = _concrete(p)
-            if pc is not None:
-                if pc.ndim != 1:
-                    raise ValueError(f"{fn}: p must be 1-dimensional, got shape {pc.shape}")
-                if pc.size != pop:
-                    raise ValueError(f"{fn}: a and p must have the same size, got {pop} "
-                                     f"and {pc.size}")
+            if p.ndim != 1:
+                raise ValueError(f"{fn}: p must be 1-dimensional, got shape {p.shape}")
+            if p.shape[0] != pop:
+                raise ValueError(f"{fn}: a and p must have the same size, got {pop} "
+                                 f"and {p.shape[0]}")
+            if pc is not None:   # (positional axis first, then any named ones)
                 if onp.any(pc < 0) or not onp.all(onp.isfinite(pc)):
                     raise ValueError(f"{fn}: probabilities are not non-negative")
-                if abs(pc.sum() - 1) > onp.sqrt(onp.finfo(onp.float64).eps):
+                total = pc.sum(axis=0)
+                if onp.any(abs(total - 1) > onp.sqrt(onp.finfo(onp.float64).eps)):
                     raise ValueError(f"{fn}: probabilities do not sum to 1 "
-                                     f"(they sum to {pc.sum()})")
-                if not replace and onp.count_nonzero(pc) < n_out:
+                                     f"(they sum to {total})")
+                if not replace and onp.min(onp.count_nonzero(pc, axis=0)) < n_out:
                     raise ValueError(f"{fn}: fewer non-zero entries in p than size")
-            p = p.data if isinstance(p, NamedArray) else jnp.asarray(p)
         if not replace and n_out > pop:
             raise ValueError(f"{fn}: cannot take a larger sample ({n_out}) than the "
                              f"population ({pop}) when replace=False")
-        idx = _choice_idx(self._next_key(fn), pop, shape, replace, p, _int())
-        if arr is None:
-            return _result(idx, (), int if size is None else None)
-        data = jnp.take(arr.data, idx, axis=axis)
-        k = arr.ndim - 1 + idx.ndim
-        return new(data, (None,) * k + arr.names, arr.mapped) if arr.names or arr.mapped \
-            else positional(data)
+        ops = [o for o in (arr, p) if o is not None]
+        res = _slices(fn, self._next_key(fn), _run_choice,
+                      (pop, shape, replace, axis, _int(), arr is not None, p is not None), ops)
+        return _result(res, int if size is None and arr is None else None)
+
+    def _reorder(self, fn, arr, axis, independent):
+        """``arr`` shuffled along ``axis`` (an int, a name, or ``None``: the
+        positional axes flattened); ``independent``: each slice on its own."""
+        whole, ax, name = _along(fn, arr, axis)
+        res = _slices(fn, self._next_key(fn), _run_reorder, (ax, independent, _int()),
+                      [whole])
+        return res if name is None else scatter_names(fn, res, [name], arr, last=True)
 
     def _permute(self, fn, x, axis=0):
         """A shuffled copy along ``axis`` (an int, or a name)."""
         if isinstance(x, (int, onp.integer)) and not isinstance(x, bool):
             return positional(_perm(self._next_key(fn), int(x), _int()))
-        arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
+        arr = _as_array(x)
         if arr.ndim == 0 and not isinstance(axis, str):
             raise IndexError(f"{fn}: x must be an integer or at least 1-dimensional")
-        d = _axis(fn, arr, axis)
-        perm = _perm(self._next_key(fn), arr.data.shape[d], _int())
-        return rewrap(arr, jnp.take(arr.data, perm, axis=d))
+        return self._reorder(fn, arr, axis, False)
 
     def _shuffle(self, fn, x, axis=0):
         if isinstance(x, NamedArray):
             if x.ndim == 0 and not isinstance(axis, str):
                 raise TypeError(f"{fn}: cannot shuffle a 0-d array")
-            x.data = self._permute(fn, x, axis).data
+            x._assign(fn, self._reorder(fn, x, axis, False))
             return None
         if isinstance(x, onp.ndarray):
             if x.ndim == 0:
@@ -626,50 +664,99 @@ class _Sampler(_Stream):
                         f"list) to be shuffled in place, got {type(x).__name__}; "
                         "use permutation(x) for a shuffled copy")
 
-    def _vector(self, fn, draw, size, k, dtype):
-        shape = (_size(fn, size) or ())
-        return positional(draw(self._next_key(fn), shape, k).astype(dtype))
+    def _vector(self, fn, run, static, ops, dtype):
+        res = _slices(fn, self._next_key(fn), run, static, ops,
+                      whole=getattr(run, "whole", False))
+        return rewrap(res, res.data.astype(dtype))
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8,
                             *, method="svd"):
         """Multivariate normal draws of shape ``size + (k,)``."""
-        mean, cov = jnp.asarray(mean, _float()), jnp.asarray(cov, _float())
+        mean, cov = _as_array(mean, _float()), _as_array(cov, _float())
         if mean.ndim != 1 or cov.shape != mean.shape * 2:
             raise ValueError(f"multivariate_normal: mean must be 1-d and cov (k, k), got "
                              f"shapes {mean.shape} and {cov.shape}")
-        return self._vector("multivariate_normal", lambda key, s, _: _R.multivariate_normal(
-            key, mean, cov, s, _float(), method=method), size, mean.shape[0], _float())
+        shape = _size("multivariate_normal", size) or ()
+        return self._vector("multivariate_normal", _run_mvn, (shape, method, _float()),
+                            [mean, cov], _float())
 
     def dirichlet(self, alpha, size=None):
         """Dirichlet draws of shape ``size + (k,)``."""
-        alpha = jnp.asarray(alpha, _float())
+        alpha = _as_array(alpha, _float())
         c = _concrete(alpha)
-        if c.ndim != 1 or onp.any(c <= 0):
+        if alpha.ndim != 1 or c is not None and onp.any(c <= 0):
             raise ValueError("dirichlet: alpha must be 1-d with every entry > 0")
-        return self._vector("dirichlet", lambda key, s, k: jax.nn.softmax(
-            _loggamma(key, alpha, s + (k,), _float()), axis=-1), size, alpha.shape[0], _float())
+        shape = _size("dirichlet", size) or ()
+        return self._vector("dirichlet", _run_dirichlet, (shape, _float()), [alpha], _float())
 
     def multinomial(self, n, pvals, size=None):
         """Multinomial counts of shape ``size + (k,)``."""
-        p = jnp.asarray(pvals, _float())
+        p = _as_array(pvals, _float())
         c = _concrete(p)
-        if c.ndim != 1 or onp.any(c < 0) or c[:-1].sum() > 1.0 + 1e-12:
+        if p.ndim != 1 or c is not None and (onp.any(c < 0) or onp.any(
+                c[:-1].sum(axis=0) > 1.0 + 1e-12)):
             raise ValueError("multinomial: pvals must be 1-d, non-negative, with "
                              "sum(pvals[:-1]) <= 1")
-        if operator.index(n) < 0:
+        n = _as_array(n, _int()) if isinstance(n, NamedArray) else operator.index(n)
+        cn = _concrete(n)
+        if cn is not None and onp.any(cn < 0):
             raise ValueError("multinomial: n < 0")
-        return self._vector("multinomial", lambda key, s, k: _R.multinomial(
-            key, n, p, shape=s + (k,), dtype=_float()), size, p.shape[0], _int())
+        shape = _size("multinomial", size) or ()
+        return self._vector("multinomial", _run_multinomial, (shape, _float()), [n, p], _int())
 
 
-def _axis(fn, arr, axis):
-    """An axis (int: positional, str: a name) -> the physical dimension."""
+def _as_array(x, dtype=None):
+    """An argument as a NamedArray (``dtype``: cast to it)."""
+    if isinstance(x, NamedArray):
+        return x if dtype is None or x.dtype == dtype else rewrap(x, x.data.astype(dtype))
+    return positional(jnp.asarray(x, dtype))
+
+
+def _along(fn, arr, axis):
+    """``axis`` of ``arr`` (an int, a name, or None) -> (array, positional axis
+    or None, name or None): a named axis is gathered whole (wherever it lives)
+    into the last positional axis."""
+    if axis is None:
+        return arr, None, None
     if isinstance(axis, str):
-        if axis not in arr.names:
+        if axis not in arr.named_shape:
             raise ValueError(f"{fn}: axis names {axis!r}, but the array has named axes "
                              f"{arr.named_shape} (positional shape {arr.shape})")
-        return arr.dims.index(axis)
-    return normalize_axis(fn, axis, arr.ndim)
+        whole = gather_names(fn, arr, [axis], last=True)
+        return whole, whole.ndim - 1, axis
+    return arr, normalize_axis(fn, axis, arr.ndim), None
+
+
+# what one named slice draws: run(key, static, *positional operands)
+def _run_choice(key, static, *ops):
+    pop, shape, replace, axis, dt, has_a, has_p = static
+    idx = _choice_idx(key, pop, shape, replace, ops[-1] if has_p else None, dt)
+    return jnp.take(ops[0], idx, axis=axis) if has_a else idx
+
+
+def _run_reorder(key, static, x):
+    axis, independent, dt = static
+    if axis is None:
+        return _R.permutation(key, x.reshape(-1), independent=True).reshape(x.shape)
+    if independent:
+        return _R.permutation(key, x, axis=axis, independent=True)
+    return jnp.take(x, _perm(key, x.shape[axis], dt), axis=axis)
+
+
+def _run_mvn(key, static, mean, cov):
+    shape, method, dt = static
+    return _R.multivariate_normal(key, mean, cov, shape, dt, method=method)
+
+
+def _run_dirichlet(key, static, alpha):
+    shape, dt = static
+    return jax.nn.softmax(_loggamma(key, alpha, shape + alpha.shape[-1:], dt), axis=-1)
+
+
+@_whole
+def _run_multinomial(key, static, n, p):
+    shape, dt = static
+    return _R.multinomial(key, n, p, shape=shape + p.shape[-1:], dtype=dt)
 
 
 class RandomState(_Sampler):
@@ -783,15 +870,8 @@ class Generator(_Sampler):
     def permuted(self, x, axis=None, out=None):
         """Each slice along ``axis`` shuffled independently (``None``: the
         positional axes flattened; named axes are batch axes)."""
-        arr = x if isinstance(x, NamedArray) else positional(jnp.asarray(x))
-        key = self._next_key("permuted")
-        if axis is None:
-            flat = arr.data.reshape((arr.size,) + arr.data.shape[arr.ndim:])
-            data = _R.permutation(key, flat, axis=0, independent=True).reshape(arr.data.shape)
-        else:
-            data = _R.permutation(key, arr.data, axis=_axis("permuted", arr, axis),
-                                 independent=True)
-        return store_out("permuted", out, rewrap(arr, data))
+        res = self._reorder("permuted", _as_array(x), axis, True)
+        return store_out("permuted", out, res)
 
     def spawn(self, n_children):
         """``n_children`` independent generators (this stream advances by one draw)."""

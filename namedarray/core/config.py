@@ -9,7 +9,13 @@ the value it had before ``namedarray`` touched it.
 
 The flag is process-wide: when the default turns it on in a process that was
 already using JAX (arrays created, or ``JAX_ENABLE_X64`` configured), a
-``UserWarning`` says so once and names the opt-out.
+``UserWarning`` says so once and names the opt-out.  (A user who turned x64
+on keeps it and gets no warning: nothing changes.)  One case cannot be seen:
+``jax.config.update("jax_enable_x64", False)`` with no array created yet.
+JAX's config keeps a flag's value only (``jax._src.config.State._set`` calls
+``set_global(value)``; the option records no "set explicitly" bit and x64 has
+no update hook), and ``False`` is the default, so that call leaves the process
+exactly as it was; such a program sets ``NAMEDARRAY_DTYPES=jax``.
 
 >>> import namedarray as np
 >>> np.arange(3).dtype

@@ -53,6 +53,8 @@ def _truth(jfn):
     def f(a, axis=None, out=None, keepdims=False, *, where=None):
         if jnp.iscomplexobj(a):
             a = a != 0
+        if not keepdims and where is None:
+            return jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
         return jfn(a, axis=axis, keepdims=keepdims, where=where)
     f.__name__ = jfn.__name__
     return f
@@ -64,7 +66,10 @@ def _complex_nan(jfn):
     array's dtype (NumPy's OverflowError; jnp would wrap it)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-        r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+        if not keepdims and initial is None and where is None:
+            r = jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
+        else:
+            r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
         if type(initial) is int and jnp.issubdtype(a.dtype, jnp.integer):
             info = jnp.iinfo(a.dtype)
             if not info.min <= initial <= info.max:
@@ -156,6 +161,8 @@ def _mean_int(jfn):
     (XLA's integer division of an empty sum by 0 kills the process)."""
     @functools.wraps(jfn)
     def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
+        if dtype is None and not keepdims and where is None and not kw:
+            return jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
         if dtype is not None and jnp.issubdtype(dtype, jnp.integer):
             r = jfn(a, axis=axis, dtype=jnp.float64 if config.numpy_dtypes() else None,
                     keepdims=keepdims, where=where, **kw)

@@ -41,15 +41,19 @@ JAX64 = ["int64", "float64", "float64", "float64", "float64"]
 
 
 @pytest.mark.parametrize("case", ["fresh", "arrays-first", "env-x64-off", "user-x64-on",
-                                  "opt-out-env", "explicit-numpy"])
+                                  "opt-out-env", "explicit-numpy", "user-x64-off-no-arrays"])
 def test_x64_paths(case):
     prelude, env = "", {}
-    if case != "fresh" and case != "env-x64-off":
+    if case not in ("fresh", "env-x64-off", "user-x64-off-no-arrays"):
         prelude = "import jax, jax.numpy as jnp; jnp.ones(2)\n"   # JAX already in use
     if case == "env-x64-off":
         env = {"JAX_ENABLE_X64": "0"}
     if case == "user-x64-on":
         prelude = "import jax; jax.config.update('jax_enable_x64', True); jax.numpy.ones(2)\n"
+    if case == "user-x64-off-no-arrays":
+        # leaves no trace JAX can report (its config keeps values only, and off is
+        # the default): no warning, see namedarray/core/config.py
+        prelude = "import jax; jax.config.update('jax_enable_x64', False)\n"
     if case == "opt-out-env":
         env = {"NAMEDARRAY_DTYPES": "jax"}
     if case == "explicit-numpy":

@@ -25,3 +25,12 @@ def test_two_steps_same_losses_and_graph():
         assert abs(a - b) <= 1e-6, (plain, named)
     assert plain[1] < plain[0]                       # Adam made progress
     assert hn["transpose"] + hn["copy"] <= 1.1 * (hp["transpose"] + hp["copy"]), (hp, hn)
+
+
+def test_timing_ratio_is_the_median_of_interleaved_rounds():
+    """One slow round (a load spike) moves neither the ratio nor the lower
+    quartile; the sides alternate which runs first."""
+    bench = load()
+    r, lo, hi = bench._ratio([1.0, 2.2, 3.0, 40.0], [1.0, 2.0, 3.0, 4.0])
+    assert abs(r - 1.05) < 1e-12 and lo == 1.0 and hi > 1.1
+    assert bench._order(0) == ("plain", "named") and bench._order(1) == ("named", "plain")

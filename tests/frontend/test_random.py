@@ -8,6 +8,8 @@ values are never compared one by one; distributions are.
 """
 from __future__ import annotations
 
+import inspect
+
 import jax
 import numpy as onp
 import pytest
@@ -322,45 +324,166 @@ def test_different_keys_give_different_draws(i, j):
     assert onp.array_equal(a, b) == (i == j)
 
 
-@pytest.mark.parametrize("jit", [False, True])
-def test_named_draws_inside_nmap_equal_the_physical_draw(jit):
-    """Inside nmap every instance draws its own slice (the index folded into
-    the key), and the result is the physical draw's."""
-    loc = na.asarray(onp.array([0.0, 10.0, 20.0, 30.0])).tag("b")
-    scale = na.asarray(onp.array([1.0, 2.0])).tag("c")
+# --------------------------------------------------------------------------
+# named draws: one draw per named slice, wherever the names live
+# --------------------------------------------------------------------------
+B, C, K = 8, 2, 3          # sizes of names "b", "c" and the positional axis
+MESH8 = jax.make_mesh((8,), ("d",))
+MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
+MESH24 = jax.make_mesh((2, 4), ("x", "y"))
 
-    def draw(key, loc, scale):
-        g = na.random.default_rng(key)
-        return g.normal(loc, scale, size=(5,)), g.integers(0, 1000, size=(2,)) + loc * 0
-
-    physical = draw(_jkey(7), loc, scale)
-    for axes in (None, ("b",), ("c",)):
-        run = na.nmap(draw, axes=axes) if axes else na.nmap(draw)
-        if jit:
-            run = jax.jit(run)
-        mapped = run(_jkey(7), loc, scale)
-        for m, p in zip(mapped, physical):
-            assert m.named_shape == p.named_shape and m.shape == p.shape
-            names = sorted(p.named_shape)
-            onp.testing.assert_array_equal(onp.asarray(m.untag(*names)),
-                                           onp.asarray(p.untag(*names)))
-    x = onp.asarray(physical[0].untag("b", "c"))          # (4, 2, 5)
-    assert len({tuple(onp.round(x[i, j] - 10 * i, 6)) for i in range(4) for j in range(2)}) == 8
-    # the global state inside an (eager) nmap: different slices too
-    na.random.seed(1)
-    y = na.nmap(lambda l: na.random.normal(l, 1.0, size=(3,)))(loc)
-    d = onp.asarray(y.untag("b")) - onp.arange(4)[:, None] * 10
-    assert len({tuple(onp.round(r, 6)) for r in d}) == 4
+PLACEMENTS = {   # each runs every call of NAMED_CALLS in one compiled program
+    "nmap": lambda f: jax.jit(na.nmap(f)),
+    "mesh": lambda f: na.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
+    "split": lambda f: na.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
+    "mesh-b-and-c": lambda f: jax.jit(na.nmap(f, mesh=MESH24,
+                                              axis_resources={"b": "y", "c": "x"})),
+}
+EAGER = {   # eager local maps (the NumPy-seeded state draws there too)
+    "nmap": lambda f: na.nmap(f),
+    "nmap-b-only": lambda f: na.nmap(f, axes=["b"]),
+}
 
 
-def test_named_draws_on_a_mesh_equal_the_physical_draw():
-    mesh = jax.make_mesh((4,), ("data",))
-    loc = na.asarray(onp.arange(8.0) * 10).tag("b")
-    f = lambda k, loc: na.random.default_rng(k).normal(loc, 1.0, size=(3,))  # noqa: E731
-    physical = f(_jkey(2), loc)
-    mapped = na.nmap(f, mesh=mesh, axis_resources={"b": "data"})(_jkey(2), loc)
-    onp.testing.assert_array_equal(onp.asarray(mapped.untag("b")),
-                                   onp.asarray(physical.untag("b")))
+def _u(x):
+    """Values in (0.1, 0.9), varying along every name: a valid parameter for
+    every distribution."""
+    return 0.1 + 0.8 * x / (B * C * K)
+
+
+def _named_params(name, u):
+    if name == "binomial":
+        return (5, u)
+    if name == "triangular":
+        return (u - 1, u, u + 1)
+    if name == "uniform":
+        return (u, u + 1)
+    return (u,) * len(nr._DISTRIBUTIONS[name][0])
+
+
+def _in_place(method, **kw):
+    def f(g, x):
+        y = x * 1
+        assert getattr(g, method)(y, **kw) is None
+        return y
+    return f
+
+
+def _out(method, *args, **kw):
+    def f(g, x):
+        o = na.zeros_like(x, dtype=kw.get("dtype"))
+        assert getattr(g, method)(*args, out=o, **kw) is o
+        return o
+    return f
+
+
+# every Generator method that can meet a named array: (g, x) -> a NamedArray,
+# with x of named shape {b: 8, c: 2} and positional shape (3,)
+NAMED_CALLS = {
+    **{f"{n}": (lambda n: lambda g, x: getattr(g, n)(*_named_params(n, _u(x))))(n)
+       for n in nr._DISTRIBUTIONS if nr._DISTRIBUTIONS[n][0]},
+    **{f"{n}_size": (lambda n: lambda g, x: getattr(g, n)(
+        *_named_params(n, _u(x)), size=(2, K)))(n) for n in ("normal", "gamma", "binomial")},
+    # parameters with different names (one does not vary over a mesh axis)
+    "gamma_two_names": lambda g, x: g.gamma(_u(x).mean(axis="b"), _u(x)),
+    "standard_gamma_out_two_names": lambda g, x: g.standard_gamma(
+        _u(x).mean(axis="b"), out=na.zeros_like(x)),
+    "binomial_two_names": lambda g, x: g.binomial(x.astype(int) % 3 + 1,
+                                                  _u(x).mean(axis="b")),
+    "integers": lambda g, x: g.integers(0, x.astype(int) + 2, size=(4, K)),
+    "integers_endpoint": lambda g, x: g.integers(x.astype(int), 100, endpoint=True),
+    "random_out": _out("random"),
+    "random_out_f32": _out("random", dtype=onp.float32),
+    "standard_normal_out": _out("standard_normal"),
+    "standard_exponential_out": _out("standard_exponential"),
+    "standard_gamma_out": _out("standard_gamma", 2.0),
+    "standard_gamma_named_out": lambda g, x: g.standard_gamma(_u(x), out=na.zeros_like(x)),
+    "choice": lambda g, x: g.choice(x, 4),
+    "choice_no_replace": lambda g, x: g.choice(x, 2, replace=False),
+    "choice_named_p": lambda g, x: g.choice(K, 5, p=_u(x) / _u(x).sum()),
+    "choice_along_name": lambda g, x: g.choice(x, 3, axis="b"),
+    "permutation": lambda g, x: g.permutation(x),
+    "permutation_along_name": lambda g, x: g.permutation(x, axis="b"),
+    "shuffle": _in_place("shuffle"),
+    "shuffle_along_name": _in_place("shuffle", axis="b"),
+    "permuted": lambda g, x: g.permuted(x),
+    "permuted_axis": lambda g, x: g.permuted(x[:, None] + na.arange(4.0), axis=1),
+    "permuted_along_name": lambda g, x: g.permuted(x, axis="b"),
+    "permuted_out": lambda g, x: g.permuted(x, out=na.zeros_like(x)),
+    "multivariate_normal": lambda g, x: g.multivariate_normal(x, na.eye(K), size=2),
+    "dirichlet": lambda g, x: g.dirichlet(_u(x), size=2),
+    "multinomial": lambda g, x: g.multinomial(7, _u(x) / _u(x).sum() * 0.99, size=2),
+}
+
+
+def _named_x():
+    return na.asarray(onp.arange(B * C * K, dtype=onp.float64).reshape(B, C, K)).tag(
+        "b", "c", None)
+
+
+def _by_name(r):
+    return onp.asarray(r.untag(*sorted(r.named_shape)))
+
+
+def test_every_method_that_takes_an_array_is_in_the_named_table():
+    """Each public Generator method is in NAMED_CALLS (as its name, or its
+    name and a suffix), unless it takes no array at all (no parameter, no
+    out=): such a draw has no named axes to batch over."""
+    public = {n for n in dir(nr.Generator) if not n.startswith("_")}
+    covered = {m for m in public if any(c == m or c.startswith(m + "_") for c in NAMED_CALLS)}
+    assert public - covered == {"bytes", "spawn", "get_state", "set_state",
+                                "standard_cauchy", "random_sample"}
+    for m in public - covered - {"get_state", "set_state"}:
+        params = set(inspect.signature(getattr(nr.Generator, m)).parameters)
+        assert params <= {"self", "size", "length", "n_children"}, (m, params)
+
+
+def _all_calls(key, x):
+    g = na.random.default_rng(key)
+    return {c: NAMED_CALLS[c](g, x) for c in sorted(NAMED_CALLS)}
+
+
+@pytest.mark.parametrize("placement", sorted(PLACEMENTS))
+def test_named_draws_equal_the_physical_draw_under_every_placement(placement):
+    """A draw is a function of the key and each named slice's global index:
+    inside nmap (local, on a mesh, split, two names on a 2-D mesh) each
+    instance draws its own slice of the physical draw (the unmapped program's),
+    and different slices differ.  Every call of the table runs in one program
+    per placement."""
+    x = _named_x()
+    physical = _PHYSICAL.get("draws") or _PHYSICAL.setdefault(
+        "draws", jax.jit(_all_calls)(_jkey(11), x))
+    got = PLACEMENTS[placement](_all_calls)(_jkey(11), x)
+    for call, p in physical.items():
+        assert {"b", "c"} <= set(p.named_shape) or call.endswith("along_name"), call
+        if "b" in p.named_shape:   # the slices are not one draw repeated
+            slices = onp.asarray(p.untag("b", *(set(p.named_shape) - {"b"})))
+            assert len({s.tobytes() for s in slices}) > 1, call
+        m = got[call]
+        assert (m.named_shape, m.shape, m.dtype) == (p.named_shape, p.shape, p.dtype), call
+        onp.testing.assert_allclose(_by_name(m), _by_name(p), rtol=1e-12, atol=0,
+                                    err_msg=call)
+
+
+_PHYSICAL: dict = {}
+
+
+@pytest.mark.parametrize("call", ["normal", "poisson", "choice", "permutation", "shuffle",
+                                  "permuted", "binomial", "multivariate_normal"])
+def test_numpy_seeded_named_draws_inside_an_eager_nmap(call):
+    """The legacy functions too: one draw per named slice, the physical draw's."""
+    x = _named_x()
+    rs = {"permuted": lambda s: na.random.default_rng(s)}.get(call, nr.RandomState)
+    physical = NAMED_CALLS[call](rs(3), x)
+    for place in EAGER:
+        g = rs(3)
+        got = EAGER[place](lambda v: NAMED_CALLS[call](g, v))(x)
+        onp.testing.assert_allclose(_by_name(got), _by_name(physical), rtol=1e-12, atol=0)
+    na.random.seed(5)
+    physical = na.random.normal(_u(x))
+    na.random.seed(5)
+    got = na.nmap(lambda v: na.random.normal(_u(v)))(x)
+    onp.testing.assert_array_equal(_by_name(got), _by_name(physical))
 
 
 def test_dir_shows_numpy_names_only():

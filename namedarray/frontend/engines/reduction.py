@@ -70,10 +70,9 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                     i = dims.index(axis)
                     return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
                 if type(axis) is tuple and takes_tuple and not a.mapped:
-                    idx = _physical(axis, dims)
-                    if idx is not None:     # all of them: jax.numpy's axis=None path
-                        return _result(jfn(d, idx if len(idx) < d.ndim else None), want,
-                                       tuple(n for k, n in enumerate(dims) if k not in idx))
+                    plan = _tuple_plan(axis, dims, d.ndim)
+                    if plan is not None:
+                        return _result(jfn(d, plan[0]), want, plan[1])
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):
@@ -119,6 +118,26 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         except (TypeError, ValueError):
             pass
     return f
+
+
+_TUPLE_PLANS: dict = {}
+
+
+def _tuple_plan(axis, dims, ndim):
+    """(jax.numpy's axis argument, result dims) of a reduction over a tuple
+    ``axis`` of physical names and positional ints, cached by (axis, dims);
+    ``None`` where the general path must decide (or raise)."""
+    key = (axis, dims)
+    plan = _TUPLE_PLANS.get(key, False)
+    if plan is False:
+        idx = _physical(axis, dims)
+        plan = None if idx is None else (
+            idx if len(idx) < ndim else None,   # all of them: jax.numpy's axis=None
+            tuple(n for k, n in enumerate(dims) if k not in idx))
+        if len(_TUPLE_PLANS) > 4096:
+            _TUPLE_PLANS.clear()
+        _TUPLE_PLANS[key] = plan
+    return plan
 
 
 def _physical(axis, dims):
