@@ -46,6 +46,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from jax._src.lax.lax import _convert_element_type
+
+from ..core import config
 from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -96,9 +99,15 @@ def compact(data, mask_host, axis=0):
         return jax.device_put(onp.zeros(shape, data.dtype))
     if traced(data):    # a concrete mask on traced data: the size is static
         return jnp.take(data, jnp.asarray(idx), axis=axis)
-    padded = onp.zeros(bucket(n), onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
+    b = bucket(n)
+    padded = onp.zeros(b, onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
     padded[:n] = idx
-    h = onp.asarray(_gather(data, jax.device_put(padded), axis))
+    if pending(data):       # the expression and the gather: one compiled call
+        g = Deferred(("take", axis), (data, jax.device_put(padded)),
+                     data.shape[:axis] + (b,) + data.shape[axis + 1:], data.dtype)
+        h = onp.asarray(evaluate((g,))[0])
+    else:
+        h = onp.asarray(_gather(data, jax.device_put(padded), axis))
     return jax.device_put(h[(slice(None),) * axis + (slice(0, n),)])
 
 
@@ -188,9 +197,15 @@ def select(x, idx):
             # a selection of a selection: the masks combine, the buffers stay
             t = idx._full.ndim - x._k
             m = x._mask.data
-            m = m.reshape(m.shape + (1,) * t) if t else m
-            mask = positional(jax.lax.bitwise_and(m, idx._full.data))
-            return Selection(x._full, mask, x._k + t)
+            if t:
+                m = m.reshape(m.shape + (1,) * t)
+                return Selection(x._full, positional(jax.lax.bitwise_and(
+                    m, idx._full.data)), x._k + t)
+            # one compiled call: the new mask, and x's pending expression (so
+            # that a loop's expression never grows from one iteration to the next)
+            both = Deferred(("and",), (m, idx._full), m.shape, onp.dtype(bool))
+            evaluate((both, x._full) if pending(x._full) else (both,))
+            return Selection(x._full, positional(both._val), x._k)
         idx = idx._materialized()
     if lazy(x):
         x = x._materialized()
@@ -243,7 +258,8 @@ class Selection(NamedArray):
         self._count = int(mh.sum())
         if self._k:
             k = self._k
-            d = f.data.reshape((math.prod(f.data.shape[:k]),) + f.data.shape[k:])
+            d = f if k == 1 and pending(f) else f.data.reshape(
+                (math.prod(f.data.shape[:k]),) + f.data.shape[k:])
             return new(compact(d, mh, 0), (None,) * (1 + f.ndim - k) + f.names, f.mapped)
         ax = f.dims.index(_mname(self._mask))
         return new(compact(f.data, mh, ax), f.dims, f.mapped)
@@ -367,6 +383,289 @@ def _same(a, b) -> bool:
 
 
 # --------------------------------------------------------------------------
+# deferred elementwise expressions: one compiled call per statement
+# --------------------------------------------------------------------------
+#: dtypes whose deferred results are checked equal to the eager ones (a Python
+#: scalar converts to them in XLA exactly as on the host)
+_DEFER_DTYPES = frozenset(onp.dtype(t) for t in (
+    bool, onp.int32, onp.int64, onp.float32, onp.float64, onp.complex64, onp.complex128))
+#: an expression evaluates once it holds this many operations
+_MAX_NODES = 24
+_I32 = 2 ** 31
+class Deferred(NamedArray):
+    """A positional array whose value is an elementwise expression not yet
+    computed: the full buffer of a selection after ``s * 1.05`` or ``abs(s)``.
+
+    ``_op`` names the operation (a hashable key, see :func:`_op_fn`) and
+    ``_args`` its operands: jax arrays, other deferred arrays, and Python
+    scalars (passed as runtime operands, weakly typed as eager JAX takes them).
+    Reading ``data`` evaluates the expression as one cached compiled call (by
+    the expression's structure, so a loop hits the cache every iteration) and
+    keeps the value; an expression also evaluates when it reaches
+    ``_MAX_NODES`` operations, so it never grows across iterations of a loop.
+    """
+
+    __slots__ = ("_val", "_op", "_args", "_shape", "_dtype", "_nodes")
+
+    def __init__(self, op, args, shape, dtype):
+        self._val, self._op, self._args = None, op, args
+        self._shape, self._dtype = shape, dtype
+        self._nodes = 1 + sum(a._nodes for a in args if type(a) is Deferred)
+        self.dims, self.mapped = (None,) * len(shape), ()
+
+    @property
+    def data(self):
+        if self._val is None:
+            evaluate((self,))
+        return self._val
+
+    @data.setter
+    def data(self, value):
+        self._val, self._op, self._args = value, None, None
+
+    @property
+    def pending(self) -> bool:
+        return self._val is None
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def named_shape(self):
+        return {}
+
+
+def _dshape(f):
+    """The physical shape of a full buffer (a deferred one is not evaluated)."""
+    return f._shape if type(f) is Deferred else f.data.shape
+
+
+def pending(x) -> bool:
+    """Whether ``x`` is a deferred expression not yet evaluated."""
+    return type(x) is Deferred and x._val is None
+
+
+_PROGRAMS: dict = {}
+
+
+def evaluate(roots):
+    """Evaluate the deferred ``roots`` (and what they share) in one compiled call."""
+    leaves, leaf_pos, prog, seen = [], {}, [], {}
+    consts = {float: [], int: [], complex: []}
+
+    def ref(a):
+        if type(a) is Deferred:
+            if a._val is None:
+                i = seen.get(id(a))
+                if i is None:
+                    refs = tuple(ref(b) for b in a._args)
+                    prog.append((a._op, refs))
+                    i = seen[id(a)] = ("n", len(prog) - 1)
+                return i
+            a = a._val
+        if isinstance(a, jax.Array):
+            i = leaf_pos.get(id(a))
+            if i is None:
+                i = leaf_pos[id(a)] = ("l", len(leaves))
+                leaves.append(a)
+            return i
+        c = consts[type(a)]
+        c.append(a)
+        return (type(a), len(c) - 1)
+
+    outs = tuple(ref(r) for r in roots)
+    consts[int].append(0)       # the runtime zero of the barriers
+    packs = tuple(_pack(t, v) for t, v in consts.items() if v)
+    key = (len(leaves), tuple(t for t, v in consts.items() if v), tuple(prog), outs)
+    fn = _PROGRAMS.get(key)
+    if fn is None:
+        fn = _PROGRAMS[key] = _program(*key)
+        if len(_PROGRAMS) > 1024:
+            _PROGRAMS.clear()
+    vals = fn(*leaves, *packs)
+    for r, v in zip(roots, vals):
+        r.data = v
+    return vals
+
+
+_PACKS: dict = {}
+_PACK_DTYPES = {float: onp.float64, int: onp.int64, complex: onp.complex128}
+
+
+def _pack(t, values):
+    """The Python scalars ``values`` of type ``t`` as one device array (kept
+    for the next call with the same values: a loop transfers nothing)."""
+    key = (t, tuple(v.hex() for v in values) if t is float else tuple(
+        (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
+    d = _PACKS.get(key)
+    if d is None:
+        d = _PACKS[key] = jax.device_put(onp.asarray(values, _PACK_DTYPES[t]))
+        if len(_PACKS) > 256:
+            _PACKS.clear()
+    return d
+
+
+def _program(nleaves, types, prog, outs):
+    fns = [(_op_fn(op), refs) for op, refs in prog]
+    used = {r[1] for _, refs in prog for r in refs if r[0] == "n"}
+
+    def run(*args):
+        leaves = args[:nleaves]
+        packs = dict(zip(types, args[nleaves:]))
+        zero = packs[int][-1]
+        nodes, outputs = [], []
+
+        def get(r, out=False):
+            if r[0] == "n":
+                return (outputs if out else nodes)[r[1]]
+            if r[0] == "l":
+                return leaves[r[1]]
+            # a Python scalar: weakly typed, as eager JAX takes one
+            c = packs[r[0]][r[1]]
+            return _convert_element_type(c, c.dtype, weak_type=True)
+
+        for i, (f, refs) in enumerate(fns):
+            v = f(*[get(r) for r in refs])
+            outputs.append(v)
+            nodes.append(_barrier(v, zero) if i in used else v)
+        return tuple(get(r, True) for r in outs)
+
+    return jax.jit(run)
+
+
+_BITS = {onp.dtype(onp.float64): onp.int64, onp.dtype(onp.float32): onp.int32}
+
+
+def _barrier(x, zero):
+    """``x`` unchanged, through an integer operation on a runtime zero: XLA
+    would otherwise fuse a multiply and the add that uses it into one fused
+    multiply-add (another rounding than the eager calls, and NumPy's)."""
+    if x.dtype.kind == "c":
+        return jax.lax.complex(_barrier(x.real, zero), _barrier(x.imag, zero))
+    it = _BITS.get(x.dtype)
+    if it is None:
+        return x
+    return jax.lax.bitcast_convert_type(
+        jax.lax.bitcast_convert_type(x, it) ^ zero.astype(it), x.dtype)
+
+
+def _op_fn(op):
+    """The function of the deferred operation ``op``."""
+    kind = op[0]
+    if kind == "fast":          # the ufunc engine's fast path: no cast of an operand
+        _, uf, out_dt = op
+        impl = uf._impl
+        return lambda *a: _cast(impl(*a), out_dt)
+    if kind == "engine":        # the engine itself, static Python scalars in place
+        _, uf, slots = op
+
+        def f(*a):
+            it = iter(a)
+            args = [positional(next(it)) if s is _ARRAY else s for s in slots]
+            return uf._call(*args).data
+        return f
+    if kind == "take":
+        return functools.partial(jnp.take, axis=op[1])
+    if kind == "and":
+        return jax.lax.bitwise_and
+    if kind == "put":           # y[mask] = v: v cast to y's dtype, where
+        return lambda y, m, v: jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)),
+                                         v.astype(y.dtype), y)
+    raise AssertionError(op)
+
+
+def _cast(r, dt):
+    return r if r.dtype == dt else r.astype(dt)
+
+
+class _ArraySlot:
+    """Marks an array operand among the static ones of an ``engine`` operation."""
+
+    def __repr__(self):
+        return "<array>"
+
+
+_ARRAY = _ArraySlot()
+_ENGINE_DTYPES: dict = {}
+
+
+def _engine_dtype(uf, slots, dtypes):
+    """The result dtype of ``uf`` on arrays of ``dtypes`` among the static
+    ``slots`` (NumPy's errors raised here, when the operation is written)."""
+    key = (uf, slots, dtypes)
+    dt = _ENGINE_DTYPES.get(key)
+    if dt is None:
+        it = iter(dtypes)
+        specs = [jax.ShapeDtypeStruct((), next(it)) for s in slots if s is _ARRAY]
+        dt = jax.eval_shape(_op_fn(("engine", uf, slots)), *specs).dtype
+        if len(_ENGINE_DTYPES) > 4096:
+            _ENGINE_DTYPES.clear()
+        _ENGINE_DTYPES[key] = dt
+    return dt
+
+
+def _defer(uf, fulls, args, ref):
+    """``uf`` on the full buffers as a deferred expression; ``None`` where the
+    eager call must run (a dtype or an operand outside the checked cases)."""
+    if config._state["mode"] != "numpy" or uf.nout != 1 or len(args) != uf.nin:
+        return None
+    f0 = ref._full
+    if f0.names or f0.mapped:
+        return None
+    shape = f0.shape
+    if not math.prod(shape):
+        return None
+    ops, key, fast = [], [], uf._fast_ok
+    for a, f in zip(args, fulls):
+        if f is None:                   # a Python scalar
+            t = type(a)
+            ops.append(a)
+            key.append(t)
+            if t is bool or (t is int and not -_I32 <= a < _I32):
+                fast = False
+            continue
+        d = f if type(f) is Deferred and f._val is None else f.data
+        if type(d) is not Deferred and (traced(d) or not isinstance(d, jax.Array)):
+            return None
+        if d.dtype not in _DEFER_DTYPES:
+            return None
+        ops.append(d)
+        key.append(d.dtype)
+    key = tuple(key)
+    out_dt = None
+    if fast:
+        out_dt = uf._fast.get(key)
+        if out_dt is None:
+            try:
+                uf._loop(key + (None,))
+            except TypeError:
+                return None
+            out_dt = uf._fast.get(key)
+    if out_dt is not None:
+        res = Deferred(("fast", uf, out_dt), tuple(ops), shape, out_dt)
+    else:
+        # the engine with static scalars: integers (an integer power is its own
+        # operation in JAX) and booleans only, so that a loop does not compile
+        # per value of a float
+        if any(type(a) in (float, complex) for a in args):
+            return None
+        slots = tuple(_ARRAY if f is not None else a for a, f in zip(args, fulls))
+        arrays = tuple(o for o, f in zip(ops, fulls) if f is not None)
+        dt = _engine_dtype(uf, slots, tuple(o.dtype for o in arrays))
+        if dt not in _DEFER_DTYPES:
+            return None
+        res = Deferred(("engine", uf, slots), arrays, shape, dt)
+    if res._nodes >= _MAX_NODES:
+        evaluate((res,))
+    return res
+
+
+# --------------------------------------------------------------------------
 # elementwise operations: on the full buffers
 # --------------------------------------------------------------------------
 _POWERS = ("power", "pow", "float_power", "ldexp")
@@ -379,7 +678,9 @@ def materialize_all(args):
 def apply_ufunc(uf, args, kwargs):
     """``uf(*args, **kwargs)`` with at least one lazy selection among ``args``:
     on the full buffers when all selections share one mask and every other
-    operand broadcasts to them; otherwise on the materialized selections."""
+    operand broadcasts to them; otherwise on the materialized selections.
+    Positional full buffers of one shape with Python scalars give a deferred
+    expression (evaluated when something reads it)."""
     if not kwargs:      # the common case, checked quickly: one mask, one shape, scalars
         ref = None
         for a in args:
@@ -387,7 +688,7 @@ def apply_ufunc(uf, args, kwargs):
                 if a._cache is not None or (ref is not None and (
                         a._mask.data is not ref._mask.data or a._k != ref._k or
                         a._full.dims != ref._full.dims or
-                        a._full.data.shape != ref._full.data.shape)):
+                        _dshape(a._full) != _dshape(ref._full))):
                     break
                 if ref is None:
                     ref = a
@@ -395,7 +696,10 @@ def apply_ufunc(uf, args, kwargs):
                     a >= 0 or uf.__name__ not in _POWERS))):
                 break
         else:
-            res = uf(*[a._full if type(a) is Selection else a for a in args])
+            fulls = [a._full if type(a) is Selection else None for a in args]
+            res = _defer(uf, fulls, args, ref)
+            if res is None:
+                res = uf(*[a._full if type(a) is Selection else a for a in args])
             if isinstance(res, tuple):
                 return tuple(Selection(r, ref._mask, ref._k, ref._count) for r in res)
             return Selection(res, ref._mask, ref._k, ref._count)
@@ -562,6 +866,12 @@ def assign(x, idx, value, cast):
         if not ok:
             return False
         v = value._pad(len(shape) if k else v.ndim)
+        if pending(v) and len(v.shape) == len(shape) and not (
+                x.names or x.mapped or m.names or m.mapped):
+            # the pending expression, its cast and the assignment: one compiled call
+            put = Deferred(("put",), (x.data, m.data, v), x.data.shape, x.dtype)
+            x.data = evaluate((put,))[0]
+            return True
         v = cast(x.dtype, v)
     elif not lazy(value):
         v = operand(value)
