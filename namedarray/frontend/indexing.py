@@ -245,7 +245,7 @@ def nonzero(a):
     if selection.traced(d):
         raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
                                    "jax.numpy.nonzero(a, size=N)", "its result")
-    return tuple(positional(jax.device_put(i)) for i in onp.nonzero(onp.asarray(d)))
+    return selection.padded(*onp.nonzero(onp.asarray(d)))
 
 
 # --------------------------------------------------------------------------

@@ -218,14 +218,16 @@ class Selection(NamedArray):
 
     While lazy, ``_full`` holds the data (the mask's ``_k`` positional axes in
     front, or the mask's name among its names), ``_mask`` the mask and
-    ``_count`` the number of selected entries once known.  After it is
+    ``_count`` the number of selected entries once known; ``_host`` the exact
+    result where it is already on the host (see :func:`padded`).  After it is
     materialized, ``_cache`` is the exact array and the selection is that array.
     """
 
-    __slots__ = ("_full", "_mask", "_k", "_count", "_cache")
+    __slots__ = ("_full", "_mask", "_k", "_count", "_cache", "_host")
 
-    def __init__(self, full, mask, k, count=None):
+    def __init__(self, full, mask, k, count=None, host=None):
         self._full, self._mask, self._k, self._count, self._cache = full, mask, k, count, None
+        self._host = host
 
     # -- the NamedArray view: the materialized array --------------------------
     @property
@@ -247,10 +249,12 @@ class Selection(NamedArray):
     def _materialized(self, what="the elements of x[mask]") -> NamedArray:
         if self._cache is None:
             self._cache = self._build(what)
-            self._full = self._mask = None
+            self._full = self._mask = self._host = None
         return self._cache
 
     def _build(self, what):
+        if self._host is not None:      # the exact result is on the host already
+            return positional(jax.device_put(self._host))
         f, m = self._full, self._mask.data
         if traced(m):
             raise size_error(what)
@@ -566,7 +570,7 @@ def _op_fn(op):
 
         def f(*a):
             it = iter(a)
-            args = [positional(next(it)) if s is _ARRAY else s for s in slots]
+            args = [positional(next(it)) if s is _ARRAY else s[1] for s in slots]
             return uf._call(*args).data
         return f
     if kind == "take":
@@ -654,7 +658,8 @@ def _defer(uf, fulls, args, ref):
         # per value of a float
         if any(type(a) in (float, complex) for a in args):
             return None
-        slots = tuple(_ARRAY if f is not None else a for a, f in zip(args, fulls))
+        # (a static scalar with its type: True and 1 are equal keys in Python)
+        slots = tuple(_ARRAY if f is not None else (type(a), a) for a, f in zip(args, fulls))
         arrays = tuple(o for o, f in zip(ops, fulls) if f is not None)
         dt = _engine_dtype(uf, slots, tuple(o.dtype for o in arrays))
         if dt not in _DEFER_DTYPES:
@@ -974,6 +979,35 @@ def _host(fn, a):
     return onp.asarray(d)
 
 
+_PREFIXES: dict = {}
+
+
+def padded(*results):
+    """Host results of one data-dependent length ``n`` (``nonzero``, ``unique``,
+    ...) as selections of power-of-two buffers under one mask ``arange(bucket)
+    < n``: operations on them compile once per bucket, not per length, and
+    they show (and materialize to, without any device work) the exact results.
+
+    >>> import namedarray as np
+    >>> (i,) = np.nonzero(np.asarray([0, 3, 0, 5, 7]))
+    >>> type(i).__name__, i._full.shape, i.shape, (i * 10).sum(), i
+    ('Selection', (4,), (3,), array(80), array([1, 3, 4]))
+    """
+    n = len(results[0])
+    b = bucket(n)
+    mask = _PREFIXES.get((b, n))
+    if mask is None:
+        mask = _PREFIXES[(b, n)] = positional(jax.device_put(onp.arange(b) < n))
+        if len(_PREFIXES) > 256:
+            _PREFIXES.clear()
+    out = []
+    for r in results:
+        full = onp.zeros((b,) + r.shape[1:], r.dtype)
+        full[:n] = r
+        out.append(Selection(positional(jax.device_put(full)), mask, 1, n, r))
+    return tuple(out)
+
+
 def argwhere(a):
     """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
 
@@ -982,7 +1016,7 @@ def argwhere(a):
     array([[0, 1],
            [1, 0]])
     """
-    return positional(jax.device_put(onp.argwhere(_host("argwhere", a))))
+    return padded(onp.argwhere(_host("argwhere", a)))[0]
 
 
 def flatnonzero(a):
@@ -992,7 +1026,7 @@ def flatnonzero(a):
     >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
     array([1, 3])
     """
-    return positional(jax.device_put(onp.flatnonzero(_host("flatnonzero", a))))
+    return padded(onp.flatnonzero(_host("flatnonzero", a)))[0]
 
 
 _junique = wrap(numpy_args(jnp.unique, "unique"), "unique")
@@ -1015,9 +1049,15 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
                         equal_nan=equal_nan, sorted=sorted, **kwargs)
     r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
                    equal_nan=equal_nan, sorted=sorted)
-    if isinstance(r, tuple):
-        return tuple(positional(jax.device_put(v)) for v in r)
-    return positional(jax.device_put(r))
+    if not isinstance(r, tuple):
+        return padded(r)[0]
+    # the values, first indices and counts have the data-dependent length; the
+    # inverse has the input's shape
+    inv = 1 + return_index if return_inverse else None
+    sized = padded(*[v for i, v in enumerate(r) if i != inv])
+    it = iter(sized)
+    return tuple(positional(jax.device_put(v)) if i == inv else next(it)
+                 for i, v in enumerate(r))
 
 
 __all__ = ["compress", "extract", "argwhere", "flatnonzero", "unique"]
