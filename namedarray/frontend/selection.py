@@ -932,22 +932,36 @@ def _condition(c):
 
 def compress(condition, a, axis=None, out=None):
     """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
-    raveled array), a selection that stays full-size until its size is needed.
+    raveled array), a selection that stays full-size until its size is needed;
+    along another axis (or with a shorter condition), the exact result gathered
+    in a power-of-two bucket (one compilation per bucket, not per count).
 
     >>> import namedarray as np
     >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
     array([[0, 1],
            [4, 5]])
+    >>> np.compress([False, True], np.arange(6).reshape(2, 3), axis=1)
+    array([[1],
+           [4]])
     """
     x = operand(a)
     c = _condition(condition)
     if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
             not lazy(x) and not lazy(c) and (axis is None or (
-                isinstance(axis, (int, onp.integer)) and x.ndim and
-                normalize_axis("compress", axis, x.ndim) == 0)):
+                isinstance(axis, (int, onp.integer)) and x.ndim)):
+        ax = 0 if axis is None else normalize_axis("compress", axis, x.ndim)
         t = _flat(x) if axis is None else x
-        if t.shape[0] == c.shape[0]:
+        if ax == 0 and t.shape[0] == c.shape[0]:
             return Selection(_plain(t), c, 1)
+        if not (t.names or t.mapped or traced(t.data, c.data)):
+            n = t.shape[ax]
+            ch = onp.asarray(c.data)
+            if ch[n:].any():
+                raise IndexError(f"compress: index {n + int(onp.argmax(ch[n:]))} is out "
+                                 f"of bounds for axis {ax} with size {n}")
+            mh = onp.zeros(n, bool)
+            mh[: min(ch.size, n)] = ch[:n]
+            return positional(compact(t.data, mh, ax))
     return _jcompress(condition, a, axis=axis, out=out)
 
 

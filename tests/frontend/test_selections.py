@@ -594,6 +594,18 @@ def test_compress_along_another_axis_and_short_conditions():
                 onp.compress([True, False], x, axis=0))
     assert_same(np.compress([False, True, True], np.asarray(x), axis=1),
                 onp.compress([False, True, True], x, axis=1))
+    assert_same(np.compress([0, 1, 1], np.asarray(x)), onp.compress([0, 1, 1], x))
+    assert_same(np.compress([0, 1, 0, 0, 0], np.asarray(x), axis=1),
+                onp.compress([0, 1, 0, 0, 0], x, axis=1))
+    with pytest.raises(IndexError, match="compress: index 4 is out of bounds for axis 1 "
+                       "with size 4"):
+        np.compress([True] * 5, np.asarray(x), axis=1)
+    y, h = np.arange(600.0).reshape(3, 200), onp.arange(600.0).reshape(3, 200)
+    c0 = COMPILES.n
+    for n in range(101, 200, 3):        # one bucket (128 or 256) per count
+        c = onp.arange(200) % 200 < n
+        assert_same(np.compress(c, y, axis=1), onp.compress(c, h, axis=1))
+    assert COMPILES.n - c0 <= 2
 
 
 def test_masked_assignment_into_a_slice_reaches_its_base():
