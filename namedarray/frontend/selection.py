@@ -9,14 +9,24 @@ that broadcast to them, reductions (``sum``, ``mean``, ``max``, ... through
 depend on the data: a loop over changing masks compiles once, and the idioms
 work under ``jax.jit``.
 
+Elementwise operations on a selection are deferred (:class:`Deferred`): a
+statement builds a small expression, and the expression runs as one compiled
+call, cached by its structure, when something reads it (a selection of the
+selection, ``y[mask] = ...``, a reduction, materializing).  Python numbers in
+it are runtime operands, weakly typed as eager JAX takes them, so a loop hits
+the cache every iteration, and the values and dtypes are those of the
+operations run one by one.
+
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
 any function that does not know selections (every such path reads ``.data``,
 which materializes, so nothing can see the full-size buffer).  Its ``shape``
 and ``len`` need the count only.  Materializing gathers into a buffer whose
 length is a power of two (``bucket``), so the gather compiles once per bucket,
-and the padding never leaves the host copy.  Under ``jax.jit`` a size is
-unknown: asking for one raises a ``TypeError`` that names the size-free form.
+and the padding never leaves the host copy.  Results whose length depends on
+the data (``nonzero``, ``argwhere``, ``flatnonzero``, ``unique``) are
+selections of such padded buffers (:func:`padded`).  Under ``jax.jit`` a size
+is unknown: asking for one raises a ``TypeError`` that names the size-free form.
 
 >>> import namedarray as np
 >>> x = np.arange(6.0)
@@ -28,6 +38,18 @@ unknown: asking for one raises a ``TypeError`` that names the size-free form.
 array([ 0.,  1.,  2.,  3., 40., 50.])
 >>> s.shape, s
 ((3,), array([0., 2., 4.]))
+
+A shrinking working set: each iteration's statement is one compiled call, the
+same one every time.
+
+>>> v = np.asarray([0.5, -3.0, 2.0, 1.5, -0.25])
+>>> for _ in range(3):
+...     v = v[np.abs(v) < 2.5] * 1.5
+>>> v
+array([ 1.6875 , -0.84375])
+>>> i = np.flatnonzero(np.arange(10) % 4 == 1)       # padded to a bucket of 4
+>>> i, i.shape, (i * 2).max()
+(array([1, 5, 9]), (3,), array(18))
 
 A mask with a named axis selects along that name; a reduction over the name
 is still a named reduction (a collective under ``nmap``):
