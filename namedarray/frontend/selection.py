@@ -873,15 +873,26 @@ def _put(y, m, v):
     return jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)), v, y)
 
 
-def assign(x, idx, value, cast):
+def assign(x, idx, value, cast, check):
     """``x[idx] = value`` for a boolean mask ``idx``.  ``cast(dtype, value)`` is
-    NumPy's assignment cast.  Returns False when the value's length is the
-    selection's (data dependent): the caller then assigns by index."""
+    NumPy's assignment cast, ``check(dtype, scalar)`` its errors for a scalar.
+    Returns False when the value's length is the selection's (data dependent):
+    the caller then assigns by index."""
     if lazy(idx):
         return False
     m = _mask_array("__setitem__", x, idx)
     k = m.ndim
     shape = x.shape
+    t = type(value)
+    if t in (int, float, complex) and x.dtype in _DEFER_DTYPES and not (
+            x.names or x.mapped or m.names or m.mapped or traced(x.data, m.data)) and (
+            t is not int or -2 ** 63 <= value < 2 ** 63):
+        # a Python number: the cast and the assignment, one compiled call
+        # (the number a runtime operand: a loop's counter compiles nothing)
+        check(x.dtype, value)
+        put = Deferred(("put",), (x.data, m.data, value), x.data.shape, x.dtype)
+        x.data = evaluate((put,))[0]
+        return True
     if lazy(value) and value._mask.data is m.data and value._k == k:
         v = value._full
         vt = v.shape[k:] if k else v.shape

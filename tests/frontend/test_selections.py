@@ -134,6 +134,32 @@ def test_masked_assignment(xm, kind):
     assert_same(y, exp)
 
 
+@pytest.mark.parametrize("dt", [onp.int8, onp.int64, onp.uint8, onp.bool_, onp.float32,
+                                onp.complex64])
+def test_assigning_a_number_casts_and_raises_as_numpy(dt):
+    x = onp.arange(-3, 5).reshape(2, 4).astype(dt)
+    m = onp.asarray([True, False])
+    for v in (1, -1, 2.75, 300, 1 + 2j, float("nan"), 2 ** 62, True):
+        y, exp = np.asarray(x), x.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                exp[m] = v
+            except (OverflowError, ValueError, TypeError) as e:
+                with pytest.raises(type(e), match="__setitem__: "):
+                    y[m] = v
+                continue
+        y[m] = v
+        assert_same(y, exp)
+    y = np.asarray(x)
+    y[m] = 0
+    c0 = COMPILES.n
+    for i in range(2, 9):           # a loop's counter is a runtime operand
+        y[m] = i
+    assert COMPILES.n == c0
+    assert_same(y, onp.where(m[:, None], 8, x).astype(dt))
+
+
 def test_in_place_ops_keep_numpy_casting():
     z = np.arange(6)
     inside = z > 2
