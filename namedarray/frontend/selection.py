@@ -101,6 +101,21 @@ def bucket(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
+def _concrete(f, *args):
+    """``f(*args)`` on concrete arrays, concrete even inside a trace (the value
+    may be cached, and a traced value must never outlive its trace)."""
+    r = f(*args)
+    if traced(*(r if isinstance(r, tuple) else (r,))):
+        with jax.ensure_compile_time_eval():
+            r = f(*args)
+    return r
+
+
+def _to_device(h):
+    """The host array ``h`` on the device, concrete even inside a trace."""
+    return _concrete(jax.device_put, h)
+
+
 def traced(*arrays) -> bool:
     return any(isinstance(a, _Tracer) for a in arrays)
 
@@ -118,19 +133,19 @@ def compact(data, mask_host, axis=0):
     n = idx.size
     shape = data.shape[:axis] + (n,) + data.shape[axis + 1:]
     if n == 0:
-        return jax.device_put(onp.zeros(shape, data.dtype))
+        return _to_device(onp.zeros(shape, data.dtype))
     if traced(data):    # a concrete mask on traced data: the size is static
         return jnp.take(data, jnp.asarray(idx), axis=axis)
     b = bucket(n)
     padded = onp.zeros(b, onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
     padded[:n] = idx
     if pending(data):       # the expression and the gather: one compiled call
-        g = Deferred(("take", axis), (data, jax.device_put(padded)),
+        g = Deferred(("take", axis), (data, _to_device(padded)),
                      data.shape[:axis] + (b,) + data.shape[axis + 1:], data.dtype)
         h = onp.asarray(evaluate((g,))[0])
     else:
-        h = onp.asarray(_gather(data, jax.device_put(padded), axis))
-    return jax.device_put(h[(slice(None),) * axis + (slice(0, n),)])
+        h = onp.asarray(_concrete(_gather, data, _to_device(padded), axis))
+    return _to_device(h[(slice(None),) * axis + (slice(0, n),)])
 
 
 # masks that came from the host: converted once, so that ``z[m]`` and ``c[m]``
@@ -143,7 +158,7 @@ def _device_mask(m):
         if h is m and onp.array_equal(copy, m):
             return d
     copy = m.copy()     # (a CPU device_put may share the host buffer)
-    d = jax.device_put(copy)
+    d = _to_device(copy)
     _HOST_MASKS.insert(0, (m, copy, d))
     del _HOST_MASKS[8:]
     return d
@@ -226,8 +241,8 @@ def select(x, idx):
             # one compiled call: the new mask, and x's pending expression (so
             # that a loop's expression never grows from one iteration to the next)
             both = Deferred(("and",), (m, idx._full), m.shape, onp.dtype(bool))
-            evaluate((both, x._full) if pending(x._full) else (both,))
-            return Selection(x._full, positional(both._val), x._k)
+            mask = evaluate((both, x._full) if pending(x._full) else (both,))[0]
+            return Selection(x._full, positional(mask), x._k)
         idx = idx._materialized()
     if lazy(x):
         x = x._materialized()
@@ -276,7 +291,7 @@ class Selection(NamedArray):
 
     def _build(self, what):
         if self._host is not None:      # the exact result is on the host already
-            return positional(jax.device_put(self._host))
+            return positional(_to_device(self._host))
         f, m = self._full, self._mask.data
         if traced(m):
             raise size_error(what)
@@ -295,7 +310,7 @@ class Selection(NamedArray):
         if self._count is None:
             if traced(self._mask.data):
                 raise size_error(what)
-            self._count = int(_count(self._mask.data))
+            self._count = int(_concrete(_count, self._mask.data))
         return self._count
 
     @property
@@ -436,18 +451,18 @@ class Deferred(NamedArray):
     def __init__(self, op, args, shape, dtype):
         self._val, self._op, self._args = None, op, args
         self._shape, self._dtype = shape, dtype
-        self._nodes = 1 + sum(a._nodes for a in args if type(a) is Deferred)
+        self._nodes = 1 + sum(a._nodes for a in args if type(a) is Deferred)   # pending
         self.dims, self.mapped = (None,) * len(shape), ()
 
     @property
     def data(self):
         if self._val is None:
-            evaluate((self,))
+            return evaluate((self,))[0]
         return self._val
 
     @data.setter
     def data(self, value):
-        self._val, self._op, self._args = value, None, None
+        self._val, self._op, self._args, self._nodes = value, None, None, 0
 
     @property
     def pending(self) -> bool:
@@ -513,9 +528,10 @@ def evaluate(roots):
         fn = _PROGRAMS[key] = _program(*key)
         if len(_PROGRAMS) > 1024:
             _PROGRAMS.clear()
-    vals = fn(*leaves, *packs)
-    for r, v in zip(roots, vals):
-        r.data = v
+    vals = _concrete(fn, *leaves, *packs)
+    if not traced(*vals):       # (traced leaves: the value is the trace's)
+        for r, v in zip(roots, vals):
+            r.data = v
     return vals
 
 
@@ -530,7 +546,7 @@ def _pack(t, values):
         (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
     d = _PACKS.get(key)
     if d is None:
-        d = _PACKS[key] = jax.device_put(onp.asarray(values, _PACK_DTYPES[t]))
+        d = _PACKS[key] = _to_device(onp.asarray(values, _PACK_DTYPES[t]))
         if len(_PACKS) > 256:
             _PACKS.clear()
     return d
@@ -884,7 +900,8 @@ def assign(x, idx, value, cast, check):
     k = m.ndim
     shape = x.shape
     t = type(value)
-    if t in (int, float, complex) and x.dtype in _DEFER_DTYPES and not (
+    if t in (int, float, complex) and config._state["mode"] == "numpy" and \
+            x.dtype in _DEFER_DTYPES and not (
             x.names or x.mapped or m.names or m.mapped or traced(x.data, m.data)) and (
             t is not int or -2 ** 63 <= value < 2 ** 63):
         # a Python number: the cast and the assignment, one compiled call
@@ -1044,14 +1061,14 @@ def padded(*results):
     b = bucket(n)
     mask = _PREFIXES.get((b, n))
     if mask is None:
-        mask = _PREFIXES[(b, n)] = positional(jax.device_put(onp.arange(b) < n))
+        mask = _PREFIXES[(b, n)] = positional(_to_device(onp.arange(b) < n))
         if len(_PREFIXES) > 256:
             _PREFIXES.clear()
     out = []
     for r in results:
         full = onp.zeros((b,) + r.shape[1:], r.dtype)
         full[:n] = r
-        out.append(Selection(positional(jax.device_put(full)), mask, 1, n, r))
+        out.append(Selection(positional(_to_device(full)), mask, 1, n, r))
     return tuple(out)
 
 
@@ -1090,7 +1107,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     (array([1, 2, 3]), array([1, 1, 2]))
     """
     x = operand(ar) if not isinstance(ar, (list, tuple)) else positional(
-        jax.device_put(onp.asarray(ar)))
+        _to_device(onp.asarray(ar)))
     if kwargs or not isinstance(x, NamedArray) or x.names or x.mapped or traced(x.data):
         return _junique(ar, return_index, return_inverse, return_counts, axis,
                         equal_nan=equal_nan, sorted=sorted, **kwargs)
@@ -1103,7 +1120,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     inv = 1 + return_index if return_inverse else None
     sized = padded(*[v for i, v in enumerate(r) if i != inv])
     it = iter(sized)
-    return tuple(positional(jax.device_put(v)) if i == inv else next(it)
+    return tuple(positional(_to_device(v)) if i == inv else next(it)
                  for i, v in enumerate(r))
 
 

@@ -285,9 +285,16 @@ def test_scalars_keep_numpy_s_weak_dtypes_in_a_deferred_expression():
 def test_a_statement_evaluates_once_and_the_expression_never_grows():
     v = np.asarray(onp.linspace(-3, 3, 64))
     s = v[v > -2]
-    for _ in range(100):                # no statement reads it: evaluated by size
-        s = s * 1.01 + 0.001
-        assert s._full._nodes <= selection._MAX_NODES
+    calls = []
+    evaluate = selection.evaluate
+    try:
+        selection.evaluate = lambda roots: calls.append(1) or evaluate(roots)
+        for _ in range(100):            # no statement reads it: evaluated by size
+            s = s * 1.01 + 0.001
+            assert s._full._nodes <= selection._MAX_NODES
+    finally:
+        selection.evaluate = evaluate
+    assert 200 // selection._MAX_NODES <= len(calls) <= 200 // (selection._MAX_NODES - 1)
     ref = onp.linspace(-3, 3, 64)[onp.linspace(-3, 3, 64) > -2]
     for _ in range(100):
         ref = ref * 1.01 + 0.001
@@ -408,6 +415,20 @@ def test_selection_reductions_and_results_under_jit():
 def test_a_size_under_jit_is_a_clear_error(f, what):
     with pytest.raises(TypeError, match=what + ".*unknown under jax.jit.*size-free form"):
         jax.jit(f)(np.arange(10.0))
+
+
+def test_a_concrete_selection_read_inside_jit_stays_concrete():
+    x = np.arange(6.0)
+    m = x > 1
+    s, s2 = x[m] * 2, x[m] + 1
+    hm = onp.arange(6) > 2
+    f = jax.jit(lambda t: ((s + np.asarray(t)).sum() + (s2[s2 > 3] * t[0]).sum() +
+                           (x[hm] * t[0]).sum() + len(s)).data)
+    assert_same(f(jax.numpy.ones(4)), onp.float64(32 + 15 + 12 + 4))
+    # nothing traced was kept: the selections and the caches work outside
+    assert_same((s * s2).sum(), onp.float64(((onp.arange(2, 6.0) * 2) *
+                                             (onp.arange(2, 6.0) + 1)).sum()))
+    assert_same(x[hm] + 1, onp.arange(3, 6.0) + 1)
 
 
 def test_max_under_jit_names_initial():
