@@ -465,10 +465,6 @@ class Deferred(NamedArray):
         self._val, self._op, self._args, self._nodes = value, None, None, 0
 
     @property
-    def pending(self) -> bool:
-        return self._val is None
-
-    @property
     def shape(self):
         return self._shape
 
@@ -618,7 +614,7 @@ def _op_fn(op):
     if kind == "put":           # y[mask] = v: v cast to y's dtype, where
         return lambda y, m, v: jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)),
                                          v.astype(y.dtype), y)
-    raise AssertionError(op)
+    raise ValueError(f"evaluate: unknown deferred operation {op!r}")
 
 
 def _cast(r, dt):
