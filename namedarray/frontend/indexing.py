@@ -198,7 +198,7 @@ def setitem(x: NamedArray, idx, value):
 def _set_masked(x, idx, value) -> bool:
     """``x[mask] = value`` with ``where`` (see ``selection.assign``); False when the
     value has the selection's data-dependent length."""
-    if selection.assign(x, idx, value, _setitem_value):
+    if selection.assign(x, idx, value, _setitem_value, _check_scalar):
         return True
     if selection.traced(getattr(idx, "data", idx)) and not selection.lazy(idx):
         raise selection.size_error("x[mask] = value (a value with one entry per selected "
@@ -211,18 +211,24 @@ def _setitem_value(dtype, value):
     arrays; a Python int must fit an integer target, a complex needs a complex one)."""
     if isinstance(value, NamedArray):
         return value if value.dtype == dtype else rewrap(value, value.data.astype(dtype))
+    _check_scalar(dtype, value)
+    return positional(jnp.asarray(value).astype(dtype))
+
+
+def _check_scalar(dtype, value):
+    """NumPy's errors for assigning the Python or NumPy scalar ``value`` to an
+    array of ``dtype``."""
     dt = onp.dtype(dtype)
     if type(value) is int and dt.kind in "iu":
         info = onp.iinfo(dt)
         if not info.min <= value <= info.max:
             raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
-    if isinstance(value, float) and dt.kind in "iub" and not onp.isfinite(value):
+    if isinstance(value, float) and dt.kind in "iu" and not onp.isfinite(value):
         raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
                          f"array's dtype is {dt})".replace("float nan", "float NaN"))
-    if isinstance(value, complex) and dt.kind != "c":
+    if isinstance(value, complex) and dt.kind not in "cb":     # (bool: nonzero)
         raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
                         f"dtype {dt}")
-    return positional(jnp.asarray(value).astype(dtype))
 
 
 def nonzero(a):
@@ -245,7 +251,7 @@ def nonzero(a):
     if selection.traced(d):
         raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
                                    "jax.numpy.nonzero(a, size=N)", "its result")
-    return tuple(positional(jax.device_put(i)) for i in onp.nonzero(onp.asarray(d)))
+    return selection.padded(*onp.nonzero(onp.asarray(d)))
 
 
 # --------------------------------------------------------------------------

@@ -9,14 +9,24 @@ that broadcast to them, reductions (``sum``, ``mean``, ``max``, ... through
 depend on the data: a loop over changing masks compiles once, and the idioms
 work under ``jax.jit``.
 
+Elementwise operations on a selection are deferred (:class:`Deferred`): a
+statement builds a small expression, and the expression runs as one compiled
+call, cached by its structure, when something reads it (a selection of the
+selection, ``y[mask] = ...``, a reduction, materializing).  Python numbers in
+it are runtime operands, weakly typed as eager JAX takes them, so a loop hits
+the cache every iteration, and the values and dtypes are those of the
+operations run one by one.
+
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
 any function that does not know selections (every such path reads ``.data``,
 which materializes, so nothing can see the full-size buffer).  Its ``shape``
 and ``len`` need the count only.  Materializing gathers into a buffer whose
 length is a power of two (``bucket``), so the gather compiles once per bucket,
-and the padding never leaves the host copy.  Under ``jax.jit`` a size is
-unknown: asking for one raises a ``TypeError`` that names the size-free form.
+and the padding never leaves the host copy.  Results whose length depends on
+the data (``nonzero``, ``argwhere``, ``flatnonzero``, ``unique``) are
+selections of such padded buffers (:func:`padded`).  Under ``jax.jit`` a size
+is unknown: asking for one raises a ``TypeError`` that names the size-free form.
 
 >>> import namedarray as np
 >>> x = np.arange(6.0)
@@ -28,6 +38,18 @@ unknown: asking for one raises a ``TypeError`` that names the size-free form.
 array([ 0.,  1.,  2.,  3., 40., 50.])
 >>> s.shape, s
 ((3,), array([0., 2., 4.]))
+
+A shrinking working set: each iteration's statement is one compiled call, the
+same one every time.
+
+>>> v = np.asarray([0.5, -3.0, 2.0, 1.5, -0.25])
+>>> for _ in range(3):
+...     v = v[np.abs(v) < 2.5] * 1.5
+>>> v
+array([ 1.6875 , -0.84375])
+>>> i = np.flatnonzero(np.arange(10) % 4 == 1)       # padded to a bucket of 4
+>>> i, i.shape, (i * 2).max()
+(array([1, 5, 9]), (3,), array(18))
 
 A mask with a named axis selects along that name; a reduction over the name
 is still a named reduction (a collective under ``nmap``):
@@ -46,6 +68,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from jax._src.lax.lax import _convert_element_type
+
+from ..core import config
 from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -76,6 +101,21 @@ def bucket(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
+def _concrete(f, *args):
+    """``f(*args)`` on concrete arrays, concrete even inside a trace (the value
+    may be cached, and a traced value must never outlive its trace)."""
+    r = f(*args)
+    if traced(*(r if isinstance(r, tuple) else (r,))):
+        with jax.ensure_compile_time_eval():
+            r = f(*args)
+    return r
+
+
+def _to_device(h):
+    """The host array ``h`` on the device, concrete even inside a trace."""
+    return _concrete(jax.device_put, h)
+
+
 def traced(*arrays) -> bool:
     return any(isinstance(a, _Tracer) for a in arrays)
 
@@ -93,13 +133,19 @@ def compact(data, mask_host, axis=0):
     n = idx.size
     shape = data.shape[:axis] + (n,) + data.shape[axis + 1:]
     if n == 0:
-        return jax.device_put(onp.zeros(shape, data.dtype))
+        return _to_device(onp.zeros(shape, data.dtype))
     if traced(data):    # a concrete mask on traced data: the size is static
         return jnp.take(data, jnp.asarray(idx), axis=axis)
-    padded = onp.zeros(bucket(n), onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
+    b = bucket(n)
+    padded = onp.zeros(b, onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
     padded[:n] = idx
-    h = onp.asarray(_gather(data, jax.device_put(padded), axis))
-    return jax.device_put(h[(slice(None),) * axis + (slice(0, n),)])
+    if pending(data):       # the expression and the gather: one compiled call
+        g = Deferred(("take", axis), (data, _to_device(padded)),
+                     data.shape[:axis] + (b,) + data.shape[axis + 1:], data.dtype)
+        h = onp.asarray(evaluate((g,))[0])
+    else:
+        h = onp.asarray(_concrete(_gather, data, _to_device(padded), axis))
+    return _to_device(h[(slice(None),) * axis + (slice(0, n),)])
 
 
 # masks that came from the host: converted once, so that ``z[m]`` and ``c[m]``
@@ -112,7 +158,7 @@ def _device_mask(m):
         if h is m and onp.array_equal(copy, m):
             return d
     copy = m.copy()     # (a CPU device_put may share the host buffer)
-    d = jax.device_put(copy)
+    d = _to_device(copy)
     _HOST_MASKS.insert(0, (m, copy, d))
     del _HOST_MASKS[8:]
     return d
@@ -188,9 +234,15 @@ def select(x, idx):
             # a selection of a selection: the masks combine, the buffers stay
             t = idx._full.ndim - x._k
             m = x._mask.data
-            m = m.reshape(m.shape + (1,) * t) if t else m
-            mask = positional(jax.lax.bitwise_and(m, idx._full.data))
-            return Selection(x._full, mask, x._k + t)
+            if t:
+                m = m.reshape(m.shape + (1,) * t)
+                return Selection(x._full, positional(jax.lax.bitwise_and(
+                    m, idx._full.data)), x._k + t)
+            # one compiled call: the new mask, and x's pending expression (so
+            # that a loop's expression never grows from one iteration to the next)
+            both = Deferred(("and",), (m, idx._full), m.shape, onp.dtype(bool))
+            mask = evaluate((both, x._full) if pending(x._full) else (both,))[0]
+            return Selection(x._full, positional(mask), x._k)
         idx = idx._materialized()
     if lazy(x):
         x = x._materialized()
@@ -203,14 +255,16 @@ class Selection(NamedArray):
 
     While lazy, ``_full`` holds the data (the mask's ``_k`` positional axes in
     front, or the mask's name among its names), ``_mask`` the mask and
-    ``_count`` the number of selected entries once known.  After it is
+    ``_count`` the number of selected entries once known; ``_host`` the exact
+    result where it is already on the host (see :func:`padded`).  After it is
     materialized, ``_cache`` is the exact array and the selection is that array.
     """
 
-    __slots__ = ("_full", "_mask", "_k", "_count", "_cache")
+    __slots__ = ("_full", "_mask", "_k", "_count", "_cache", "_host")
 
-    def __init__(self, full, mask, k, count=None):
+    def __init__(self, full, mask, k, count=None, host=None):
         self._full, self._mask, self._k, self._count, self._cache = full, mask, k, count, None
+        self._host = host
 
     # -- the NamedArray view: the materialized array --------------------------
     @property
@@ -232,10 +286,12 @@ class Selection(NamedArray):
     def _materialized(self, what="the elements of x[mask]") -> NamedArray:
         if self._cache is None:
             self._cache = self._build(what)
-            self._full = self._mask = None
+            self._full = self._mask = self._host = None
         return self._cache
 
     def _build(self, what):
+        if self._host is not None:      # the exact result is on the host already
+            return positional(_to_device(self._host))
         f, m = self._full, self._mask.data
         if traced(m):
             raise size_error(what)
@@ -243,7 +299,8 @@ class Selection(NamedArray):
         self._count = int(mh.sum())
         if self._k:
             k = self._k
-            d = f.data.reshape((math.prod(f.data.shape[:k]),) + f.data.shape[k:])
+            d = f if k == 1 and pending(f) else f.data.reshape(
+                (math.prod(f.data.shape[:k]),) + f.data.shape[k:])
             return new(compact(d, mh, 0), (None,) * (1 + f.ndim - k) + f.names, f.mapped)
         ax = f.dims.index(_mname(self._mask))
         return new(compact(f.data, mh, ax), f.dims, f.mapped)
@@ -253,7 +310,7 @@ class Selection(NamedArray):
         if self._count is None:
             if traced(self._mask.data):
                 raise size_error(what)
-            self._count = int(_count(self._mask.data))
+            self._count = int(_concrete(_count, self._mask.data))
         return self._count
 
     @property
@@ -367,6 +424,287 @@ def _same(a, b) -> bool:
 
 
 # --------------------------------------------------------------------------
+# deferred elementwise expressions: one compiled call per statement
+# --------------------------------------------------------------------------
+#: dtypes whose deferred results are checked equal to the eager ones (a Python
+#: scalar converts to them in XLA exactly as on the host)
+_DEFER_DTYPES = frozenset(onp.dtype(t) for t in (
+    bool, onp.int32, onp.int64, onp.float32, onp.float64, onp.complex64, onp.complex128))
+#: an expression evaluates once it holds this many operations
+_MAX_NODES = 24
+_I32 = 2 ** 31
+class Deferred(NamedArray):
+    """A positional array whose value is an elementwise expression not yet
+    computed: the full buffer of a selection after ``s * 1.05`` or ``abs(s)``.
+
+    ``_op`` names the operation (a hashable key, see :func:`_op_fn`) and
+    ``_args`` its operands: jax arrays, other deferred arrays, and Python
+    scalars (passed as runtime operands, weakly typed as eager JAX takes them).
+    Reading ``data`` evaluates the expression as one cached compiled call (by
+    the expression's structure, so a loop hits the cache every iteration) and
+    keeps the value; an expression also evaluates when it reaches
+    ``_MAX_NODES`` operations, so it never grows across iterations of a loop.
+    """
+
+    __slots__ = ("_val", "_op", "_args", "_shape", "_dtype", "_nodes")
+
+    def __init__(self, op, args, shape, dtype):
+        self._val, self._op, self._args = None, op, args
+        self._shape, self._dtype = shape, dtype
+        self._nodes = 1 + sum(a._nodes for a in args if type(a) is Deferred)   # pending
+        self.dims, self.mapped = (None,) * len(shape), ()
+
+    @property
+    def data(self):
+        if self._val is None:
+            return evaluate((self,))[0]
+        return self._val
+
+    @data.setter
+    def data(self, value):
+        self._val, self._op, self._args, self._nodes = value, None, None, 0
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def named_shape(self):
+        return {}
+
+
+def _dshape(f):
+    """The physical shape of a full buffer (a deferred one is not evaluated)."""
+    return f._shape if type(f) is Deferred else f.data.shape
+
+
+def pending(x) -> bool:
+    """Whether ``x`` is a deferred expression not yet evaluated."""
+    return type(x) is Deferred and x._val is None
+
+
+_PROGRAMS: dict = {}
+
+
+def evaluate(roots):
+    """Evaluate the deferred ``roots`` (and what they share) in one compiled call."""
+    leaves, leaf_pos, prog, seen = [], {}, [], {}
+    consts = {float: [], int: [], complex: []}
+
+    def ref(a):
+        if type(a) is Deferred:
+            if a._val is None:
+                i = seen.get(id(a))
+                if i is None:
+                    refs = tuple(ref(b) for b in a._args)
+                    prog.append((a._op, refs))
+                    i = seen[id(a)] = ("n", len(prog) - 1)
+                return i
+            a = a._val
+        if isinstance(a, jax.Array):
+            i = leaf_pos.get(id(a))
+            if i is None:
+                i = leaf_pos[id(a)] = ("l", len(leaves))
+                leaves.append(a)
+            return i
+        c = consts[type(a)]
+        c.append(a)
+        return (type(a), len(c) - 1)
+
+    outs = tuple(ref(r) for r in roots)
+    consts[int].append(0)       # the runtime zero of the barriers
+    packs = tuple(_pack(t, v) for t, v in consts.items() if v)
+    key = (len(leaves), tuple(t for t, v in consts.items() if v), tuple(prog), outs)
+    fn = _PROGRAMS.get(key)
+    if fn is None:
+        fn = _PROGRAMS[key] = _program(*key)
+        if len(_PROGRAMS) > 1024:
+            _PROGRAMS.clear()
+    vals = _concrete(fn, *leaves, *packs)
+    if not traced(*vals):       # (traced leaves: the value is the trace's)
+        for r, v in zip(roots, vals):
+            r.data = v
+    return vals
+
+
+_PACKS: dict = {}
+_PACK_DTYPES = {float: onp.float64, int: onp.int64, complex: onp.complex128}
+
+
+def _pack(t, values):
+    """The Python scalars ``values`` of type ``t`` as one device array (kept
+    for the next call with the same values: a loop transfers nothing)."""
+    key = (t, tuple(v.hex() for v in values) if t is float else tuple(
+        (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
+    d = _PACKS.get(key)
+    if d is None:
+        d = _PACKS[key] = _to_device(onp.asarray(values, _PACK_DTYPES[t]))
+        if len(_PACKS) > 256:
+            _PACKS.clear()
+    return d
+
+
+def _program(nleaves, types, prog, outs):
+    fns = [(_op_fn(op), refs) for op, refs in prog]
+    used = {r[1] for _, refs in prog for r in refs if r[0] == "n"}
+
+    def run(*args):
+        leaves = args[:nleaves]
+        packs = dict(zip(types, args[nleaves:]))
+        zero = packs[int][-1]
+        nodes, outputs = [], []
+
+        def get(r, out=False):
+            if r[0] == "n":
+                return (outputs if out else nodes)[r[1]]
+            if r[0] == "l":
+                return leaves[r[1]]
+            # a Python scalar: weakly typed, as eager JAX takes one
+            c = packs[r[0]][r[1]]
+            return _convert_element_type(c, c.dtype, weak_type=True)
+
+        for i, (f, refs) in enumerate(fns):
+            v = f(*[get(r) for r in refs])
+            outputs.append(v)
+            nodes.append(_barrier(v, zero) if i in used else v)
+        return tuple(get(r, True) for r in outs)
+
+    return jax.jit(run)
+
+
+_BITS = {onp.dtype(onp.float64): onp.int64, onp.dtype(onp.float32): onp.int32}
+
+
+def _barrier(x, zero):
+    """``x`` unchanged, through an integer operation on a runtime zero: XLA
+    would otherwise fuse a multiply and the add that uses it into one fused
+    multiply-add (another rounding than the eager calls, and NumPy's)."""
+    if x.dtype.kind == "c":
+        return jax.lax.complex(_barrier(x.real, zero), _barrier(x.imag, zero))
+    it = _BITS.get(x.dtype)
+    if it is None:
+        return x
+    return jax.lax.bitcast_convert_type(
+        jax.lax.bitcast_convert_type(x, it) ^ zero.astype(it), x.dtype)
+
+
+def _op_fn(op):
+    """The function of the deferred operation ``op``."""
+    kind = op[0]
+    if kind == "fast":          # the ufunc engine's fast path: no cast of an operand
+        _, uf, out_dt = op
+        impl = uf._impl
+        return lambda *a: _cast(impl(*a), out_dt)
+    if kind == "engine":        # the engine itself, static Python scalars in place
+        _, uf, slots = op
+
+        def f(*a):
+            it = iter(a)
+            args = [positional(next(it)) if s is _ARRAY else s[1] for s in slots]
+            return uf._call(*args).data
+        return f
+    if kind == "take":
+        return functools.partial(jnp.take, axis=op[1])
+    if kind == "and":
+        return jax.lax.bitwise_and
+    if kind == "put":           # y[mask] = v: v cast to y's dtype, where
+        return lambda y, m, v: jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)),
+                                         v.astype(y.dtype), y)
+    raise ValueError(f"evaluate: unknown deferred operation {op!r}")
+
+
+def _cast(r, dt):
+    return r if r.dtype == dt else r.astype(dt)
+
+
+class _ArraySlot:
+    """Marks an array operand among the static ones of an ``engine`` operation."""
+
+    def __repr__(self):
+        return "<array>"
+
+
+_ARRAY = _ArraySlot()
+_ENGINE_DTYPES: dict = {}
+
+
+def _engine_dtype(uf, slots, dtypes):
+    """The result dtype of ``uf`` on arrays of ``dtypes`` among the static
+    ``slots`` (NumPy's errors raised here, when the operation is written)."""
+    key = (uf, slots, dtypes)
+    dt = _ENGINE_DTYPES.get(key)
+    if dt is None:
+        it = iter(dtypes)
+        specs = [jax.ShapeDtypeStruct((), next(it)) for s in slots if s is _ARRAY]
+        dt = jax.eval_shape(_op_fn(("engine", uf, slots)), *specs).dtype
+        if len(_ENGINE_DTYPES) > 4096:
+            _ENGINE_DTYPES.clear()
+        _ENGINE_DTYPES[key] = dt
+    return dt
+
+
+def _defer(uf, fulls, args, ref):
+    """``uf`` on the full buffers as a deferred expression; ``None`` where the
+    eager call must run (a dtype or an operand outside the checked cases)."""
+    if config._state["mode"] != "numpy" or uf.nout != 1 or len(args) != uf.nin:
+        return None
+    f0 = ref._full
+    if f0.names or f0.mapped:
+        return None
+    shape = f0.shape
+    if not math.prod(shape):
+        return None
+    ops, key, fast = [], [], uf._fast_ok
+    for a, f in zip(args, fulls):
+        if f is None:                   # a Python scalar
+            t = type(a)
+            ops.append(a)
+            key.append(t)
+            if t is bool or (t is int and not -_I32 <= a < _I32):
+                fast = False
+            continue
+        d = f if type(f) is Deferred and f._val is None else f.data
+        if type(d) is not Deferred and (traced(d) or not isinstance(d, jax.Array)):
+            return None
+        if d.dtype not in _DEFER_DTYPES:
+            return None
+        ops.append(d)
+        key.append(d.dtype)
+    key = tuple(key)
+    out_dt = None
+    if fast:
+        out_dt = uf._fast.get(key)
+        if out_dt is None:
+            try:
+                uf._loop(key + (None,))
+            except TypeError:
+                return None
+            out_dt = uf._fast.get(key)
+    if out_dt is not None:
+        res = Deferred(("fast", uf, out_dt), tuple(ops), shape, out_dt)
+    else:
+        # the engine with static scalars: integers (an integer power is its own
+        # operation in JAX) and booleans only, so that a loop does not compile
+        # per value of a float
+        if any(type(a) in (float, complex) for a in args):
+            return None
+        # (a static scalar with its type: True and 1 are equal keys in Python)
+        slots = tuple(_ARRAY if f is not None else (type(a), a) for a, f in zip(args, fulls))
+        arrays = tuple(o for o, f in zip(ops, fulls) if f is not None)
+        dt = _engine_dtype(uf, slots, tuple(o.dtype for o in arrays))
+        if dt not in _DEFER_DTYPES:
+            return None
+        res = Deferred(("engine", uf, slots), arrays, shape, dt)
+    if res._nodes >= _MAX_NODES:
+        evaluate((res,))
+    return res
+
+
+# --------------------------------------------------------------------------
 # elementwise operations: on the full buffers
 # --------------------------------------------------------------------------
 _POWERS = ("power", "pow", "float_power", "ldexp")
@@ -379,7 +717,9 @@ def materialize_all(args):
 def apply_ufunc(uf, args, kwargs):
     """``uf(*args, **kwargs)`` with at least one lazy selection among ``args``:
     on the full buffers when all selections share one mask and every other
-    operand broadcasts to them; otherwise on the materialized selections."""
+    operand broadcasts to them; otherwise on the materialized selections.
+    Positional full buffers of one shape with Python scalars give a deferred
+    expression (evaluated when something reads it)."""
     if not kwargs:      # the common case, checked quickly: one mask, one shape, scalars
         ref = None
         for a in args:
@@ -387,7 +727,7 @@ def apply_ufunc(uf, args, kwargs):
                 if a._cache is not None or (ref is not None and (
                         a._mask.data is not ref._mask.data or a._k != ref._k or
                         a._full.dims != ref._full.dims or
-                        a._full.data.shape != ref._full.data.shape)):
+                        _dshape(a._full) != _dshape(ref._full))):
                     break
                 if ref is None:
                     ref = a
@@ -395,7 +735,10 @@ def apply_ufunc(uf, args, kwargs):
                     a >= 0 or uf.__name__ not in _POWERS))):
                 break
         else:
-            res = uf(*[a._full if type(a) is Selection else a for a in args])
+            fulls = [a._full if type(a) is Selection else None for a in args]
+            res = _defer(uf, fulls, args, ref)
+            if res is None:
+                res = uf(*[a._full if type(a) is Selection else a for a in args])
             if isinstance(res, tuple):
                 return tuple(Selection(r, ref._mask, ref._k, ref._count) for r in res)
             return Selection(res, ref._mask, ref._k, ref._count)
@@ -542,15 +885,27 @@ def _put(y, m, v):
     return jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)), v, y)
 
 
-def assign(x, idx, value, cast):
+def assign(x, idx, value, cast, check):
     """``x[idx] = value`` for a boolean mask ``idx``.  ``cast(dtype, value)`` is
-    NumPy's assignment cast.  Returns False when the value's length is the
-    selection's (data dependent): the caller then assigns by index."""
+    NumPy's assignment cast, ``check(dtype, scalar)`` its errors for a scalar.
+    Returns False when the value's length is the selection's (data dependent):
+    the caller then assigns by index."""
     if lazy(idx):
         return False
     m = _mask_array("__setitem__", x, idx)
     k = m.ndim
     shape = x.shape
+    t = type(value)
+    if t in (int, float, complex) and config._state["mode"] == "numpy" and \
+            x.dtype in _DEFER_DTYPES and not (
+            x.names or x.mapped or m.names or m.mapped or traced(x.data, m.data)) and (
+            t is not int or -2 ** 63 <= value < 2 ** 63):
+        # a Python number: the cast and the assignment, one compiled call
+        # (the number a runtime operand: a loop's counter compiles nothing)
+        check(x.dtype, value)
+        put = Deferred(("put",), (x.data, m.data, value), x.data.shape, x.dtype)
+        x.data = evaluate((put,))[0]
+        return True
     if lazy(value) and value._mask.data is m.data and value._k == k:
         v = value._full
         vt = v.shape[k:] if k else v.shape
@@ -562,6 +917,12 @@ def assign(x, idx, value, cast):
         if not ok:
             return False
         v = value._pad(len(shape) if k else v.ndim)
+        if pending(v) and len(v.shape) == len(shape) and not (
+                x.names or x.mapped or m.names or m.mapped):
+            # the pending expression, its cast and the assignment: one compiled call
+            put = Deferred(("put",), (x.data, m.data, v), x.data.shape, x.dtype)
+            x.data = evaluate((put,))[0]
+            return True
         v = cast(x.dtype, v)
     elif not lazy(value):
         v = operand(value)
@@ -617,22 +978,36 @@ def _condition(c):
 
 def compress(condition, a, axis=None, out=None):
     """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
-    raveled array), a selection that stays full-size until its size is needed.
+    raveled array), a selection that stays full-size until its size is needed;
+    along another axis (or with a shorter condition), the exact result gathered
+    in a power-of-two bucket (one compilation per bucket, not per count).
 
     >>> import namedarray as np
     >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
     array([[0, 1],
            [4, 5]])
+    >>> np.compress([False, True], np.arange(6).reshape(2, 3), axis=1)
+    array([[1],
+           [4]])
     """
     x = operand(a)
     c = _condition(condition)
     if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
             not lazy(x) and not lazy(c) and (axis is None or (
-                isinstance(axis, (int, onp.integer)) and x.ndim and
-                normalize_axis("compress", axis, x.ndim) == 0)):
+                isinstance(axis, (int, onp.integer)) and x.ndim)):
+        ax = 0 if axis is None else normalize_axis("compress", axis, x.ndim)
         t = _flat(x) if axis is None else x
-        if t.shape[0] == c.shape[0]:
+        if ax == 0 and t.shape[0] == c.shape[0]:
             return Selection(_plain(t), c, 1)
+        if not (t.names or t.mapped or traced(t.data, c.data)):
+            n = t.shape[ax]
+            ch = onp.asarray(c.data)
+            if ch[n:].any():
+                raise IndexError(f"compress: index {n + int(onp.argmax(ch[n:]))} is out "
+                                 f"of bounds for axis {ax} with size {n}")
+            mh = onp.zeros(n, bool)
+            mh[: min(ch.size, n)] = ch[:n]
+            return positional(compact(t.data, mh, ax))
     return _jcompress(condition, a, axis=axis, out=out)
 
 
@@ -664,6 +1039,35 @@ def _host(fn, a):
     return onp.asarray(d)
 
 
+_PREFIXES: dict = {}
+
+
+def padded(*results):
+    """Host results of one data-dependent length ``n`` (``nonzero``, ``unique``,
+    ...) as selections of power-of-two buffers under one mask ``arange(bucket)
+    < n``: operations on them compile once per bucket, not per length, and
+    they show (and materialize to, without any device work) the exact results.
+
+    >>> import namedarray as np
+    >>> (i,) = np.nonzero(np.asarray([0, 3, 0, 5, 7]))
+    >>> type(i).__name__, i._full.shape, i.shape, (i * 10).sum(), i
+    ('Selection', (4,), (3,), array(80), array([1, 3, 4]))
+    """
+    n = len(results[0])
+    b = bucket(n)
+    mask = _PREFIXES.get((b, n))
+    if mask is None:
+        mask = _PREFIXES[(b, n)] = positional(_to_device(onp.arange(b) < n))
+        if len(_PREFIXES) > 256:
+            _PREFIXES.clear()
+    out = []
+    for r in results:
+        full = onp.zeros((b,) + r.shape[1:], r.dtype)
+        full[:n] = r
+        out.append(Selection(positional(_to_device(full)), mask, 1, n, r))
+    return tuple(out)
+
+
 def argwhere(a):
     """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
 
@@ -672,7 +1076,7 @@ def argwhere(a):
     array([[0, 1],
            [1, 0]])
     """
-    return positional(jax.device_put(onp.argwhere(_host("argwhere", a))))
+    return padded(onp.argwhere(_host("argwhere", a)))[0]
 
 
 def flatnonzero(a):
@@ -682,7 +1086,7 @@ def flatnonzero(a):
     >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
     array([1, 3])
     """
-    return positional(jax.device_put(onp.flatnonzero(_host("flatnonzero", a))))
+    return padded(onp.flatnonzero(_host("flatnonzero", a)))[0]
 
 
 _junique = wrap(numpy_args(jnp.unique, "unique"), "unique")
@@ -699,15 +1103,21 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     (array([1, 2, 3]), array([1, 1, 2]))
     """
     x = operand(ar) if not isinstance(ar, (list, tuple)) else positional(
-        jax.device_put(onp.asarray(ar)))
+        _to_device(onp.asarray(ar)))
     if kwargs or not isinstance(x, NamedArray) or x.names or x.mapped or traced(x.data):
         return _junique(ar, return_index, return_inverse, return_counts, axis,
                         equal_nan=equal_nan, sorted=sorted, **kwargs)
     r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
                    equal_nan=equal_nan, sorted=sorted)
-    if isinstance(r, tuple):
-        return tuple(positional(jax.device_put(v)) for v in r)
-    return positional(jax.device_put(r))
+    if not isinstance(r, tuple):
+        return padded(r)[0]
+    # the values, first indices and counts have the data-dependent length; the
+    # inverse has the input's shape
+    inv = 1 + return_index if return_inverse else None
+    sized = padded(*[v for i, v in enumerate(r) if i != inv])
+    it = iter(sized)
+    return tuple(positional(_to_device(v)) if i == inv else next(it)
+                 for i, v in enumerate(r))
 
 
 __all__ = ["compress", "extract", "argwhere", "flatnonzero", "unique"]

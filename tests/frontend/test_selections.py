@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import namedarray as np
+from namedarray.frontend import selection
 from namedarray.frontend.selection import Selection, bucket
 from support import arrays, assert_same
 
@@ -133,6 +134,32 @@ def test_masked_assignment(xm, kind):
     assert_same(y, exp)
 
 
+@pytest.mark.parametrize("dt", [onp.int8, onp.int64, onp.uint8, onp.bool_, onp.float32,
+                                onp.complex64])
+def test_assigning_a_number_casts_and_raises_as_numpy(dt):
+    x = onp.arange(-3, 5).reshape(2, 4).astype(dt)
+    m = onp.asarray([True, False])
+    for v in (1, -1, 2.75, 300, 1 + 2j, float("nan"), 2 ** 62, True):
+        y, exp = np.asarray(x), x.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                exp[m] = v
+            except (OverflowError, ValueError, TypeError) as e:
+                with pytest.raises(type(e), match="__setitem__: "):
+                    y[m] = v
+                continue
+        y[m] = v
+        assert_same(y, exp)
+    y = np.asarray(x)
+    y[m] = 0
+    c0 = COMPILES.n
+    for i in range(2, 9):           # a loop's counter is a runtime operand
+        y[m] = i
+    assert COMPILES.n == c0
+    assert_same(y, onp.where(m[:, None], 8, x).astype(dt))
+
+
 def test_in_place_ops_keep_numpy_casting():
     z = np.arange(6)
     inside = z > 2
@@ -172,6 +199,115 @@ def test_selection_of_selection_combines_the_masks():
     r = lazy(b[b[:, 0] > 4])
     q = lazy(r[r > 13])        # a mask over the selection's trailing axis too
     assert_same(q, x[x[:, 0] > 4][x[x[:, 0] > 4] > 13])
+
+
+# --------------------------------------------------------------------------
+# deferred expressions: one compiled call per statement, eager results
+# --------------------------------------------------------------------------
+CHAIN_OPS = [("multiply", 1.05), ("add", 2.5), ("subtract", "self"), ("multiply", "self"),
+             ("add", "self"), ("power", 2), ("absolute", None), ("negative", None),
+             ("multiply", 3), ("add", -1), ("true_divide", 0.75), ("subtract", 1j)]
+
+
+def _chain(s, ops):
+    for name, other in ops:
+        f = getattr(np if isinstance(s, Selection) else onp, name)
+        s = f(s) if other is None else f(s, s if isinstance(other, str) else other)
+    return s
+
+
+@settings(max_examples=25)
+@given(masked(dtypes=[onp.bool_, onp.int32, onp.int64, onp.float32, onp.float64,
+                      onp.complex64, onp.complex128], min_side=1),
+       st.lists(st.sampled_from(CHAIN_OPS), min_size=1, max_size=6))
+def test_deferred_chains_equal_numpy_and_the_eager_calls(xm, ops):
+    """A chain of elementwise operations on a selection is one expression; its
+    values and dtypes are NumPy's, bit for bit, and those of the eager calls
+    (a multiply and the add that uses it round twice, as NumPy rounds)."""
+    x, m = xm
+    with onp.errstate(all="ignore"):
+        try:
+            exp = _chain(x[m], ops)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                onp.asarray(_chain(np.asarray(x)[m], ops))
+            return
+    got = lazy(_chain(np.asarray(x)[m], ops))
+    eager = selection._defer
+    try:
+        selection._defer = lambda *a: None
+        ref = _chain(np.asarray(x)[m], ops)
+    finally:
+        selection._defer = eager
+    assert onp.asarray(got).dtype == exp.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), onp.asarray(ref))
+    # (XLA's complex product and its division round differently from NumPy's,
+    # eagerly too)
+    exact = exp.dtype.kind != "c" and all(op != "true_divide" for op, _ in ops)
+    assert_same(got, exp, close=not exact)
+
+
+def test_a_multiply_add_is_not_fused_into_one_rounding():
+    r = onp.random.default_rng(5)
+    a, b, c = (r.standard_normal(5000) for _ in range(3))
+    m = a > -10
+    A, B, C = np.asarray(a), np.asarray(b), np.asarray(c)
+    s = A[m] * B[m] + C[m]
+    assert selection.pending(s._full)
+    assert_same(s, a * b + c)
+    assert_same(A[m] * 1.5 - 0.1, a * 1.5 - 0.1)
+    f = a.astype(onp.float32)
+    F = np.asarray(f)
+    assert_same(F[m] * 1.05 + F[m], f * onp.float32(1.05) + f)
+
+
+def test_scalars_keep_numpy_s_weak_dtypes_in_a_deferred_expression():
+    x = onp.arange(-4, 6)
+    m = x % 3 != 0
+    for dt in (onp.float32, onp.int32, onp.int64, onp.bool_, onp.complex64):
+        v = x.astype(dt)
+        s = np.asarray(v)[m]
+        with onp.errstate(all="ignore"):
+            for f in (lambda t: t * 1.05 + 2, lambda t: t + 1, lambda t: (t * 2) < 2.5,
+                      lambda t: t - 0.5j, lambda t: abs(t) * 3.0, lambda t: t ** 2 * 1.5):
+                try:
+                    exp = f(v[m])
+                except TypeError:
+                    continue
+                assert_same(f(s), exp)
+    b = onp.asarray([True, False, True, True])
+    s = np.asarray(b)[b | True]
+    for k in (True, 1, False, 0, True):     # equal as Python keys, not as operands
+        assert_same(s + k, b + k)
+        assert_same(s ** k, b ** k)
+
+
+def test_a_statement_evaluates_once_and_the_expression_never_grows():
+    v = np.asarray(onp.linspace(-3, 3, 64))
+    s = v[v > -2]
+    calls = []
+    evaluate = selection.evaluate
+    try:
+        selection.evaluate = lambda roots: calls.append(1) or evaluate(roots)
+        for _ in range(100):            # no statement reads it: evaluated by size
+            s = s * 1.01 + 0.001
+            assert s._full._nodes <= selection._MAX_NODES
+    finally:
+        selection.evaluate = evaluate
+    assert 200 // selection._MAX_NODES <= len(calls) <= 200 // (selection._MAX_NODES - 1)
+    ref = onp.linspace(-3, 3, 64)[onp.linspace(-3, 3, 64) > -2]
+    for _ in range(100):
+        ref = ref * 1.01 + 0.001
+    assert_same(s, ref)
+    z = np.zeros(40, dtype=complex)
+    c = np.asarray(onp.linspace(-2, 1, 40) + 0.5j)
+    inside = np.less(abs(z), 2.0)
+    z[inside] = z[inside] ** 2 + c[inside]
+    c0 = COMPILES.n
+    for _ in range(12):                 # the same structure every iteration
+        inside = np.less(abs(z), 2.0)
+        z[inside] = z[inside] ** 2 + c[inside]
+    assert COMPILES.n == c0
 
 
 def test_functions_that_do_not_know_selections_see_the_exact_array():
@@ -279,6 +415,20 @@ def test_selection_reductions_and_results_under_jit():
 def test_a_size_under_jit_is_a_clear_error(f, what):
     with pytest.raises(TypeError, match=what + ".*unknown under jax.jit.*size-free form"):
         jax.jit(f)(np.arange(10.0))
+
+
+def test_a_concrete_selection_read_inside_jit_stays_concrete():
+    x = np.arange(6.0)
+    m = x > 1
+    s, s2 = x[m] * 2, x[m] + 1
+    hm = onp.arange(6) > 2
+    f = jax.jit(lambda t: ((s + np.asarray(t)).sum() + (s2[s2 > 3] * t[0]).sum() +
+                           (x[hm] * t[0]).sum() + len(s)).data)
+    assert_same(f(jax.numpy.ones(4)), onp.float64(32 + 15 + 12 + 4))
+    # nothing traced was kept: the selections and the caches work outside
+    assert_same((s * s2).sum(), onp.float64(((onp.arange(2, 6.0) * 2) *
+                                             (onp.arange(2, 6.0) + 1)).sum()))
+    assert_same(x[hm] + 1, onp.arange(3, 6.0) + 1)
 
 
 def test_max_under_jit_names_initial():
@@ -430,12 +580,79 @@ def test_nonzero_compiles_nothing_per_count():
     assert COMPILES.n - c0 <= 1 + len(buckets)
 
 
+def test_data_dependent_results_are_padded_selections():
+    h = onp.asarray([[0, 3, 0], [5, 7, 0], [1, 0, 2]])
+    x = np.asarray(h)
+    i, j = np.nonzero(x)
+    assert type(i) is Selection and i._full.shape == (8,) and i._mask is j._mask
+    assert i.shape == (5,) and len(j) == 5 and i._cache is None
+    assert_same(i * 3 + j, onp.nonzero(h)[0] * 3 + onp.nonzero(h)[1])
+    assert_same((i * 3 + j).sum(), (onp.nonzero(h)[0] * 3 + onp.nonzero(h)[1]).sum())
+    assert_same(i.max(), onp.int64(2))
+    assert_same(j[j > 0], onp.nonzero(h)[1][onp.nonzero(h)[1] > 0])
+    assert repr(np.flatnonzero(x)) == "array([1, 3, 4, 6, 8])"
+    assert_same(np.flatnonzero(x)[1:3], onp.flatnonzero(h)[1:3])
+    assert_same(x[np.nonzero(x)], h[onp.nonzero(h)])
+    assert_same(np.argwhere(x)[:, 1], onp.argwhere(h)[:, 1])
+    assert_same(numpy_asarray(np.argwhere(x)), onp.argwhere(h))
+    u, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
+    assert type(u) is Selection and u._mask is counts._mask and type(inv) is not Selection
+    assert_same((u, inv, counts), onp.unique(h, return_inverse=True, return_counts=True))
+    assert_same((u * counts).sum(), h.sum())
+    e = np.nonzero(x > 10)[0]
+    assert e.shape == (0,) and e._full.shape == (1,)
+    assert_same(e.sum(), onp.int64(0))
+    with pytest.raises(ValueError, match="zero-size array"):
+        e.max()
+
+
+def numpy_asarray(a):
+    return onp.asarray(a)
+
+
+def test_operations_on_data_dependent_results_compile_per_bucket():
+    h = onp.random.default_rng(7).permutation(600)
+    x = np.asarray(h)
+
+    def step(n):
+        i = np.flatnonzero(x < n)
+        u = np.unique(x[x < n] % 50)
+        return (i * 2 + 1).sum(), i.max(), (u * 0.5).mean(), len(u)
+
+    step(3)
+    c0 = COMPILES.n
+    sizes = range(5, 600, 9)
+    for n in sizes:
+        got = step(n)
+        i = onp.flatnonzero(h < n)
+        u = onp.unique(h[h < n] % 50)
+        assert_same(got[:3], ((i * 2 + 1).sum(), i.max(), (u * 0.5).mean()))
+        assert got[3] == len(u)
+    buckets = {bucket(len(onp.flatnonzero(h < n))) for n in sizes} | {
+        bucket(len(onp.unique(h[h < n] % 50))) for n in sizes}
+    assert len(sizes) > 60 and len(buckets) <= 10
+    # a handful of programs per bucket, none per size
+    assert COMPILES.n - c0 <= 6 * len(buckets)
+
+
 def test_compress_along_another_axis_and_short_conditions():
     x = onp.arange(12).reshape(3, 4)
     assert_same(np.compress([True, False], np.asarray(x), axis=0),
                 onp.compress([True, False], x, axis=0))
     assert_same(np.compress([False, True, True], np.asarray(x), axis=1),
                 onp.compress([False, True, True], x, axis=1))
+    assert_same(np.compress([0, 1, 1], np.asarray(x)), onp.compress([0, 1, 1], x))
+    assert_same(np.compress([0, 1, 0, 0, 0], np.asarray(x), axis=1),
+                onp.compress([0, 1, 0, 0, 0], x, axis=1))
+    with pytest.raises(IndexError, match="compress: index 4 is out of bounds for axis 1 "
+                       "with size 4"):
+        np.compress([True] * 5, np.asarray(x), axis=1)
+    y, h = np.arange(600.0).reshape(3, 200), onp.arange(600.0).reshape(3, 200)
+    c0 = COMPILES.n
+    for n in range(101, 200, 3):        # one bucket (128 or 256) per count
+        c = onp.arange(200) % 200 < n
+        assert_same(np.compress(c, y, axis=1), onp.compress(c, h, axis=1))
+    assert COMPILES.n - c0 <= 2
 
 
 def test_masked_assignment_into_a_slice_reaches_its_base():
