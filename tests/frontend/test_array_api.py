@@ -1,8 +1,11 @@
 """NumPy protocols and the Array API standard namespace."""
+import operator
 import pickle
 import re
 
 import array_api_compat
+import jax
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -321,3 +324,28 @@ def test_contracted_axis_does_not_broadcast(fn, sa, sb):
     # einsum itself broadcasts a size-1 subscript, as NumPy's does
     onp.testing.assert_array_equal(np.einsum("ij,jk", np.ones((2, 1)), np.ones((3, 4))),
                                    onp.einsum("ij,jk", onp.ones((2, 1)), onp.ones((3, 4))))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "pow", "lt", "eq",
+                                "ne", "ge", "and_"])
+def test_jax_array_on_the_left_gives_the_named_result(op):
+    f = getattr(operator, op)
+    a = onp.arange(1.0, 4.0) if op != "and_" else onp.array([1, 2, 3])
+    x = np.asarray(a).tag("b")
+    for left in (jnp.float32(2) if op != "and_" else jnp.int32(3), jnp.asarray(a[::-1].copy())):
+        got = f(left, x)           # jax.Array.__op__ defers to the NamedArray's reflected op
+        assert isinstance(got, np.NamedArray) and got.named_shape == {"b": 3}
+        # a positional vector on the left broadcasts against the name: the
+        # untagged result holds "b" in front
+        want = f(onp.asarray(left)[None], a[:, None]) if left.ndim else f(onp.asarray(left), a)
+        assert got.dtype == want.dtype
+        onp.testing.assert_allclose(onp.asarray(got.untag("b")), want)
+        jitted = jax.jit(f)(left, x)
+        assert jitted.dims == got.dims
+        onp.testing.assert_allclose(onp.asarray(jitted.untag("b")), want)
+    # positional-only too: the result is a NamedArray, as with a NumPy array on the left
+    got = jnp.ones(3) @ np.ones((3, 2))
+    assert isinstance(got, np.NamedArray) and got.shape == (2,)
+    y = jnp.ones(3)
+    y *= np.arange(3.0).tag("b")
+    assert isinstance(y, np.NamedArray) and y.named_shape == {"b": 3}
