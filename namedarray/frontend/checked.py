@@ -63,8 +63,8 @@ def unravel_index(indices, shape, order="C"):
 
 
 def moveaxis(a, source, destination):
-    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  A
-    name in ``source`` makes that named axis positional at its destination.
+    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  The
+    ``source`` axes may be names: each becomes positional at its destination.
 
     >>> import namedarray as np
     >>> np.moveaxis(np.zeros((2, 3)).tag("b", None), "b", -1).shape

@@ -89,7 +89,7 @@ def transpose(a, axes=None):
 
 def permute_dims(a, /, axes):
     """``numpy.permute_dims`` (the Array API's ``transpose``): negative axes count
-    from the end.
+    from the end; listed axes may be names, as in ``transpose``.
 
     >>> import namedarray as np
     >>> np.permute_dims(np.zeros((2, 0, 3)), (-1, 0, 1)).shape
@@ -99,8 +99,9 @@ def permute_dims(a, /, axes):
 
 
 def swapaxes(a, axis1, axis2):
-    """``numpy.swapaxes`` of two positional axes (named axes have no position
-    to swap: ``moveaxis`` or ``transpose`` make one positional where wanted)."""
+    """``numpy.swapaxes`` of two positional axes only.  A named axis has no
+    position to swap: ``moveaxis`` or ``transpose`` make it positional where
+    wanted."""
     x = asarray(a)
     for arg, v in (("axis1", axis1), ("axis2", axis2)):
         if isinstance(v, str):
