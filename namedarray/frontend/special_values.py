@@ -1,16 +1,22 @@
 """Special values of elementwise functions that ``jax.numpy`` gets wrong and
-NumPy gets right: complex infinities and NaNs of ``exp``, ``log``, ``sqrt``,
-``sign``, the hyperbolic and inverse functions (C99 Annex G, which the Array API
-standard requires), and the signed zeros of float ``remainder`` (the sign of
+NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
+``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
+Array API standard requires), complex ``sign`` and ``power`` computed as
+NumPy computes them, and the signed zeros of float ``remainder`` (the sign of
 the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0).
 
 Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
-inputs replaced, in one compiled call for the dtypes concerned (others are
-the ``jax.numpy`` call itself).
+inputs replaced (or the whole function, for ``sign``, ``power``, ``arcsin``,
+``arctan``), in one compiled call for the dtypes concerned (others are the
+``jax.numpy`` call itself).
 
 >>> import namedarray as np
 >>> complex(np.exp(np.asarray(complex(float("-inf"), float("nan")))))
 0j
+>>> complex(np.sign(np.asarray(complex(0, float("inf"))))), complex(np.exp(np.asarray(-0j)))
+(1j, (1-0j))
+>>> complex(1 ** np.asarray(complex(0, float("inf"))))
+(nan+nanj)
 >>> float(np.remainder(-0.0, 2.0)), float(np.floor_divide(-0.0, 2.0))
 (0.0, -0.0)
 """
