@@ -131,6 +131,11 @@ def operand(x):
 
 
 def normalize_axis(fn: str, axis, ndim: int) -> int:
+    """A positional axis in ``range(ndim)`` (NumPy's ``AxisError`` out of it); a
+    name here is an error: this argument takes positions only."""
+    if isinstance(axis, str):
+        raise ValueError(f"{fn}: axis {axis!r} is a name, but this argument takes a "
+                         "positional axis (an int) only")
     try:
         a = operator.index(axis)
     except TypeError:
@@ -279,6 +284,7 @@ def _plan(fn, ops):
 # JAX's functions that abstract a value they take as an array (they refuse
 # objects with __jax_array__)
 _ABSTRACTIFY = frozenset({"typeof", "shaped_abstractify", "canonicalize_value"})
+_JAX_OPERATORS = "jax._src.numpy.array_methods"    # jax.Array's __mul__, __lt__, ...
 NOT_A_JAX_ARRAY = (
     "a NamedArray was given to JAX where it needs a JAX array (for instance as the "
     "output of a function differentiated by jax.grad). For gradients of a function "
@@ -462,10 +468,18 @@ class NamedArray:
         # ...) it only looks the name up, and raises a generic error: say why,
         # and what to use instead
         caller = sys._getframe(1)
-        if caller.f_code.co_name in _ABSTRACTIFY and \
-                caller.f_globals.get("__name__", "").startswith("jax."):
+        module = caller.f_globals.get("__name__", "")
+        if caller.f_code.co_name in _ABSTRACTIFY and module.startswith("jax."):
             raise ValueError(NOT_A_JAX_ARRAY)
+        if module == _JAX_OPERATORS and caller.f_code.co_name.startswith("_operator_"):
+            # a jax.Array operator (``jnp.float32(2) * x``): given back as itself, not
+            # an array to JAX, so JAX returns NotImplemented and Python calls the
+            # reflected NamedArray operator, which keeps the names
+            return self._itself
         return self._to_jax_array
+
+    def _itself(self):
+        return self
 
     def _to_jax_array(self):
         return self._plain("__jax_array__")

@@ -15,8 +15,10 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, rewrap
+from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
+from .manipulation import _untag_listed
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
               "reflect", "symmetric", "wrap", "empty")
@@ -61,12 +63,34 @@ def unravel_index(indices, shape, order="C"):
 
 
 def moveaxis(a, source, destination):
-    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy."""
+    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  The
+    ``source`` axes may be names: each becomes positional at its destination.
+
+    >>> import namedarray as np
+    >>> np.moveaxis(np.zeros((2, 3)).tag("b", None), "b", -1).shape
+    (3, 2)
+    """
     for arg, v in (("source", source), ("destination", destination)):
         vs = list(v) if isinstance(v, (list, tuple)) else [v]
         if len(set(vs)) != len(vs):
             raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
-    return _moveaxis(a, source, destination)
+    single = not isinstance(source, (list, tuple))
+    src = [source] if single else list(source)
+    dst = [destination] if not isinstance(destination, (list, tuple)) else list(destination)
+    x = asarray(a)
+    for v in dst:
+        if isinstance(v, str):
+            raise ValueError(
+                f"moveaxis: destination={destination!r} names an axis, but a destination "
+                f"is a position (an int); the array has named axes {x.named_shape} and "
+                f"positional shape {x.shape}; to name a positional axis use x.tag(...)")
+    if any(isinstance(v, str) for v in src):
+        if len(src) != len(dst):
+            raise ValueError(f"moveaxis: `source` {source!r} and `destination` "
+                             f"{destination!r} must have the same number of elements")
+        x, src = _untag_listed("moveaxis", x, src, "source")
+        source = src[0] if single else src
+    return _moveaxis(x, source, destination)
 
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, operand, rewrap
+from ..core.array import NamedArray, normalize_axis, operand, rewrap, unknown_name
 from .creation import asarray
 from .engines.args import unsupported_dtype
 
@@ -88,11 +88,30 @@ def ndim(a):
 
 
 def size(a, axis=None):
-    """``numpy.size``: positional elements."""
+    """``numpy.size``: the number of positional elements, or the size of
+    ``axis``: a positional axis, a name (its size), or a tuple of them (the
+    product).
+
+    >>> import namedarray as np
+    >>> x = np.zeros((2, 3)).tag("b", None)
+    >>> np.size(x), np.size(x, "b"), np.size(x, ("b", 0))
+    (3, 2, 6)
+    """
     s = shape(a)
     if axis is None:
         return int(onp.prod(s))
-    return s[axis]
+    x = a if isinstance(a, NamedArray) else None
+    out = 1
+    for ax in (axis if isinstance(axis, tuple) else (axis,)):
+        if isinstance(ax, str):
+            if x is None or ax not in x.named_shape:
+                raise (unknown_name("size", "axis", ax, x) if x is not None else ValueError(
+                    f"size: axis {ax!r} is a name, but the array has no named axes "
+                    f"(shape {s})"))
+            out *= x.named_shape[ax]
+        else:
+            out *= s[normalize_axis("size", ax, len(s))]
+    return out
 
 
 def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):

@@ -213,8 +213,24 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """``numpy.linspace``: computed in the inexact type of the inputs, then cast
-    to ``dtype`` (integer dtypes floor, as in NumPy)."""
+    to ``dtype`` (integer dtypes floor, as in NumPy).  A name for ``axis`` puts
+    the samples on a new named axis (as ``stack`` does).
+
+    >>> import namedarray as np
+    >>> np.linspace(np.zeros(2), 1.0, 5, axis="t").named_shape
+    {'t': 5}
+    """
     check_dtype("linspace", dtype)
+    if isinstance(axis, str):
+        r = linspace(start, stop, num, endpoint, retstep, dtype, 0)
+        vals = r[0] if retstep else r
+        if axis in vals.named_shape:
+            raise ValueError(
+                f"linspace: axis={axis!r} would name the new axis of samples, but start "
+                f"and stop already have an axis {axis!r} (named shape "
+                f"{vals.named_shape}); pick another name")
+        vals = vals.tag(axis, *[None] * (vals.ndim - 1))
+        return (vals, r[1]) if retstep else vals
     xs = [operand(v) for v in (start, stop)]
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
     dt = result_type(*xs, 1.0)

@@ -118,9 +118,39 @@ class _IntPower:
         return getattr(self._f, k)
 
 
+class _ExactDivide:
+    """``jnp.true_divide`` that divides as NumPy does: XLA rewrites a division
+    by a broadcast or a constant (``x / 3.0``, a row over a matrix, a literal
+    under ``jax.jit``) into a multiplication by its reciprocal, 1 ulp off on
+    about a third of the values.  The divisor is selected per element (``x``
+    where ``x`` is NaN, which gives NaN either way), so neither a broadcast nor
+    a constant feeds the division and it stays a true IEEE division, fused in
+    the same loop."""
+
+    def __init__(self, jfn):
+        self._f = jfn
+        self.__name__ = jfn.__name__
+        self._exact = jax.jit(self._impl)
+
+    def _impl(self, x, y):
+        dt = jnp.result_type(x, y)
+        x, y = jnp.asarray(x, dt), jnp.asarray(y, dt)
+        return x / jnp.where(jnp.isnan(x), x, y)
+
+    def __call__(self, x, y):
+        if jnp.issubdtype(jnp.result_type(x, y), jnp.floating):
+            return self._exact(x, y)
+        return self._f(x, y)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
 def _make(name):
     jfn = special(name, getattr(jnp, name))
-    if name in _INT_DIV:
+    if name in ("divide", "true_divide"):
+        jfn = _ExactDivide(jfn)
+    elif name in _INT_DIV:
         jfn = _SafeIntDiv(jfn)
     elif name in ("gcd", "lcm"):
         jfn = _UnsignedGcd(jfn)

@@ -114,7 +114,15 @@ column_stack = _stacker("column_stack")
 
 
 def append(arr, values, axis=None):
-    """``numpy.append`` (NumPy's result dtype)."""
+    """``numpy.append`` (NumPy's result dtype); ``axis`` may name an axis
+    (``concatenate`` along it).
+
+    >>> import namedarray as np
+    >>> np.append(np.zeros(2).tag("b"), np.ones(1).tag("b"), axis="b").named_shape
+    {'b': 3}
+    """
+    if isinstance(axis, str):
+        return concatenate([arr, values], axis=axis)
     xs = cast_all(operands([arr, values]))
     return generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
 

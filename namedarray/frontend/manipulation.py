@@ -48,21 +48,48 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     return generic("reshape", jnp.reshape, (x, dims), {"order": order or "C"})
 
 
+def _untag_listed(fn, x, axes, arg="axes"):
+    """``x`` with the names listed in ``axes`` made positional (``untag``: in
+    front, in the order listed), and ``axes`` as positions of that array."""
+    names = [a for a in axes if isinstance(a, str)]
+    for n in names:
+        if n not in x.named_shape:
+            raise unknown_name(fn, "axis name" if arg == "axes" else arg, n, x)
+    if len(set(names)) != len(names):
+        raise ValueError(f"{fn}: repeated axis name in {arg}={tuple(axes)!r}")
+    k = len(names)
+    pos = [names.index(a) if isinstance(a, str) else k + normalize_axis(fn, a, x.ndim)
+           for a in axes]
+    return (x.untag(*names) if names else x), pos
+
+
 def transpose(a, axes=None):
-    """``numpy.transpose`` of the positional axes."""
+    """``numpy.transpose`` of the positional axes.  A name in ``axes`` makes
+    that named axis positional, at its place in ``axes``.
+
+    >>> import namedarray as np
+    >>> x = np.zeros((2, 3)).tag("b", None)
+    >>> np.transpose(x, (0, "b")).shape
+    (3, 2)
+    """
     x = asarray(a)
     if axes is not None:
-        ax = tuple(normalize_axis("transpose", i, x.ndim) for i in axes)
-        if sorted(ax) != list(range(x.ndim)):
-            raise ValueError(f"transpose: axes {tuple(axes)} don't match an array with "
-                             f"{x.ndim} positional dimensions (shape {x.shape})")
-        axes = ax
+        axes = tuple(axes)
+        y, ax = _untag_listed("transpose", x, axes)
+        if sorted(ax) != list(range(y.ndim)):
+            msg = (f"transpose: axes {axes} don't match an array with {x.ndim} positional "
+                   f"dimensions (shape {x.shape})")
+            if x.names:
+                msg += (f" and named axes {x.named_shape}: list each positional axis "
+                        "once; a name listed becomes positional there")
+            raise ValueError(msg)
+        x, axes = y, tuple(ax)
     return generic("transpose", jnp.transpose, (x, axes), {})
 
 
 def permute_dims(a, /, axes):
     """``numpy.permute_dims`` (the Array API's ``transpose``): negative axes count
-    from the end.
+    from the end; listed axes may be names, as in ``transpose``.
 
     >>> import namedarray as np
     >>> np.permute_dims(np.zeros((2, 0, 3)), (-1, 0, 1)).shape
@@ -72,8 +99,19 @@ def permute_dims(a, /, axes):
 
 
 def swapaxes(a, axis1, axis2):
-    """``numpy.swapaxes`` of two positional axes."""
+    """``numpy.swapaxes`` of two positional axes only.  A named axis has no
+    position to swap: ``moveaxis`` or ``transpose`` make it positional where
+    wanted."""
     x = asarray(a)
+    for arg, v in (("axis1", axis1), ("axis2", axis2)):
+        if isinstance(v, str):
+            if v not in x.named_shape:
+                raise unknown_name("swapaxes", arg, v, x)
+            raise ValueError(
+                f"swapaxes: {arg}={v!r} is a named axis, and named axes have no position "
+                f"to swap (named shape {x.named_shape}, positional shape {x.shape}); "
+                f"to make it positional use np.moveaxis(x, {v!r}, position) or "
+                f"x.untag({v!r})")
     a1 = normalize_axis("swapaxes", axis1, x.ndim)
     a2 = normalize_axis("swapaxes", axis2, x.ndim)
     return generic("swapaxes", jnp.swapaxes, (x, a1, a2), {})

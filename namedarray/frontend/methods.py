@@ -179,10 +179,18 @@ def install(ns: dict):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
         axes = axes if axes != () else None
-        inv = None if axes is None else tuple(onp.argsort([
-            a % self.ndim if self.ndim else a for a in axes]).tolist())
-        return viewed("transpose", self, lambda a: ns["transpose"](a, axes),
-                      lambda b, v: ns["transpose"](v, inv))
+        if axes is None:
+            return viewed("transpose", self, lambda a: ns["transpose"](a, None),
+                          lambda b, v: ns["transpose"](v, None))
+        # names listed become positional in front of the others (np.transpose)
+        names = [a for a in axes if isinstance(a, str)]
+        k = len(names)
+        inv = tuple(onp.argsort([names.index(a) if isinstance(a, str) else
+                                 k + (a % self.ndim if self.ndim else a)
+                                 for a in axes]).tolist())
+        back = (lambda b, v: ns["transpose"](v, inv).tag(*names, *[None] * self.ndim)) \
+            if names else (lambda b, v: ns["transpose"](v, inv))
+        return viewed("transpose", self, lambda a: ns["transpose"](a, axes), back)
 
     def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""

@@ -1,16 +1,22 @@
 """Special values of elementwise functions that ``jax.numpy`` gets wrong and
-NumPy gets right: complex infinities and NaNs of ``exp``, ``log``, ``sqrt``,
-``sign``, the hyperbolic and inverse functions (C99 Annex G, which the Array API
-standard requires), and the signed zeros of float ``remainder`` (the sign of
+NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
+``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
+Array API standard requires), complex ``sign`` and ``power`` computed as
+NumPy computes them, and the signed zeros of float ``remainder`` (the sign of
 the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0).
 
 Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
-inputs replaced, in one compiled call for the dtypes concerned (others are
-the ``jax.numpy`` call itself).
+inputs replaced (or the whole function, for ``sign``, ``power``, ``arcsin``,
+``arctan``), in one compiled call for the dtypes concerned (others are the
+``jax.numpy`` call itself).
 
 >>> import namedarray as np
 >>> complex(np.exp(np.asarray(complex(float("-inf"), float("nan")))))
 0j
+>>> complex(np.sign(np.asarray(complex(0, float("inf"))))), complex(np.exp(np.asarray(-0j)))
+(1j, (1-0j))
+>>> complex(1 ** np.asarray(complex(0, float("inf"))))
+(nan+nanj)
 >>> float(np.remainder(-0.0, 2.0)), float(np.floor_divide(-0.0, 2.0))
 (0.0, -0.0)
 """
@@ -33,6 +39,10 @@ def _fix_exp(c):
     def fix(z, r):
         a, b = z.real, z.imag
         odd = jnp.isinf(b) | jnp.isnan(b)
+        # a zero imaginary part keeps its sign (exp(conj(z)) == conj(exp(z))), and
+        # expm1(±0 ± 0j) is z itself
+        re = jnp.where((a == 0) & (b == 0), a, r.real) if c else r.real
+        r = _c(re, jnp.where(b == 0, b, r.imag))
         r = jnp.where((a == -_INF) & odd, _c(jnp.full_like(a, c), jnp.copysign(0.0, b)), r)
         return jnp.where((a == _INF) & odd, _c(jnp.full_like(a, _INF),
                                                jnp.full_like(a, _NAN)), r)
@@ -119,6 +129,121 @@ def _fix_sign(z, r):
     return jnp.where(z == 0, jnp.zeros_like(r), r)     # +0 (+ 0j), whatever zeros z has
 
 
+def _sign(z):
+    """NumPy's ``sign``: ``z / |z|`` for complex ``z``, with its answers at
+    infinities (``sign(x + inf j) == 1j``; both parts infinite: NaN) and at
+    zero (``0j``); real ``sign`` with +0 at zeros."""
+    if not jnp.issubdtype(z.dtype, jnp.complexfloating):
+        return _fix_sign(z, jnp.sign(z))
+    a, b = z.real, z.imag
+    h = jnp.hypot(a, b)
+    zero, one = jnp.zeros_like(a), jnp.ones_like(a)
+    r = _c(a / h, b / h)
+    r = jnp.where(h == 0, _c(zero, zero), r)
+    ia, ib = jnp.isinf(a), jnp.isinf(b)
+    r = jnp.where(ib, _c(zero, jnp.where(b > 0, one, -one)), r)
+    r = jnp.where(ia, _c(jnp.where(a > 0, one, -one), zero), r)
+    return jnp.where(jnp.isnan(h) | (ia & ib), _nan2(a), r)
+
+
+# -- complex power, as NumPy's npy_cpow ---------------------------------------------
+def _cmul(ar, ai, br, bi):
+    """NumPy's complex product: the plain formula (``inf * 0`` gives NaN).  XLA
+    on the CPU may fuse a product and the sum into one multiply-add (see
+    docs/differences.md): the last bit, or an overflow, can differ."""
+    return ar * br - ai * bi, ar * bi + ai * br
+
+
+def _cmul_c99(a, b, c, d):
+    """The C library's complex product (C99 Annex G): a NaN result from the
+    plain formula is recovered as an infinity when an operand is infinite."""
+    ac, bd, ad, bc = a * c, b * d, a * d, b * c
+    x, y = ac - bd, ad + bc
+
+    def box(u, v):       # an infinite part becomes ±1, a NaN part ±0, the rest 0
+        iu, iv = jnp.isinf(u), jnp.isinf(v)
+        return (jnp.copysign(jnp.where(iu, 1.0, 0.0).astype(u.dtype), u),
+                jnp.copysign(jnp.where(iv, 1.0, 0.0).astype(v.dtype), v))
+
+    def unnan(u):
+        return jnp.where(jnp.isnan(u), jnp.copysign(jnp.zeros_like(u), u), u)
+
+    inf_ab = jnp.isinf(a) | jnp.isinf(b)
+    inf_cd = jnp.isinf(c) | jnp.isinf(d)
+    ba, bb = box(a, b)
+    bc_, bd_ = box(c, d)
+    a2 = jnp.where(inf_ab, ba, jnp.where(inf_cd, unnan(a), a))
+    b2 = jnp.where(inf_ab, bb, jnp.where(inf_cd, unnan(b), b))
+    c2 = jnp.where(inf_cd, bc_, jnp.where(inf_ab, unnan(c), c))
+    d2 = jnp.where(inf_cd, bd_, jnp.where(inf_ab, unnan(d), d))
+    over = ~(inf_ab | inf_cd) & (jnp.isinf(ac) | jnp.isinf(bd) | jnp.isinf(ad)
+                                 | jnp.isinf(bc))
+    a2, b2, c2, d2 = (jnp.where(over, unnan(v), w) for v, w in
+                      ((a, a2), (b, b2), (c, c2), (d, d2)))
+    recalc = jnp.isnan(x) & jnp.isnan(y) & (inf_ab | inf_cd | over)
+    return (jnp.where(recalc, _INF * (a2 * c2 - b2 * d2), x),
+            jnp.where(recalc, _INF * (a2 * d2 + b2 * c2), y))
+
+
+def _cinv(br, bi):
+    """NumPy's ``1 / b`` (Smith's division, its zero case included)."""
+    abr, abi = jnp.abs(br), jnp.abs(bi)
+    big = abr >= abi
+    rat = jnp.where(big, bi / br, br / bi)
+    scl = 1.0 / jnp.where(big, br + bi * rat, bi + br * rat)
+    # (1 + 0 rat) scl, (0 - rat) scl | (rat + 0) scl, (0 rat - 1) scl, spelled out
+    # so that no algebraic rewrite loses a zero's sign or an inf * 0 NaN
+    fin = jnp.where(jnp.isfinite(rat), scl, _NAN)
+    unsigned = jnp.where(rat == 0, jnp.zeros_like(rat), rat)      # rat + 0
+    re = jnp.where(big, fin, unsigned * scl)
+    im = jnp.where(big, jnp.where(rat == 0, jnp.zeros_like(rat), -rat) * scl, -fin)
+    both0 = (abr == 0) & (abi == 0)
+    return jnp.where(both0, 1.0 / abr, re), jnp.where(both0, 0.0 / abi, im)
+
+
+def _power(x, y):
+    """NumPy's complex ``power``: ``z ** 0 == 1``; ``0 ** w`` is 0 for
+    ``w.real > 0``, else NaN; a small integer exponent multiplies (square and
+    multiply, as NumPy, so infinities come out as NumPy's); otherwise the C
+    library's ``exp(w * log(z))``."""
+    dt = jnp.result_type(x, y)
+    if not jnp.issubdtype(dt, jnp.complexfloating):
+        return jnp.power(x, y)
+    x, y = jnp.broadcast_arrays(jnp.asarray(x, dt), jnp.asarray(y, dt))
+    ar, ai, br, bi = x.real, x.imag, y.real, y.imag
+    # general case: cexp(w * clog(z)) with the C library's product
+    lr, li = _upper(jnp.log, x).real, _upper(jnp.log, x).imag
+    lz = _fix_log(x, _c(lr, li))
+    pr, pi = _cmul_c99(br, bi, lz.real, lz.imag)
+    w = _c(pr, pi)
+    r = _fix_exp(0.0)(w, jnp.exp(w))
+    rr, ri = r.real, r.imag
+    # small integer exponents
+    small = (bi == 0) & (br > -100) & (br < 100) & (jnp.trunc(br) == br)
+    n = jnp.where(small, jnp.abs(br), 0).astype(jnp.int32)
+    qr, qi = jnp.ones_like(ar), jnp.zeros_like(ar)
+    sr, si = ar, ai
+    for bit in range(7):               # |n| < 100 < 2**7
+        on = (n >> bit) & 1 == 1
+        mr, mi = _cmul(qr, qi, sr, si)
+        qr, qi = jnp.where(on, mr, qr), jnp.where(on, mi, qi)
+        sr, si = _cmul(sr, si, sr, si)
+    vr, vi = _cinv(qr, qi)
+    qr, qi = jnp.where(br < 0, vr, qr), jnp.where(br < 0, vi, qi)
+    sq_r, sq_i = _cmul(ar, ai, ar, ai)
+    cu_r, cu_i = _cmul(ar, ai, sq_r, sq_i)
+    for k, (ur, ui) in ((1, (ar, ai)), (2, (sq_r, sq_i)), (3, (cu_r, cu_i))):
+        qr, qi = jnp.where(br == k, ur, qr), jnp.where(br == k, ui, qi)
+    rr, ri = jnp.where(small, qr, rr), jnp.where(small, qi, ri)
+    # zero base, zero exponent
+    zero, one = jnp.zeros_like(ar), jnp.ones_like(ar)
+    z0 = (ar == 0) & (ai == 0)
+    rr = jnp.where(z0, jnp.where(br > 0, zero, _NAN), rr)
+    ri = jnp.where(z0, jnp.where(br > 0, zero, _NAN), ri)
+    w0 = (br == 0) & (bi == 0)
+    return _c(jnp.where(w0, one, rr), jnp.where(w0, zero, ri))
+
+
 def _times_i(z):
     return _c(-z.imag, z.real)
 
@@ -154,7 +279,7 @@ _COMPLEX = {
     "sqrt": _fix_sqrt, "arccos": _fix_acos, "acos": _fix_acos, "arccosh": _fix_acosh,
     "acosh": _fix_acosh, "arcsinh": _fix_asinh, "asinh": _fix_asinh,
     "arctanh": _fix_atanh, "atanh": _fix_atanh, "cosh": _fix_cosh, "sinh": _fix_sinh,
-    "tanh": _fix_tanh, "sign": _fix_sign,
+    "tanh": _fix_tanh,
 }
 # branch cuts: the sign of a zero imaginary part (real part, for the odd ones)
 # picks the side
@@ -163,7 +288,8 @@ _CUTS = {"sqrt": _upper, "log": _upper, "arccos": _upper, "acos": _upper,
          "arctanh": _odd_upper, "atanh": _odd_upper}
 # computed whole from another function
 _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
-        "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh)}
+        "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
+        "power": _power, "pow": _power, "sign": _sign}
 
 
 def _fix_remainder(x, y, r):
@@ -175,7 +301,7 @@ def _fix_floor_divide(x, y, r):
 
 
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
-          "floor_divide": _fix_floor_divide, "sign": _fix_sign}
+          "floor_divide": _fix_floor_divide}
 
 
 class _Special:
@@ -214,10 +340,9 @@ def special(name, jfn):
     """``jfn`` (the ``jax.numpy`` ufunc ``name``) with its special values fixed,
     or ``jfn`` itself when it has none to fix."""
     if name in _COMPLEX:
-        kind = "cf" if name in _FLOAT else "c"
-        return _Special(jfn, _COMPLEX[name], kind, cut=_CUTS.get(name))
+        return _Special(jfn, _COMPLEX[name], "c", cut=_CUTS.get(name))
     if name in _VIA:
-        return _Special(jfn, None, "c", whole=_VIA[name])
+        return _Special(jfn, None, "cf" if name == "sign" else "c", whole=_VIA[name])
     if name in _FLOAT:
         return _Special(jfn, _FLOAT[name], "f")
     return jfn

@@ -1,13 +1,19 @@
 """NumPy protocols and the Array API standard namespace."""
+import operator
 import pickle
+import re
 
 import array_api_compat
+import jax
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import namedarray as np
+
+rng_aa = onp.random.default_rng(13)
 
 xps = make_strategies_namespace(np, api_version="2023.12")
 
@@ -259,7 +265,7 @@ def test_complex_branch_cuts_and_specials_match_numpy(fn, dt):
         z = onp.array([complex(a, b) for a in _GRID for b in _GRID], dtype=dt)
         want = getattr(onp, fn)(z)
     got = onp.asarray(getattr(np, fn)(np.asarray(z)))
-    strict_zero = fn not in ("arctanh", "atanh", "arctan", "exp")   # JAX's own zero signs
+    strict_zero = fn not in ("arctanh", "atanh", "arctan")   # JAX's own zero signs
     for zi, w, g in zip(z, want, got):
         for p, q in ((w.real, g.real), (w.imag, g.imag)):
             if onp.isnan(p) or (onp.isinf(p) and fn in ("arcsin", "asin")):
@@ -268,3 +274,78 @@ def test_complex_branch_cuts_and_specials_match_numpy(fn, dt):
             assert onp.isclose(p, q, rtol=1e-5), (zi, w, g)
             if strict_zero and p == 0:
                 assert onp.signbit(p) == onp.signbit(q), (zi, w, g)
+
+
+# matmul/vecdot batch (loop) dimensions broadcast as NumPy's: a size 1 against a
+# size 0 too (lax.dot_general alone does not broadcast batch dimensions)
+_BATCH = [("matmul", (0, 2, 3), (1, 3, 4)), ("matmul", (1, 2, 3), (0, 3, 4)),
+          ("matmul", (2, 1, 2, 3), (0, 3, 4)), ("matmul", (0, 1, 2, 3), (1, 0, 3, 4)),
+          ("matmul", (3,), (1, 0, 3, 2)), ("matmul", (0, 1, 2, 3), (3,)),
+          ("vecdot", (0, 3), (1, 3)), ("vecdot", (1, 1, 3), (2, 0, 3)),
+          ("vecdot", (1, 3), (3,)), ("matvec", (0, 2, 3), (1, 3)),
+          ("vecmat", (1, 3), (0, 3, 2)), ("matmul", (2, 1, 2, 3), (1, 4, 3, 2))]
+
+
+@pytest.mark.parametrize("fn, sa, sb", _BATCH)
+@pytest.mark.parametrize("named", [False, True])
+def test_contraction_batch_dims_of_size_0_and_1_broadcast(fn, sa, sb, named):
+    a = rng_aa.standard_normal(sa)
+    b = rng_aa.standard_normal(sb)
+    want = getattr(onp, fn)(a, b)
+    if not named:
+        got = getattr(np, fn)(np.asarray(a), np.asarray(b))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-12)
+        return
+    # the same positional problem batched over a name both operands carry
+    nb = onp.stack([a, 2 * a])
+    mb = onp.stack([b, -b])
+    got = getattr(np, fn)(np.NamedArray(nb, dims=("n",) + (None,) * a.ndim),
+                          np.NamedArray(mb, dims=("n",) + (None,) * b.ndim))
+    assert got.shape == want.shape and got.named_shape == {"n": 2}
+    onp.testing.assert_allclose(onp.asarray(got.untag("n")), onp.stack([want, -2 * want]),
+                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn, sa, sb", [("matmul", (2, 1), (3, 4)), ("matmul", (2, 0), (1, 4)),
+                                        ("vecdot", (2, 1), (3,)), ("dot", (2, 1), (3, 4)),
+                                        ("inner", (2, 1), (3,)), ("matvec", (2, 1), (3,))])
+def test_contracted_axis_does_not_broadcast(fn, sa, sb):
+    a, b = onp.ones(sa), onp.ones(sb)
+    with pytest.raises(ValueError):
+        getattr(onp, fn)(a, b)
+    with pytest.raises(ValueError, match=re.escape(
+            f"{fn}: the contracted axis has size {sa[-1]} in operand 0 (shape {sa}) but "
+            f"size {sb[0]} in operand 1 (shape {sb}); a contracted axis needs one size in "
+            "both (it does not broadcast)")):
+        getattr(np, fn)(np.asarray(a), np.asarray(b))
+    with pytest.raises(ValueError, match=r"tensordot: the contracted axis has size 1"):
+        np.tensordot(np.ones((2, 1)), np.ones((3, 4)), axes=1)
+    # einsum itself broadcasts a size-1 subscript, as NumPy's does
+    onp.testing.assert_array_equal(np.einsum("ij,jk", np.ones((2, 1)), np.ones((3, 4))),
+                                   onp.einsum("ij,jk", onp.ones((2, 1)), onp.ones((3, 4))))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "pow", "lt", "eq",
+                                "ne", "ge", "and_"])
+def test_jax_array_on_the_left_gives_the_named_result(op):
+    f = getattr(operator, op)
+    a = onp.arange(1.0, 4.0) if op != "and_" else onp.array([1, 2, 3])
+    x = np.asarray(a).tag("b")
+    for left in (jnp.float32(2) if op != "and_" else jnp.int32(3), jnp.asarray(a[::-1].copy())):
+        got = f(left, x)           # jax.Array.__op__ defers to the NamedArray's reflected op
+        assert isinstance(got, np.NamedArray) and got.named_shape == {"b": 3}
+        # a positional vector on the left broadcasts against the name: the
+        # untagged result holds "b" in front
+        want = f(onp.asarray(left)[None], a[:, None]) if left.ndim else f(onp.asarray(left), a)
+        assert got.dtype == want.dtype
+        onp.testing.assert_allclose(onp.asarray(got.untag("b")), want)
+        jitted = jax.jit(f)(left, x)
+        assert jitted.dims == got.dims
+        onp.testing.assert_allclose(onp.asarray(jitted.untag("b")), want)
+    # positional-only too: the result is a NamedArray, as with a NumPy array on the left
+    got = jnp.ones(3) @ np.ones((3, 2))
+    assert isinstance(got, np.NamedArray) and got.shape == (2,)
+    y = jnp.ones(3)
+    y *= np.arange(3.0).tag("b")
+    assert isinstance(y, np.NamedArray) and y.named_shape == {"b": 3}

@@ -154,7 +154,7 @@ def dot(a, b, out=None, *, precision=None, preferred_element_type=None):
     """
     a, b = _ops("dot", a, b)
     res = contract("dot", _dot_spec(a.ndim, b.ndim), [a, b], preferred_element_type,
-                   precision=precision)
+                   precision=precision, core=True)
     return store_out("dot", out, res)
 
 
@@ -175,7 +175,7 @@ def matmul(a, b, /, out=None, *, dtype=None, casting="same_kind", precision=None
         raise ValueError(f"matmul: operand {k} has no positional axes (shape (), named "
                          f"shape {(a, b)[k].named_shape}); matmul needs at least one")
     res = contract("matmul", _MATMUL[na > 1, nb > 1], [a, b], preferred_element_type, dtype,
-                   casting, "auto", precision)
+                   casting, "auto", precision, core=True)
     return store_out("matmul", out, res)
 
 
@@ -190,7 +190,7 @@ def inner(a, b, /, *, precision=None, preferred_element_type=None):
     """
     a, b = _ops("inner", a, b)
     return contract("inner", _inner_spec(a.ndim, b.ndim), [a, b], preferred_element_type,
-                    precision=precision)
+                    precision=precision, core=True)
 
 
 def _flat(x):
@@ -209,7 +209,7 @@ def outer(a, b, out=None, *, precision=None, preferred_element_type=None):
     """
     a, b = _ops("outer", a, b)
     res = contract("outer", "i,j->ij", [_flat(a), _flat(b)], preferred_element_type,
-                   precision=precision)
+                   precision=precision, core=True)
     return store_out("outer", out, res)
 
 
@@ -240,7 +240,7 @@ def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """
     a, b = _ops("vecdot", x1, x2)
     return contract("vecdot", _vecdot_spec(a.ndim, b.ndim, axis), [_conj(a), b],
-                    preferred_element_type, precision=precision)
+                    preferred_element_type, precision=precision, core=True)
 
 
 def matvec(x1, x2, /, *, precision=None, preferred_element_type=None):
@@ -252,7 +252,7 @@ def matvec(x1, x2, /, *, precision=None, preferred_element_type=None):
     """
     a, b = _ops("matvec", x1, x2)
     return contract("matvec", "...ij,...j->...i", [a, b], preferred_element_type,
-                    precision=precision)
+                    precision=precision, core=True)
 
 
 def vecmat(x1, x2, /, *, precision=None, preferred_element_type=None):
@@ -264,7 +264,7 @@ def vecmat(x1, x2, /, *, precision=None, preferred_element_type=None):
     """
     a, b = _ops("vecmat", x1, x2)
     return contract("vecmat", "...j,...jk->...k", [_conj(a), b], preferred_element_type,
-                    precision=precision)
+                    precision=precision, core=True)
 
 
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
@@ -282,7 +282,8 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     if ren_b:
         b = b.rename(dict(ren_b))
     a, b = _tag("tensordot", a, dict(tag_a)), _tag("tensordot", b, dict(tag_b))
-    return contract("tensordot", spec, [a, b], preferred_element_type, precision=precision)
+    return contract("tensordot", spec, [a, b], preferred_element_type, precision=precision,
+                    core=True)
 
 
 def _axes_key(axes):

@@ -212,7 +212,7 @@ class Plan:
     While building, ``labels[k]``, ``shapes[k]``, ``dts[k]`` track slot ``k``."""
 
     def __init__(self, fn, spec: Spec, ops, pet, dtype, casting, optimize, precision,
-                 bound):
+                 bound, core=False):
         if len(spec.inputs) != len(ops):
             raise ValueError(f"{fn}: subscripts {spec.text!r} have {len(spec.inputs)} input "
                              f"terms but {len(ops)} operands were given")
@@ -221,6 +221,8 @@ class Plan:
         labels, sizes, batched, n_ell = _labels(fn, spec, ops, bound)
         out_pos, out_names = _output(fn, spec, sizes, batched, n_ell, bound)
         out = set(out_pos) | {"{" + n for n in out_names}
+        if core:
+            _check_core(fn, labels, ops, out)
         in_dtype, out_dtype = _dtypes(fn, ops, pet, dtype, casting)
         # bool and narrow integers accumulate in int32 even without a request:
         # NumPy's wrapping result is its low bits, and XLA's int8 dot is ~50x slower
@@ -295,8 +297,8 @@ class Plan:
             self.steps.append(_diag(k, i, j))
             self._drop(k, (i, j), append=(i,))
             lab = self.labels[k]
-        sq = tuple(i for i, l in enumerate(lab) if self.shapes[k][i] == 1 and sizes[l] > 1)
-        if sq:                                    # size 1 broadcasting: squeeze
+        sq = tuple(i for i, l in enumerate(lab) if self.shapes[k][i] == 1 and sizes[l] != 1)
+        if sq:                      # size 1 broadcasting (against 0 too): squeeze
             self.steps.append(_squeeze(k, sq))
             self._drop(k, sq)
 
@@ -328,6 +330,22 @@ class Plan:
         shapes[a] = [sa.get(l, sb.get(l)) for l in labels[a]]
         if self.wide is not None or cast is not None:
             self.dts[a] = self.acc
+
+
+def _check_core(fn, labels, ops, out):
+    """The dot family's contracted subscripts are core dimensions of a NumPy
+    gufunc: they must have one size (no size-1 broadcasting, unlike einsum)."""
+    seen = {}
+    for k, (lab, x) in enumerate(zip(labels, ops)):
+        for l, s in zip(lab, x.data.shape):
+            if l[0] in ".{" or l in out:
+                continue
+            j, t = seen.setdefault(l, (k, s))
+            if t != s:
+                raise ValueError(
+                    f"{fn}: the contracted axis has size {t} in operand {j} (shape "
+                    f"{ops[j].shape}) but size {s} in operand {k} (shape {x.shape}); a "
+                    "contracted axis needs one size in both (it does not broadcast)")
 
 
 def _symbols(labels, out_pos):
@@ -409,12 +427,13 @@ def _opt_key(optimize):
 
 
 def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
-         precision=None):
+         precision=None, core=False):
     """The cached plan for this call, the operand datas, and whether any is traced.
 
     The key is flat (hashing nested tuples costs more than the lookup saves)."""
     key = [subscripts, pet, dtype, casting,
-           optimize if isinstance(optimize, (str, bool)) else _opt_key(optimize), precision]
+           optimize if isinstance(optimize, (str, bool)) else _opt_key(optimize), precision,
+           core]
     ops, mapped = meet(fn, ops)
     datas, traced = [], False
     for x in ops:
@@ -431,17 +450,20 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
         if len(_PLANS) > 4096:
             _PLANS.clear()
         p = _PLANS[key] = Plan(fn, parse(subscripts, fn), ops, pet, dtype, casting,
-                               optimize, precision, bound)
+                               optimize, precision, bound, core)
     return p, datas, traced
 
 
 def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
-             precision=None) -> NamedArray:
+             precision=None, core=False) -> NamedArray:
     """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine):
-    eagerly as the plan's one cached ``jax.jit``, inline under a trace."""
+    eagerly as the plan's one cached ``jax.jit``, inline under a trace.
+    ``core=True`` (the NumPy dot family) refuses contracted subscripts whose
+    sizes differ, where einsum broadcasts a size 1."""
     if pet is not None:
         pet = onp.dtype(pet)
     if dtype is not None:
         dtype = onp.dtype(dtype)
-    p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision)
+    p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision,
+                            core)
     return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)

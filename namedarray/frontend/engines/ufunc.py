@@ -350,7 +350,7 @@ def _check_int_power(fn, base, exp, dtype):
     is 0 except for bases 1 and -1)."""
     if not isinstance(exp, NamedArray) or isinstance(exp.data, jax.core.Tracer):
         return
-    b = base.dtype if isinstance(base, NamedArray) else onp.result_type(base)
+    b = base.dtype if hasattr(base, "dtype") else onp.result_type(base)
     if isinstance(base, (int, bool)):
         b = onp.dtype(onp.int_) if isinstance(base, int) and not isinstance(base, bool) \
             else onp.dtype(bool)

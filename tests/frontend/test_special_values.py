@@ -1,0 +1,134 @@
+"""Elementwise results equal to NumPy's bit for bit where XLA's defaults differ:
+complex ``sign``, ``power`` and ``exp`` at special values (infinities, NaN,
+signed zeros), and true division by a broadcast divisor (``x / 3.0``), which
+XLA would turn into a multiplication by the reciprocal."""
+from __future__ import annotations
+
+import jax
+import numpy as onp
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import namedarray as np
+from support import shapes
+
+INF, NAN = float("inf"), float("nan")
+
+
+def _same(want, got, rtol):
+    """Per part: both NaN, or equal with the same sign (zeros included), or
+    close for nonzero finite parts (libm and XLA round differently)."""
+    for w, g in ((want.real, got.real), (want.imag, got.imag)):
+        nan = onp.isnan(w) & onp.isnan(g)
+        exact = (w == g) & (onp.signbit(w) == onp.signbit(g))
+        close = onp.isfinite(w) & (w != 0) & onp.isclose(w, g, rtol=rtol, atol=0)
+        bad = ~(nan | exact | close)
+        assert not bad.any(), list(zip(want[bad], got[bad]))[:10]
+
+
+_GRID = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -2.0, 2.5, 0.5, INF, -INF, NAN]
+_TOL = {"complex64": 1e-4, "complex128": 1e-12}
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_power_special_values_match_numpy(dt):
+    z = onp.array([complex(a, b) for a in _GRID for b in _GRID], dtype=dt)
+    x, y = onp.meshgrid(z, z, indexing="ij")
+    with onp.errstate(all="ignore"):
+        want = onp.power(x, y)
+    _same(want, onp.asarray(np.power(np.asarray(x), np.asarray(y))), _TOL[dt])
+    # the reported case, with a Python int base, and under jax.jit
+    w = onp.asarray([complex(0, INF)], dtype=dt)
+    with onp.errstate(all="ignore"):
+        ref = 1 ** w
+    _same(ref, onp.asarray(1 ** np.asarray(w)), 0)
+    _same(ref, onp.asarray(jax.jit(lambda v: 1 ** v)(np.asarray(w))), 0)
+    assert onp.isnan(ref).all()
+
+
+def test_complex_power_small_integer_exponents_multiply_as_numpy():
+    # NumPy multiplies for integer exponents |n| < 100: infinities and zeros follow
+    # the product formula, not exp(n log z)
+    z = onp.array([complex(INF, 0), complex(0, INF), complex(-1, 0), complex(0, -1),
+                   complex(1e-3, 2), complex(-0.0, 1)])
+    for n in (-7, -3, -2, -1, 1, 2, 3, 4, 5, 99, 100, 2.5):
+        with onp.errstate(all="ignore"):
+            want = onp.power(z, complex(n))
+        _same(want, onp.asarray(np.power(np.asarray(z), complex(n))), 1e-12)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_sign_and_exp_zero_signs_match_numpy(dt):
+    g = [0.0, -0.0, 1.5, -1.5, 1e30, -1e30, 800.0, -800.0, INF, -INF, NAN]
+    z = onp.array([complex(a, b) for a in g for b in g], dtype=dt)
+    with onp.errstate(all="ignore"):
+        for fn in ("sign", "exp"):
+            want = getattr(onp, fn)(z)
+            _same(want, onp.asarray(getattr(np, fn)(np.asarray(z))), _TOL[dt])
+            jitted = jax.jit(lambda v: getattr(np, fn)(v))
+            _same(want, onp.asarray(jitted(np.asarray(z))), _TOL[dt])
+    # the reported cases
+    s = complex(np.sign(np.asarray(complex(0, INF))))
+    assert s == 1j and not onp.signbit(s.real)
+    e = complex(np.exp(np.asarray(-0j)))
+    assert e == 1 and onp.signbit(e.imag) and onp.signbit(onp.exp(-0j).imag)
+    assert float(np.sign(np.asarray(-0.0))) == 0 and not onp.signbit(np.sign(np.asarray(-0.0)))
+
+
+def test_expm1_of_zeros_keeps_their_signs():
+    z = onp.array([0j, complex(-0.0, 0), complex(0, -0.0), complex(-0.0, -0.0)])
+    got = onp.asarray(np.expm1(np.asarray(z)))
+    with onp.errstate(all="ignore"):
+        _same(onp.expm1(z), got, 0)
+
+
+# -- true division by a broadcast divisor ---------------------------------------------
+def _normal(dt):
+    return st.floats(-1e4, 1e4, width=onp.dtype(dt).itemsize * 8, allow_subnormal=False)
+
+
+def _divisor(dt):
+    return _normal(dt).filter(lambda v: abs(v) > 1e-3)
+
+
+def _assert_bitwise(want, got):
+    want, got = onp.asarray(want), onp.asarray(got)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    # a subnormal quotient is flushed to zero by XLA on the CPU
+    ok = (want == got) | (onp.isnan(want) & onp.isnan(got)) | (
+        (onp.abs(want) < onp.finfo(want.dtype).tiny) & (got == 0))
+    assert ok.all(), list(zip(want[~ok], got[~ok]))[:5]
+
+
+@given(st.sampled_from(["float16", "float32", "float64"]).flatmap(
+    lambda dt: st.tuples(hnp.arrays(dt, shapes(max_side=6), elements=_normal(dt)),
+                         _divisor(dt))))
+def test_division_by_a_scalar_is_exact(xd):
+    x, d = xd
+    with onp.errstate(all="ignore"):
+        want = x / x.dtype.type(d)
+        _assert_bitwise(want, np.asarray(x) / x.dtype.type(d))
+        _assert_bitwise(want, np.divide(np.asarray(x), np.asarray(d, dtype=x.dtype)))
+        _assert_bitwise(want, jax.jit(lambda v: v / x.dtype.type(d))(np.asarray(x)))
+        if x.dtype == onp.float64:
+            _assert_bitwise(x / d, np.asarray(x) / d)          # a Python float
+
+
+@given(hnp.arrays("float64", shapes(min_dims=2, max_side=5), elements=_normal("float64")),
+       st.data())
+def test_division_by_a_broadcast_row_is_exact(x, data):
+    row = data.draw(hnp.arrays("float64", x.shape[-1:], elements=_divisor("float64")))
+    _assert_bitwise(x / row, np.asarray(x) / np.asarray(row))
+    named = np.asarray(x).tag("b", *[None] * (x.ndim - 1)) / np.asarray(row)
+    _assert_bitwise(x / row, named.untag("b"))
+
+
+def test_division_by_three_many_values():
+    x = onp.random.default_rng(3).standard_normal(10_000)
+    for dt in ("float32", "float64"):
+        a = x.astype(dt)
+        _assert_bitwise(a / a.dtype.type(3), np.asarray(a) / a.dtype.type(3))
+    _assert_bitwise(x / 3.0, np.asarray(x) / 3.0)
+    i = onp.arange(-500, 500)
+    _assert_bitwise(i / 3, np.asarray(i) / 3)
