@@ -210,6 +210,34 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     return positional(jnp.arange(*args, dtype=dtype))
 
 
+def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis):
+    """NumPy's linspace arithmetic (``arange * step + start``, the last sample
+    ``stop``), so that every sample has NumPy's bits; ``jax.numpy`` interpolates
+    and differs in the last bit, which flooring to an integer dtype makes a
+    whole unit (``linspace(-1, 5, 3, endpoint=False, dtype=int)``)."""
+    if num < 0:
+        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
+    start, stop = jnp.asarray(start, dt), jnp.asarray(stop, dt)
+    div = num - 1 if endpoint else num
+    delta = stop - start
+    y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
+    # a divisor selected per element stays a true division (XLA turns a
+    # division by a constant into a multiplication by its reciprocal)
+    d = jnp.where(jnp.isnan(delta), delta, jnp.asarray(div, dt))
+    step = delta / d if div > 0 else jnp.full(delta.shape, jnp.nan, dt)
+    if div > 0:
+        zero = step == 0     # NumPy divides first where the step underflows to 0
+        y = jnp.where(zero, y / jnp.where(jnp.isnan(y), y, jnp.asarray(div, dt)) * delta,
+                      y * step)
+    else:
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y = y.at[-1].set(stop)
+    y = jnp.moveaxis(y, 0, axis)
+    return (y, step) if retstep else y
+
+
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """``numpy.linspace``: computed in the inexact type of the inputs, then cast
@@ -234,9 +262,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     xs = [operand(v) for v in (start, stop)]
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
     dt = result_type(*xs, 1.0)
-    r = generic("linspace", lambda a, b: jnp.linspace(
-        a, b, num, endpoint=endpoint, retstep=retstep, dtype=dt, axis=axis),
-        (xs[0], xs[1]), {})
+    r = generic("linspace", lambda a, b: _numpy_linspace(a, b, num, endpoint, retstep, dt,
+                                                         axis), (xs[0], xs[1]), {})
     vals, step = (r if retstep else (r, None))
     if dtype is not None and onp.dtype(dtype) != dt:
         if onp.dtype(dtype).kind in "iu":

@@ -265,3 +265,21 @@ def test_named_like_and_astype(dt, out_dt, data):
     s = np.asarray([x, x])
     assert s.named_shape == {"b": 2}
     same(s.untag("b"), onp.stack([arr, arr], axis=1))
+
+
+@settings(max_examples=40)
+@given(start=st.floats(-1e3, 1e3), stop=st.floats(-1e3, 1e3), num=st.integers(0, 9),
+       endpoint=st.booleans(), shape=st.sampled_from([(), (2,), (2, 1)]),
+       axis=st.sampled_from([0, -1]),
+       dt=st.sampled_from([None, onp.int32, onp.int64, onp.float32]))
+def test_linspace_has_numpys_bits(start, stop, num, endpoint, shape, axis, dt):
+    """NumPy's arithmetic (arange * step + start, a true division): every
+    sample has NumPy's bits, so an integer dtype floors to NumPy's values
+    (``linspace(-1, 5, 3, endpoint=False, dtype=int32)`` is [-1, 1, 3])."""
+    a, b = onp.full(shape, start), onp.asarray(stop)
+    ref = onp.linspace(a, b, num, endpoint=endpoint, axis=axis, dtype=dt)
+    got = onp.asarray(np.linspace(a, b, num, endpoint=endpoint, axis=axis, dtype=dt))
+    assert got.dtype == ref.dtype
+    onp.testing.assert_array_equal(got, ref)
+    onp.testing.assert_array_equal(np.linspace(-1, 5, 3, endpoint=False, dtype=onp.int32),
+                                   [-1, 1, 3])

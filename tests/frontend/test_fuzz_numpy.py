@@ -418,9 +418,6 @@ KNOWN.update({
     "geomspace": (lambda a, k: 0 in a[:2] or (onp.sign(a[0]) != onp.sign(a[1])),
                   "np.geomspace(1, -8, 2) is [nan, nan] (NumPy: [1., -8.]); "
                   "np.geomspace(0, 1000j, 0) is empty (NumPy: ValueError)"),
-    "linspace": (lambda a, k: k.get("dtype") is not None and onp.dtype(k["dtype"]).kind
-                 in "iu", "np.linspace(-1, 5, 3, endpoint=False, dtype=np.int32) is "
-                          "[-1, 0, 2] (NumPy: [-1, 1, 3])"),
     "compress": (lambda a, k: a[1].ndim == 0 or _compress_too_long(a, k),
                  "np.compress([False, True], np.ones(1)): ValueError (NumPy: "
                  "IndexError); np.compress([], 0-d array) errors differ"),
