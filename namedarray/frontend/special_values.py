@@ -19,6 +19,8 @@ inputs replaced (or the whole function, for ``sign``, ``power``, ``arcsin``,
 (nan+nanj)
 >>> float(np.remainder(-0.0, 2.0)), float(np.floor_divide(-0.0, 2.0))
 (0.0, -0.0)
+>>> complex(np.exp2(np.asarray(complex(float("inf"), 0)))), float(np.modf(np.inf)[0])
+((inf+0j), 0.0)
 """
 from __future__ import annotations
 
@@ -286,10 +288,28 @@ _COMPLEX = {
 _CUTS = {"sqrt": _upper, "log": _upper, "arccos": _upper, "acos": _upper,
          "arccosh": _upper, "acosh": _upper, "arcsinh": _odd_upper, "asinh": _odd_upper,
          "arctanh": _odd_upper, "atanh": _odd_upper}
+def _reciprocal(z):
+    """NumPy's complex ``reciprocal`` loop (Smith's ratio; ``inf + inf j`` and
+    ``nan + inf j`` give NaN, as there)."""
+    a, b = z.real, z.imag
+    big = jnp.abs(a) >= jnp.abs(b)
+    r = jnp.where(big, b / a, a / b)
+    d = jnp.where(big, a + b * r, b + a * r)
+    return _c(jnp.where(big, 1 / d, r / d), jnp.where(big, -r / d, -1 / d))
+
+
+def _exp2(z):
+    """``exp(z ln 2)``, the product taken part by part (``inf + 0j`` stays
+    ``inf + 0j``), the exponential with C99's special values."""
+    w = _c(z.real * math.log(2), z.imag * math.log(2))
+    return _COMPLEX["exp"](w, jnp.exp(w))
+
+
 # computed whole from another function
 _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
         "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
-        "power": _power, "pow": _power, "sign": _sign}
+        "power": _power, "pow": _power, "sign": _sign, "reciprocal": _reciprocal,
+        "exp2": _exp2}
 
 
 def _fix_remainder(x, y, r):
@@ -300,8 +320,13 @@ def _fix_floor_divide(x, y, r):
     return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), x / y), r)
 
 
+def _fix_modf(x, r):
+    """The fractional part of an infinity is a zero of its sign (jnp: NaN)."""
+    return jnp.where(jnp.isinf(x), jnp.copysign(jnp.zeros_like(x), x), r[0]), r[1]
+
+
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
-          "floor_divide": _fix_floor_divide}
+          "floor_divide": _fix_floor_divide, "modf": _fix_modf}
 
 
 class _Special:

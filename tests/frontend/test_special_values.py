@@ -132,3 +132,20 @@ def test_division_by_three_many_values():
     _assert_bitwise(x / 3.0, np.asarray(x) / 3.0)
     i = onp.arange(-500, 500)
     _assert_bitwise(i / 3, np.asarray(i) / 3)
+
+
+@pytest.mark.parametrize("fn", ["exp2", "reciprocal"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_exp2_and_reciprocal_special_values_match_numpy(fn, dt):
+    grid = _GRID + [700.0, -800.0, 1e300, -1e-300]
+    with onp.errstate(all="ignore"):     # 1e300 overflows complex64
+        z = onp.array([complex(a, b) for a in grid for b in grid], dt)
+        want = getattr(onp, fn)(z)
+    _same(want, onp.asarray(getattr(np, fn)(np.asarray(z))), _TOL[dt])
+
+
+def test_modf_of_infinities_is_a_signed_zero_and_the_infinity():
+    frac, whole = np.modf(np.asarray([INF, -INF, NAN, 2.5]))
+    onp.testing.assert_array_equal(onp.signbit(onp.asarray(frac)[:2]), [False, True])
+    onp.testing.assert_array_equal(frac, [0.0, -0.0, NAN, 0.5])
+    onp.testing.assert_array_equal(whole, [INF, -INF, NAN, 2.0])
