@@ -30,6 +30,7 @@ def _decl(name, named=None):
 
 _bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
 _repeat, _pad, _histogram = _decl("repeat"), _decl("pad"), _decl("histogram")
+_histogram_bin_edges = _decl("histogram_bin_edges")
 _convolve, _correlate, _full_like = _decl("convolve"), _decl("correlate"), _decl("full_like")
 
 
@@ -108,11 +109,37 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return _pad(array, pad_width, mode, **kwargs)
 
 
+def _computed(bins):
+    return isinstance(bins, (int, str)) or onp.ndim(bins) == 0
+
+
+def _edge_data(a, bins):
+    """Bool or integer data as float64 where the edges are computed from it (a
+    count or a rule for ``bins``), as NumPy computes them."""
+    a = asarray(a)
+    return a.astype(onp.float64) if _computed(bins) and a.dtype.kind in "biu" else a
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """``numpy.histogram_bin_edges``: edges computed from bool or integer data
+    are float64, as in NumPy; given edges are returned as they are."""
+    edges = _histogram_bin_edges(_edge_data(a, bins), bins, range, weights)
+    return edges if _computed(bins) else asarray(bins)
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    """``numpy.histogram``: counts are ``intp`` (weights' dtype when given)."""
-    hist, edges = _histogram(a, bins, range, density=density, weights=weights)
-    if not density and weights is None and hist.dtype != onp.intp:
-        hist = rewrap(hist, hist.data.astype(onp.intp))
+    """``numpy.histogram``: counts are ``intp`` (weights' dtype when given,
+    float64 densities); the edges of bool or integer data are float64, as
+    NumPy computes them."""
+    hist, edges = _histogram(_edge_data(a, bins), bins, range, weights=weights)
+    if not _computed(bins):
+        edges = asarray(bins)
+    want = onp.intp if weights is None else asarray(weights).dtype
+    if hist.dtype != want:
+        hist = rewrap(hist, hist.data.astype(want))
+    if density:      # NumPy: counts / float64 widths / total
+        widths = jnp.diff(edges.data).astype(onp.float64)
+        hist = rewrap(hist, hist.data / widths / hist.data.sum())
     return hist, edges
 
 
@@ -150,4 +177,4 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
 
 
 __all__ = ["bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
-           "convolve", "correlate", "full_like"]
+           "histogram_bin_edges", "convolve", "correlate", "full_like"]

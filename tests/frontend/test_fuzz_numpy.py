@@ -241,8 +241,10 @@ KNOWN = {
                                "nanargmax", "nanargmin", "average", "cumsum", "cumprod",
                                "nancumsum", "nancumprod", "cumulative_sum",
                                "cumulative_prod")},
-    "trapezoid": (lambda a, k: _narrow_int(a[0]),
-                  "np.trapezoid(int8/int32 array) is float32 (NumPy: float64)"),
+    "trapezoid": (lambda a, k: a[0].size == 0 or _narrow_int(a[0]),
+                  "np.trapezoid(np.zeros(0)): IndexError (NumPy: 0.0); "
+                  "np.trapezoid(int8/int32 array) is float32 (NumPy: float64, after "
+                  "adding neighbours in the integer dtype)"),
     "sort_complex": (lambda a, k: a[0].dtype.itemsize < 8 or a[0].dtype.kind in "biu",
                      "np.sort_complex(float16/int8 array): complex64 (NumPy: complex128 "
                      "for float16, complex64 for int8/int16)"),
@@ -260,23 +262,24 @@ KNOWN = {
     "pad": (lambda a, k: a[0].size == 0 and k.get("mode") != "constant",
             "np.pad(empty, 1, mode='mean') computes (NumPy: ValueError, can't extend "
             "an empty axis)"),
-    "histogram": (lambda a, k: _narrow_int(a[0]) or a[0].size == 0,
-                  "np.histogram(int8 array)[1] edges are float32 (NumPy: float64); "
-                  "np.histogram(empty): ValueError (NumPy: edges over [0, 1])"),
-    "histogram_bin_edges": (lambda a, k: _narrow_int(a[0]) or a[0].size == 0,
-                            "np.histogram_bin_edges(int8 array) is float32 (NumPy: "
-                            "float64); of an empty array: ValueError"),
+    "histogram": (lambda a, k: a[0].size == 0 or (a[0].dtype in (onp.float16, onp.float32)
+                                                  and k.get("density")),
+                  "np.histogram(empty): ValueError (NumPy: edges over [0, 1]); float16/"
+                  "float32 densities differ from the 3rd/8th digit (edge widths)"),
+    "poly": (lambda a, k: a[0].size == 0 or a[0].dtype == onp.float16 or _kind(a[0]) == "c",
+             "np.poly(empty or float16 array) is float16 (NumPy: float64); complex "
+             "roots in conjugate pairs give a complex result (NumPy: real)"),
+    "histogram_bin_edges": (lambda a, k: a[0].size == 0,
+                            "np.histogram_bin_edges(empty): ValueError (NumPy: edges "
+                            "over [0, 1])"),
     "tril": (lambda a, k: a[0].ndim < 2, "np.tril(1-d array): ValueError (NumPy: "
                                           "broadcasts to 2-d)"),
     "triu": (lambda a, k: a[0].ndim < 2, "np.triu(1-d array): ValueError (NumPy: "
                                           "broadcasts to 2-d)"),
     "clip": (lambda a, k: _kind(a[0]) == "b" and a[1] is None and a[2] is None,
              "np.clip(bool array, None, None) returns it (NumPy: TypeError)"),
-    "i0": (lambda a, k: _narrow_int(a[0]) or _kind(a[0]) == "c",
-           "np.i0(bool/int8 array) is float32 (NumPy: float64); np.i0(complex): "
-           "ValueError (NumPy: TypeError)"),
-    "sinc": (lambda a, k: _narrow_int(a[0]), "np.sinc(int8 array) is float32 "
-                                              "(NumPy: float64)"),
+    "i0": (lambda a, k: _kind(a[0]) == "c",
+           "np.i0(complex): ValueError (NumPy: TypeError)"),
     "fill_diagonal": (lambda a, k: k.get("wrap"),
                       "np.fill_diagonal(x, 0, wrap=True): NotImplementedError"),
     "ix_": (lambda a, k: any(_kind(v) == "b" for v in a),
@@ -296,16 +299,10 @@ KNOWN = {
                                                    "(NumPy: ValueError)"),
     "fft.ifftshift": (lambda a, k: a[0].ndim == 0, "np.fft.ifftshift(0-d) returns it "
                                                     "(NumPy: ValueError)"),
-    "corrcoef": (lambda a, k: _narrow_int(a[0]), "np.corrcoef(bool/int8 array) is "
-                                                  "float32 (NumPy: float64)"),
-    "cov": (lambda a, k: _narrow_int(a[0]), "np.cov(bool/int8 array) is float32 "
-                                             "(NumPy: float64)"),
     "histogram2d": (lambda a, k: True, "np.histogram2d(x, y)[0] counts are int64 "
                                        "(NumPy: float64)"),
     "histogramdd": (lambda a, k: True, "np.histogramdd(x)[0] counts are int64 (NumPy: "
                                        "float64)"),
-    "poly": (lambda a, k: _narrow_int(a[0]), "np.poly(bool array) is float32 (NumPy: "
-                                              "float64)"),
     "polyadd": (lambda a, k: a[0].ndim != 1 or a[1].ndim != 1,
                 "np.polyadd(0-d, 0-d): IndexError (NumPy: 1-d result)"),
     "polysub": (lambda a, k: a[0].ndim != 1 or a[1].ndim != 1,
@@ -1248,3 +1245,23 @@ def test_crash_candidates_in_a_subprocess():
                     f"{started[-1] if started else 'the import'}")
     bad = [(src, res) for src, res in zip(started, lines[1::2]) if res != "OK"]
     assert not bad and len(started) == len(CRASH_CANDIDATES), bad
+
+
+@pytest.mark.parametrize("name", ["i0", "sinc", "poly", "corrcoef", "cov",
+                                  "histogram_bin_edges"])
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.int32, onp.float32])
+def test_float64_results_of_narrow_data(name, dt):
+    """NumPy computes these in float64 for bool and integer data (and cov,
+    corrcoef in float64 for any real data); jax.numpy's promotion gave float32."""
+    x = onp.array([1, 0, 1, 1], dt)
+    check(name, (x,))
+
+
+@pytest.mark.parametrize("bins", [3, [0, 1, 5]])
+@pytest.mark.parametrize("density", [False, True])
+@pytest.mark.parametrize("weights", [None, onp.array([1, 2, 3]), onp.array([0.5, 1, 2])])
+def test_histogram_dtypes(bins, density, weights):
+    """Counts are intp or the weights' dtype, densities float64, computed edges
+    of integer data float64 and given edges as given."""
+    check("histogram", (onp.array([1, 2, 3], onp.int8),),
+          {"bins": bins, "density": density, "weights": weights})

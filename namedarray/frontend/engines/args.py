@@ -53,6 +53,14 @@ _TUPLE_RESULT = {"meshgrid", "broadcast_arrays", "atleast_1d", "atleast_2d",
                  "triu_indices", "diag_indices", "unravel_index"}
 
 
+# functions NumPy computes in float64 for bool and integer data (its Python
+# float constants promote them; jax.numpy's inexact promotion picks float32
+# or float16 for narrow integers)
+_FLOAT64_DATA = {"i0", "sinc", "poly"}
+# ... and in float64 (complex128) for any data: result_type(data, float64)
+_WIDE_DATA = {"corrcoef", "cov", "interp"}
+
+
 _NO_CONVERT = {"block", "array", "asarray", "piecewise", "apply_along_axis",
                "apply_over_axes", "vectorize", "frompyfunc", "fromfunction"}
 
@@ -133,6 +141,8 @@ def numpy_args(jfn, name):
     known = {p.name for p in params}
     idx_result = name in _INDEX_RESULT
     tup_result = name in _TUPLE_RESULT
+    float64_data = name in _FLOAT64_DATA or name in _WIDE_DATA
+    wide = name in _WIDE_DATA
 
     def conv(pname, v):
         if pname is None or pname in _PY_PARAMS or not is_data(v):
@@ -151,6 +161,9 @@ def numpy_args(jfn, name):
         args = [conv(pos_names[i] if i < len(pos_names) else var_pos, a)
                 for i, a in enumerate(args)]
         kwargs = {k: conv(k, v) if k in known else v for k, v in kwargs.items()}
+        if float64_data and config.numpy_dtypes():
+            args = [_float64(a, wide) for a in args]
+            kwargs = {k: _float64(v, wide) for k, v in kwargs.items()}
         r = jfn(*args, **kwargs)
         if idx_result and "dtype" not in kwargs and config.numpy_dtypes():
             r = _to_intp(r)
@@ -158,6 +171,17 @@ def numpy_args(jfn, name):
             r = tuple(r)
         return r
     return f
+
+
+def _float64(v, wide=False):
+    """A bool or integer array as float64; with ``wide``, any array in
+    ``result_type(v, float64)`` (other values as they are)."""
+    dt = getattr(v, "dtype", None)
+    if dt is None or getattr(v, "ndim", None) is None:
+        return v
+    if onp.dtype(dt).kind in "biu":
+        return jnp.asarray(v, onp.float64)
+    return jnp.asarray(v, jnp.result_type(dt, onp.float64)) if wide else v
 
 
 def _to_intp(r):
