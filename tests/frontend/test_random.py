@@ -438,16 +438,16 @@ def test_every_method_that_takes_an_array_is_in_the_named_table():
         assert params <= {"self", "size", "length", "n_children"}, (m, params)
 
 
-# the whole table compiles into one program per placement, which is slow on
-# a mesh: the local map and the split mesh (a block and a mesh step) run every
-# call; the whole-mesh placements run one call per path of the named-draw
-# engine (a distribution, sizes, integers, out=, choice, permutations, the
-# vector distributions, parameters with different names)
+# the whole table compiles into one program per placement, which takes a
+# minute: the split mesh (a local block and a mesh step) runs every call; the
+# other placements run one call per path of the named-draw engine (a
+# distribution, sizes, integers, out=, choice, permutations, the vector
+# distributions, parameters with different names)
 ENGINE_PATHS = ["normal", "binomial", "gamma_size", "gamma_two_names", "integers",
                 "random_out", "choice_named_p", "permutation_along_name", "shuffle",
                 "permuted_axis", "multinomial"]
-CALLS = {"nmap": sorted(NAMED_CALLS), "split": sorted(NAMED_CALLS),
-         "mesh": ENGINE_PATHS, "mesh-b-and-c": ENGINE_PATHS}
+PLACED_CALLS = {"nmap": ENGINE_PATHS, "split": sorted(NAMED_CALLS), "mesh": ENGINE_PATHS,
+                "mesh-b-and-c": ENGINE_PATHS}
 
 
 def _calls(names):
@@ -464,11 +464,11 @@ def test_named_draws_equal_the_physical_draw_under_every_placement(placement):
     """A draw is a function of the key and each named slice's global index:
     inside nmap (local, on a mesh, split, two names on a 2-D mesh) each
     instance draws its own slice of the physical draw (the unmapped program's),
-    and different slices differ.  The calls of a placement (``CALLS``) run in
-    one program."""
+    and different slices differ.  The calls of a placement (``PLACED_CALLS``)
+    run in one program."""
     x = _named_x()
-    assert set(CALLS) == set(PLACEMENTS) and set(ENGINE_PATHS) <= set(NAMED_CALLS)
-    names = tuple(CALLS[placement])     # a generator's draws depend on the calls before
+    assert set(PLACED_CALLS) == set(PLACEMENTS) and set(ENGINE_PATHS) <= set(NAMED_CALLS)
+    names = tuple(PLACED_CALLS[placement])     # a generator's draws depend on the calls before
     physical = _PHYSICAL.get(names) or _PHYSICAL.setdefault(
         names, jax.jit(_calls(names))(_jkey(11), x))
     got = PLACEMENTS[placement](_calls(names))(_jkey(11), x)
