@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import types
 
 import jax
 import jax.numpy as jnp
@@ -128,6 +129,9 @@ def install(ns: dict):
 
     for m in _METHODS:
         fn = ns[m]
+        if isinstance(fn, types.FunctionType):    # binds as a method: no extra call
+            setattr(NamedArray, m, fn)
+            continue
         setattr(NamedArray, m, (lambda f: lambda self, *a, **k: f(self, *a, **k))(fn))
         getattr(NamedArray, m).__doc__ = f"``namedarray.{m}(self, ...)``"
         getattr(NamedArray, m).__name__ = m

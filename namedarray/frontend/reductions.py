@@ -70,12 +70,13 @@ def _complex_nan(jfn):
             r = jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
         else:
             r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
-        if type(initial) is int and jnp.issubdtype(a.dtype, jnp.integer):
-            info = jnp.iinfo(a.dtype)
+        kind = _onp.dtype(r.dtype).kind       # (cheaper than jnp's dtype predicates)
+        if type(initial) is int and kind in "iu":
+            info = jnp.iinfo(r.dtype)
             if not info.min <= initial <= info.max:
                 raise OverflowError(f"Python integer {initial} out of bounds for "
-                                    f"{_onp.dtype(a.dtype)}")
-        if not jnp.iscomplexobj(a) or where is not None or a.size == 0:
+                                    f"{_onp.dtype(r.dtype)}")
+        if kind != "c" or where is not None or a.size == 0:
             return r
         axes = tuple(range(a.ndim)) if axis is None else (
             tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
