@@ -78,16 +78,22 @@ def _check_kth(fn, kth, n):
             raise ValueError(f"{fn}: kth(={k + n if k < 0 else k}) out of bounds ({n})")
 
 
-def _PARTITION(fn, a, kth, axis, kind, order):
-    if kind != "introselect":
-        raise ValueError(f"{fn}: kind must be 'introselect', got {kind!r}")
+def _operand(fn, a, axis, order, verb):
+    """``a`` as a NamedArray, after the checks sorting and partitioning share."""
     if order is not None:
-        raise ValueError(f"{fn}: order= partitions structured arrays, which namedarray "
-                         "does not have")
+        raise ValueError(f"{fn}: order= {verb} structured arrays, which namedarray does "
+                         "not have")
     x = asarray(a)
     if axis is None and x.names:
         raise ValueError(f"{fn}: axis=None flattens the positional axes; the array also "
                          f"has named axes {x.named_shape}, which stay")
+    return x
+
+
+def _PARTITION(fn, a, kth, axis, kind, order):
+    if kind != "introselect":
+        raise ValueError(f"{fn}: kind must be 'introselect', got {kind!r}")
+    x = _operand(fn, a, axis, order, "partitions")
 
     def run(d, axis=-1):
         if axis is None:
@@ -108,13 +114,7 @@ def _PARTITION(fn, a, kth, axis, kind, order):
 def _SORT(fn, a, axis, kind, order, stable, descending=False):
     if kind not in _KINDS:
         raise ValueError(f"{fn}: kind must be one of {_KINDS[:-1]}, got {kind!r}")
-    if order is not None:
-        raise ValueError(f"{fn}: order= sorts structured arrays, which namedarray does "
-                         "not have")
-    x = asarray(a)
-    if axis is None and x.names:
-        raise ValueError(f"{fn}: axis=None flattens the positional axes; the array also "
-                         f"has named axes {x.named_shape}, which stay")
+    x = _operand(fn, a, axis, order, "sorts")
     jfn = getattr(jnp, fn)
     f = wrap(lambda d, axis=-1: jfn(d, axis=axis, stable=True, descending=bool(descending)),
              fn, named="keep")
