@@ -55,6 +55,8 @@ def cases():
     P, N = "positional", "named"
     return [
         (P, "add", lambda: x + y, lambda: a + b, ()),
+        (P, "divide", lambda: x / y, lambda: a / b, ()),
+        (P, "sum()", lambda: na.sum(x), lambda: jnp.sum(a), ()),
         (P, "sum(axis=1)", lambda: x.sum(axis=1), lambda: jnp.sum(a, axis=1), ()),
         (P, "dot", lambda: na.dot(x, m), lambda: jnp.dot(a, w), ()),
         (P, "getitem", lambda: x[idx], lambda: a[idx], ()),

@@ -155,6 +155,9 @@ _barrier_div.defjvps(
                                    jax.lax.integer_pow(y, -2)))
 
 
+_SCALARS = (bool, int, float, complex)
+
+
 class _ExactDivide:
     """``jnp.true_divide`` that divides as NumPy does: XLA rewrites a division
     by a broadcast or a constant (``x / 3.0``, a row over a matrix, a literal
@@ -167,6 +170,7 @@ class _ExactDivide:
         self._f = jfn
         self.__name__ = jfn.__name__
         self._exact = jax.jit(self._impl)
+        self._by_types: dict = {}
 
     @staticmethod
     def _impl(x, y):
@@ -177,7 +181,23 @@ class _ExactDivide:
         y = y.reshape((1,) * (nd - y.ndim) + y.shape)
         return _barrier_div(x, y)
 
+    def for_types(self, types):
+        """The function that ``__call__`` runs on operands of ``types`` (dtypes,
+        or the types of Python scalars)."""
+        key = tuple(types)
+        fn = self._by_types.get(key)
+        if fn is None:
+            real = jnp.issubdtype(jnp.result_type(*key), jnp.floating)
+            fn = self._by_types[key] = self._exact if real else self._f
+        return fn
+
     def __call__(self, x, y):
+        tx, ty = getattr(x, "dtype", None), getattr(y, "dtype", None)
+        tx = type(x) if tx is None else tx
+        ty = type(y) if ty is None else ty
+        if (tx in _SCALARS or isinstance(tx, onp.dtype)) and (
+                ty in _SCALARS or isinstance(ty, onp.dtype)):
+            return self.for_types((tx, ty))(x, y)
         if jnp.issubdtype(jnp.result_type(x, y), jnp.floating):
             return self._exact(x, y)
         return self._f(x, y)

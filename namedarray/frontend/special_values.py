@@ -357,6 +357,17 @@ class _Special:
                 return self._fixed(*args)
         return self._plain(*args)
 
+    def for_types(self, types):
+        """The function that ``__call__`` runs on operands of ``types`` (dtypes,
+        or the types of Python scalars): the ufunc engine's fast path calls it
+        directly."""
+        for t in types:
+            k = (("c" if t is complex else "f" if t is float else "i")
+                 if isinstance(t, type) else t.kind)
+            if k in self._kind or (k == "V" and "f" in self._kind):
+                return self._fixed
+        return self._plain
+
     def __getattr__(self, k):
         return getattr(self._f, k)
 

@@ -17,6 +17,7 @@ import functools
 import inspect
 import warnings
 
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
@@ -30,6 +31,11 @@ from .results import fast_result as _result, reraise
 
 # ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
 REDUCE_OF_UFUNC: dict = {}
+
+# reductions whose function of (data, axis) is jax.numpy computation only (no
+# eager-only check or warning): the fast path calls it compiled with a static
+# axis, which skips jax.numpy's Python argument handling on every call
+_COMPILED = {"sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all"}
 
 
 def _split_axis(fn, axis, x):
@@ -52,6 +58,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
 
     np_fn = getattr(onp, name, None)
     wants: dict = {}   # input dtype -> NumPy's result dtype (plain calls, no cast first)
+    fast = jax.jit(jfn, static_argnums=1) if name in _COMPILED else jfn
 
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
@@ -62,17 +69,17 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
             if want is not None:
                 if (axis is None or type(axis) is int) and dims.count(None) == len(dims):
                     try:
-                        r = jfn(d, axis)
+                        r = fast(d, axis)
                     except (ValueError, TypeError):
                         return slow(a, axis)   # for the error message
                     return _result(r, want, (None,) * r.ndim, a.mapped)
                 if type(axis) is str and axis in dims and not a.mapped:
                     i = dims.index(axis)
-                    return _result(jfn(d, i), want, dims[:i] + dims[i + 1:])
+                    return _result(fast(d, i), want, dims[:i] + dims[i + 1:])
                 if type(axis) is tuple and takes_tuple and not a.mapped:
                     plan = _tuple_plan(axis, dims, d.ndim)
                     if plan is not None:
-                        return _result(jfn(d, plan[0]), want, plan[1])
+                        return _result(fast(d, plan[0]), want, plan[1])
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):

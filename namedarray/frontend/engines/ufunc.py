@@ -26,7 +26,7 @@ from ..selection import apply_ufunc, lazy
 from .generic import generic
 from .out import store_out
 from .reduction import ufunc_reduce
-from .results import fast_result, finish
+from .results import finish
 from .select import where as _select
 
 _I32 = 2 ** 31
@@ -59,10 +59,16 @@ class ufunc:
         self.signature = None
         self._loops: dict = {}
         self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
+        # operand dtypes (the dtype alone for one operand) -> (the result dtype to
+        # cast to, None where the function already gives it; the function to call)
+        self._fastfn: dict = {}
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
             jfn, jnp.ufunc) else None
         self._impl = (props or {}).get("call") or jfn
+        # a wrapper that picks its function by the operand types (on its class:
+        # a wrapper's __getattr__ would hand out the wrapped function's)
+        self._for_types = getattr(type(jfn), "for_types", None)
         # integer powers of Python ints have NumPy-specific errors: general path
         self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
@@ -105,7 +111,25 @@ class ufunc:
                     all(d.kind in "fc" or (d.kind == "i" and d.itemsize >= 8)
                         for t, d in zip(ins, loop[0]) if t is int)):
                 self._fast[ins] = loop[1][0]
+                self._fastfn[ins[0] if self.nin == 1 else ins] = self._fast_entry(
+                    ins, loop[1][0])
         return loop
+
+    def _fast_entry(self, ins, out_dt):
+        """The fast path's entry for operands of types ``ins``: (``out_dt``, or
+        None where the function's result has that dtype already; the function)."""
+        fn = self._impl
+        if self._for_types is not None:
+            fn = self._for_types(self._jfn, ins)
+            props = getattr(fn, "_ufunc__static_props", None) if isinstance(
+                fn, jnp.ufunc) else None
+            fn = (props or {}).get("call") or fn
+        try:
+            got = jax.eval_shape(fn, *[t(1) if isinstance(t, type) else
+                                       jax.ShapeDtypeStruct((), t) for t in ins]).dtype
+        except Exception:       # noqa: BLE001 -- then the result is checked per call
+            got = None
+        return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
         # fast path: positional NamedArrays (or an array and a Python scalar) whose
@@ -118,9 +142,9 @@ class ufunc:
                 a = args[0]
                 if type(a) is NamedArray:          # elementwise: the layout is kept
                     d = a.data
-                    out_dt = self._fast.get((d.dtype,))
-                    if out_dt is not None:
-                        return fast_result(self._impl(d), out_dt, a.dims, a.mapped)
+                    hit = self._fastfn.get(d.dtype)
+                    if hit is not None:
+                        return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
             elif n == 2 == self.nin:
                 a, b = args
                 ta, tb = type(a), type(b)
@@ -133,22 +157,21 @@ class ufunc:
                                 (da == db and ad.shape == bd.shape) or (
                                 da.count(None) == len(da) and db.count(None) == len(db)
                                 and _broadcastable(ad.shape, bd.shape))):
-                            out_dt = self._fast.get((ad.dtype, bd.dtype))
-                            if out_dt is not None:
-                                return fast_result(self._impl(ad, bd), out_dt,
+                            hit = self._fastfn.get((ad.dtype, bd.dtype))
+                            if hit is not None:
+                                return _fast_named(hit[1](ad, bd), hit[0],
                                                    da if len(da) >= len(db) else db,
                                                    a.mapped)
                     elif tb is float or (tb is int and -_I32 <= b < _I32):
                         ad = a.data
-                        out_dt = self._fast.get((ad.dtype, tb))
-                        if out_dt is not None:
-                            return fast_result(self._impl(ad, b), out_dt, a.dims,
-                                               a.mapped)
+                        hit = self._fastfn.get((ad.dtype, tb))
+                        if hit is not None:
+                            return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
                 elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
                     bd = b.data
-                    out_dt = self._fast.get((ta, bd.dtype))
-                    if out_dt is not None:
-                        return fast_result(self._impl(a, bd), out_dt, b.dims, b.mapped)
+                    hit = self._fastfn.get((ta, bd.dtype))
+                    if hit is not None:
+                        return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(*args, **kwargs)
 
     def _call(self, *args, dtype=None, **kw):
@@ -342,6 +365,21 @@ class ufunc:
         if not parts:
             raise ValueError(f"{fn}: indices must not be empty")
         return store_out(fn, out, concatenate(parts, axis=ax))
+
+
+_new = object.__new__
+
+
+def _fast_named(r, out_dt, dims, mapped):
+    """The fast path's result: ``r`` (cast to ``out_dt`` unless None) as a
+    NamedArray of ``dims``."""
+    if out_dt is not None and r.dtype != out_dt:
+        r = r.astype(out_dt)
+    x = _new(NamedArray)
+    x.data = r
+    x.dims = dims
+    x.mapped = mapped
+    return x
 
 
 def _check_int_power(fn, base, exp, dtype):
