@@ -252,7 +252,7 @@ def select(x, idx):
             # without bound and each evaluation has the same form
             m = x._mask
             both = Deferred(("and",), (_arg(m), _arg(idx._full)), m.shape, onp.dtype(bool))
-            if both._nodes >= _MASK_NODES:
+            if both._nodes >= _MAX_NODES:
                 evaluate((both, x._full) if pending(x._full) else (both,))
             return Selection(x._full, both, x._k)
         idx = idx._materialized()
@@ -463,8 +463,6 @@ _DEFER_DTYPES = frozenset(onp.dtype(t) for t in (
     bool, onp.int32, onp.int64, onp.float32, onp.float64, onp.complex64, onp.complex128))
 #: an expression evaluates once it holds this many operations
 _MAX_NODES = 24
-#: a combined mask (a selection of a selection) evaluates at this many operations
-_MASK_NODES = 15
 _I32 = 2 ** 31
 class Deferred(NamedArray):
     """A positional array whose value is an elementwise expression not yet
