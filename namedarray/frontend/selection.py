@@ -331,7 +331,10 @@ class Selection(NamedArray):
             m = self._mask.data
             if traced(m):
                 raise size_error(what)
-            self._count = int(_concrete(_count, m))
+            # counted on the host where the mask is there already (nothing to
+            # compile), else on the device (only the count travels)
+            self._count = int(onp.count_nonzero(onp.asarray(m)) if _on_cpu(m) else
+                              _concrete(_count, m))
         return self._count
 
     @property
