@@ -899,6 +899,8 @@ def reduce(name, run, s, axis, args, kwargs):
         full_axis = full_axis[0]
     if not consumed:    # the mask's axes survive: the result is a selection again
         return Selection(run(f, full_axis, **kwargs), s._mask, k, s._count)
+    s._settle()         # the mask and the buffer: one call (they share their terms)
+    f = s._full
     kw = dict(kwargs)
     fill = None
     if k:
