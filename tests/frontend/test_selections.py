@@ -563,6 +563,15 @@ def test_selections_sharing_a_pending_mask():
     u = lazy(t * 2 + t)             # one mask: the operation stays on the buffers
     e = x[(x > -2) & (x < 2)]
     assert_same(u, e * 2 + e)
+    calls = []
+    evaluate = selection.evaluate
+    try:
+        selection.evaluate = lambda roots: calls.append(len(roots)) or evaluate(roots)
+        w = s[s < 2] * 1.5
+        assert_same(w.sum(), (e * 1.5).sum())
+    finally:
+        selection.evaluate = evaluate
+    assert calls == [2]             # the mask and the buffer: one call
     assert_same(t.sum(), e.sum())
     assert_same(lazy(t[t > 0]), e[e > 0])
     assert len(t) == e.size and t.shape == e.shape
