@@ -566,7 +566,18 @@ def evaluate(roots):
         fn = _PROGRAMS[key] = _program(*key)
         if len(_PROGRAMS) > 1024:
             _PROGRAMS.clear()
+            _QUICK_CALLS.clear()
     if key[0]:      # (concrete leaves: run at once, even inside a trace)
+        n = _QUICK_CALLS.get(key, 0)
+        if n is not None:
+            if n >= _HOT_CALLS:
+                # a hot program: compiled again with the usual options (the
+                # same bits, faster code) once it has run _HOT_CALLS times
+                fn = _PROGRAMS[key] = _program(False, *key[1:])
+                n = None
+            else:
+                n += 1
+            _QUICK_CALLS[key] = n
         with jax.ensure_compile_time_eval():
             vals = fn(*leaves, *packs)
     else:
@@ -606,9 +617,15 @@ _EXACT = frozenset((
 #: buffers of at most this many elements: compilation, not the run, is the cost
 _QUICK_SIZE = 1 << 12
 #: the compiler options of such a program: no LLVM optimization, the plain
-#: elemental emitters (a third of the compile time; the same bits, see _EXACT)
+#: elemental emitters (a third of the compile time, slower code; the same
+#: bits, see _EXACT)
 _QUICK_OPTIONS = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
 _EXACT_OPS: dict = {}
+#: a quickly compiled program that has run this many times is compiled again
+#: with the usual options (its optimized code then pays for the compilation)
+_HOT_CALLS = 8
+#: the runs of each quickly compiled program (None once compiled again)
+_QUICK_CALLS: dict = {}
 
 
 def _exact_op(op) -> bool:

@@ -633,6 +633,21 @@ def test_small_exact_programs_give_the_eager_bits(dt):
         onp.testing.assert_array_equal(got, onp.asarray(np.sin(np.asarray(x))[m] * 2))
 
 
+def test_a_hot_quick_program_is_compiled_again_with_the_same_bits():
+    x = onp.random.default_rng(6).standard_normal(64) * 1e3
+    a = np.asarray(x)
+    m = x > -1e3
+    selection._PROGRAMS.clear()
+    selection._QUICK_CALLS.clear()
+    outs = [onp.asarray(a[m] * 1.1 + 0.3 - a[m] / 7) for _ in range(selection._HOT_CALLS + 3)]
+    quick = jax.default_backend() == "cpu"
+    assert list(selection._QUICK_CALLS.values()) == ([None] if quick else [])
+    assert len(selection._PROGRAMS) == 1
+    for o in outs:
+        assert o.tobytes() == outs[0].tobytes()
+    assert_same(outs[-1], x[m] * 1.1 + 0.3 - x[m] / 7)
+
+
 # --------------------------------------------------------------------------
 # functions whose result size is data dependent
 # --------------------------------------------------------------------------
