@@ -23,7 +23,9 @@ buffer together, every few steps (the same form each time); nothing comes to
 the host until the result is read, and reading it takes the elements on the
 host (no gather to compile on a CPU).  Small programs of exact operations
 (arithmetic, comparisons, rounding: the same bits whatever the code
-generation) compile with quick compiler options.  An escape-time iteration
+generation) compile with quick compiler options first, and again with the
+usual ones once they have run 8 times (so a warm run may count one or two
+more compilations).  An escape-time iteration
 costs a few dispatches (``abs``, ``less``, ``n[inside] = i`` and the fused
 ``z[inside] = ...``).  The second run is then bounded by per-dispatch latency
 (tens to hundreds of microseconds on a loaded CPU), the first by compile time:
