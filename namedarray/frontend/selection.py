@@ -242,6 +242,7 @@ def select(x, idx):
             # a selection of a selection: the masks combine, the buffers stay
             t = idx._full.ndim - x._k
             if t:
+                x._settle()
                 m = x._mask.data
                 m = m.reshape(m.shape + (1,) * t)
                 return Selection(x._full, positional(jax.lax.bitwise_and(
@@ -368,14 +369,21 @@ class Selection(NamedArray):
     def names(self):
         return self._full.names if self._cache is None else self._cache.names
 
+    def _unsized(self) -> bool:
+        """Whether the selection is lazy under a trace (its size unknown)."""
+        if self._cache is not None:
+            return False
+        self._settle()
+        return traced(self._mask.data, self._full.data)
+
     def __repr__(self):
-        if self._cache is None and traced(self._mask.data, self._full.data):
+        if self._unsized():
             return (f"Selection(full={self._full!r}, mask={self._mask!r}) (a boolean-mask "
                     "selection; its size is unknown under jax.jit)")
         return NamedArray.__repr__(self)
 
     def __str__(self):
-        if self._cache is None and traced(self._mask.data, self._full.data):
+        if self._unsized():
             return repr(self)
         return NamedArray.__str__(self)
 
@@ -418,6 +426,7 @@ def _flatten(s):
     if s._cache is not None:
         c = s._cache
         return (c.data,), (None, c.dims, c.mapped)
+    s._settle()
     f, m = s._full, s._mask
     return (f.data, m.data), ((f.dims, f.mapped, m.dims, s._k, s._count), None, None)
 
@@ -1008,7 +1017,8 @@ def assign(x, idx, value, cast, check):
         put = Deferred(("put",), (x.data, m.data, value), x.data.shape, x.dtype)
         x.data = evaluate((put,))[0]
         return True
-    if lazy(value) and value._mask.data is m.data and value._k == k:
+    if lazy(value) and not pending(value._mask) and value._mask.data is m.data and \
+            value._k == k:
         v = value._full
         vt = v.shape[k:] if k else v.shape
         try:

@@ -572,6 +572,14 @@ def test_selections_sharing_a_pending_mask():
     finally:
         selection.evaluate = evaluate
     assert calls == [2]             # the mask and the buffer: one call
+    for read in (repr, jax.tree_util.tree_leaves, len):
+        calls.clear()
+        try:
+            selection.evaluate = lambda roots: calls.append(len(roots)) or evaluate(roots)
+            read(s[s < 2] * 1.5)
+        finally:
+            selection.evaluate = evaluate
+        assert calls == [2], read
     assert_same(t.sum(), e.sum())
     assert_same(lazy(t[t > 0]), e[e > 0])
     assert len(t) == e.size and t.shape == e.shape
