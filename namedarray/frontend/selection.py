@@ -11,19 +11,24 @@ work under ``jax.jit``.
 
 Elementwise operations on a selection are deferred (:class:`Deferred`): a
 statement builds a small expression, and the expression runs as one compiled
-call, cached by its structure, when something reads it (a selection of the
-selection, ``y[mask] = ...``, a reduction, materializing).  Python numbers in
-it are runtime operands, weakly typed as eager JAX takes them, so a loop hits
-the cache every iteration, and the values and dtypes are those of the
-operations run one by one.
+call, cached by its structure, when something reads it (``y[mask] = ...``, a
+reduction, materializing) or when it reaches ``_MAX_NODES`` operations.  The
+combined mask of a selection of a selection is deferred too, so a loop like
+``v = v[np.abs(v) < 2.5] * 1.05`` joins its statements into one expression,
+mask and buffer evaluated together every few iterations in the same form.
+Python numbers in it are runtime operands, weakly typed as eager JAX takes
+them, so a loop hits the cache every iteration, and the values and dtypes are
+those of the operations run one by one.  Small programs of exact operations
+compile with quick options first (see ``_EXACT``).
 
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
 any function that does not know selections (every such path reads ``.data``,
 which materializes, so nothing can see the full-size buffer).  Its ``shape``
-and ``len`` need the count only.  Materializing gathers into a buffer whose
-length is a power of two (``bucket``), so the gather compiles once per bucket,
-and the padding never leaves the host copy.  Results whose length depends on
+and ``len`` need the count only.  Materializing takes the elements on the
+host where the buffer is there already (a CPU) or small; otherwise it gathers
+into a buffer whose length is a power of two (``bucket``), so the gather
+compiles once per bucket, and the padding never leaves the host copy.  Results whose length depends on
 the data (``nonzero``, ``argwhere``, ``flatnonzero``, ``unique``) are
 selections of such padded buffers (:func:`padded`).  Under ``jax.jit`` a size
 is unknown: asking for one raises a ``TypeError`` that names the size-free form.
@@ -39,8 +44,9 @@ array([ 0.,  1.,  2.,  3., 40., 50.])
 >>> s.shape, s
 ((3,), array([0., 2., 4.]))
 
-A shrinking working set: each iteration's statement is one compiled call, the
-same one every time.
+A shrinking working set: the iterations' statements join one deferred
+expression (mask and values), evaluated every few iterations by one compiled
+call, the same one every time.
 
 >>> v = np.asarray([0.5, -3.0, 2.0, 1.5, -0.25])
 >>> for _ in range(3):
@@ -638,12 +644,12 @@ _QUICK_CALLS: dict = {}
 
 
 def _exact_op(op) -> bool:
+    """Whether the deferred operation ``op`` is one of ``_EXACT`` on real data."""
     r = _EXACT_OPS.get(op)
     if r is None:
         kind = op[0]
-        r = kind == "and" or (kind in ("fast", "engine") and
-                                      op[1].__name__ in _EXACT and
-                                      (kind == "engine" or op[2].kind in "biuf"))
+        r = kind == "and" or (kind in ("fast", "engine") and op[1].__name__ in _EXACT and
+                              (kind == "engine" or op[2].kind in "biuf"))
         _EXACT_OPS[op] = r
     return r
 
