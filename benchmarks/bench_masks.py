@@ -15,17 +15,25 @@ exactly (checked before anything is printed).  Targets: first run <= 150x
 NumPy, second <= 10x, at most 60 compilations for both programs together.
 
 What the figures measure: ``x[mask]`` stays full-size (a selection), and the
-elementwise operations of a statement on selections are deferred and run as
-one compiled call cached by the statement's form, so an iteration of either
-loop costs a few dispatches (escape-time: ``abs``, ``less``, ``n[inside] = i``
-and the fused ``z[inside] = ...``; shrinking: ``abs``, ``less`` on the first
-step only, then one call per step) and compiles nothing after the first.  The
-second run is then bounded by per-dispatch latency (tens of microseconds on a
-CPU), the first by XLA compile time (tens of milliseconds a program on a CPU):
-with NumPy at ~0.4 ms for the 4000-value loop, the few compilations the loop
-needs (``abs``, ``less``, the step, the final gather) exceed 150x NumPy
-whatever the program does.  On a loaded machine every ratio is larger; the
-``jnp by hand`` column is the same machine's floor for eager JAX.
+elementwise operations on selections are deferred into one expression that
+runs as one compiled call cached by its form.  A selection of a selection
+(``v[np.abs(v) < 2.5]`` where ``v`` is one) defers its combined mask too, so
+the shrinking loop's statements join one expression that evaluates, mask and
+buffer together, every few steps (the same form each time); nothing comes to
+the host until the result is read, and reading it takes the elements on the
+host (no gather to compile on a CPU).  Small programs of exact operations
+(arithmetic, comparisons, rounding: the same bits whatever the code
+generation) compile with quick compiler options first, and again with the
+usual ones once they have run 8 times (so a warm run may count one or two
+more compilations).  An escape-time iteration
+costs a few dispatches (``abs``, ``less``, ``n[inside] = i`` and the fused
+``z[inside] = ...``).  The second run is then bounded by per-dispatch latency
+(tens to hundreds of microseconds on a loaded CPU), the first by compile time:
+the shrinking loop's first plain step runs ``abs`` and ``less`` eagerly (one
+XLA compilation each, tens of milliseconds on a CPU), and with NumPy at ~0.4
+ms for the whole loop those two alone exceed 150x NumPy.  On a loaded machine
+every ratio is larger; the ``jnp by hand`` column is the same machine's floor
+for eager JAX.
 """
 from __future__ import annotations
 

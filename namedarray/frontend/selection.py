@@ -11,19 +11,24 @@ work under ``jax.jit``.
 
 Elementwise operations on a selection are deferred (:class:`Deferred`): a
 statement builds a small expression, and the expression runs as one compiled
-call, cached by its structure, when something reads it (a selection of the
-selection, ``y[mask] = ...``, a reduction, materializing).  Python numbers in
-it are runtime operands, weakly typed as eager JAX takes them, so a loop hits
-the cache every iteration, and the values and dtypes are those of the
-operations run one by one.
+call, cached by its structure, when something reads it (``y[mask] = ...``, a
+reduction, materializing) or when it reaches ``_MAX_NODES`` operations.  The
+combined mask of a selection of a selection is deferred too, so a loop like
+``v = v[np.abs(v) < 2.5] * 1.05`` joins its statements into one expression,
+mask and buffer evaluated together every few iterations in the same form.
+Python numbers in it are runtime operands, weakly typed as eager JAX takes
+them, so a loop hits the cache every iteration, and the values and dtypes are
+those of the operations run one by one.  Small programs of exact operations
+compile with quick options first (see ``_EXACT``).
 
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
 any function that does not know selections (every such path reads ``.data``,
 which materializes, so nothing can see the full-size buffer).  Its ``shape``
-and ``len`` need the count only.  Materializing gathers into a buffer whose
-length is a power of two (``bucket``), so the gather compiles once per bucket,
-and the padding never leaves the host copy.  Results whose length depends on
+and ``len`` need the count only.  Materializing takes the elements on the
+host where the buffer is there already (a CPU) or small; otherwise it gathers
+into a buffer whose length is a power of two (``bucket``), so the gather
+compiles once per bucket, and the padding never leaves the host copy.  Results whose length depends on
 the data (``nonzero``, ``argwhere``, ``flatnonzero``, ``unique``) are
 selections of such padded buffers (:func:`padded`).  Under ``jax.jit`` a size
 is unknown: asking for one raises a ``TypeError`` that names the size-free form.
@@ -39,8 +44,9 @@ array([ 0.,  1.,  2.,  3., 40., 50.])
 >>> s.shape, s
 ((3,), array([0., 2., 4.]))
 
-A shrinking working set: each iteration's statement is one compiled call, the
-same one every time.
+A shrinking working set: the iterations' statements join one deferred
+expression (mask and values), evaluated every few iterations by one compiled
+call, the same one every time.
 
 >>> v = np.asarray([0.5, -3.0, 2.0, 1.5, -0.25])
 >>> for _ in range(3):
@@ -127,8 +133,9 @@ def _gather(data, idx, axis):
 
 def compact(data, mask_host, axis=0):
     """``data`` at the true positions of the 1-d host bool ``mask_host`` along
-    ``axis``, gathered in a power-of-two bucket (one compilation per bucket,
-    not per count) and cut to the count on the host."""
+    ``axis``: taken on the host where the data is there already (a CPU device)
+    or small, else gathered in a power-of-two bucket (one compilation per
+    bucket, not per count) and cut to the count on the host."""
     idx = onp.flatnonzero(mask_host)
     n = idx.size
     shape = data.shape[:axis] + (n,) + data.shape[axis + 1:]
@@ -136,16 +143,23 @@ def compact(data, mask_host, axis=0):
         return _to_device(onp.zeros(shape, data.dtype))
     if traced(data):    # a concrete mask on traced data: the size is static
         return jnp.take(data, jnp.asarray(idx), axis=axis)
+    if data.size <= _HOST_TAKE or _on_cpu(data):
+        # no compilation at all: the buffer comes to the host and is taken there
+        return _to_device(onp.take(onp.asarray(data), idx, axis=axis))
     b = bucket(n)
     padded = onp.zeros(b, onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
     padded[:n] = idx
-    if pending(data):       # the expression and the gather: one compiled call
-        g = Deferred(("take", axis), (data, _to_device(padded)),
-                     data.shape[:axis] + (b,) + data.shape[axis + 1:], data.dtype)
-        h = onp.asarray(evaluate((g,))[0])
-    else:
-        h = onp.asarray(_concrete(_gather, data, _to_device(padded), axis))
+    h = onp.asarray(_concrete(_gather, data, _to_device(padded), axis))
     return _to_device(h[(slice(None),) * axis + (slice(0, n),)])
+
+
+#: buffers of at most this many elements are compacted on the host
+_HOST_TAKE = 1 << 16
+
+
+def _on_cpu(data) -> bool:
+    """Whether the jax array ``data`` lives on CPU devices (its host copy is free)."""
+    return all(d.platform == "cpu" for d in data.devices())
 
 
 # masks that came from the host: converted once, so that ``z[m]`` and ``c[m]``
@@ -233,16 +247,21 @@ def select(x, idx):
                 idx._full.shape == x._full.shape[:idx._full.ndim]:
             # a selection of a selection: the masks combine, the buffers stay
             t = idx._full.ndim - x._k
-            m = x._mask.data
             if t:
+                x._settle()
+                m = x._mask.data
                 m = m.reshape(m.shape + (1,) * t)
                 return Selection(x._full, positional(jax.lax.bitwise_and(
                     m, idx._full.data)), x._k + t)
-            # one compiled call: the new mask, and x's pending expression (so
-            # that a loop's expression never grows from one iteration to the next)
-            both = Deferred(("and",), (m, idx._full), m.shape, onp.dtype(bool))
-            mask = evaluate((both, x._full) if pending(x._full) else (both,))[0]
-            return Selection(x._full, positional(mask), x._k)
+            # the new mask is deferred too: a loop's statements join one
+            # expression, evaluated (with x's pending buffer, in one compiled
+            # call) once it holds _MAX_NODES operations, so that it never grows
+            # without bound and each evaluation has the same form
+            m = x._mask
+            both = Deferred(("and",), (_arg(m), _arg(idx._full)), m.shape, onp.dtype(bool))
+            if both._nodes >= _MAX_NODES:
+                evaluate((both, x._full) if pending(x._full) else (both,))
+            return Selection(x._full, both, x._k)
         idx = idx._materialized()
     if lazy(x):
         x = x._materialized()
@@ -289,9 +308,17 @@ class Selection(NamedArray):
             self._full = self._mask = self._host = None
         return self._cache
 
+    def _settle(self):
+        """Evaluate the pending mask and full buffer together (one compiled
+        call: they share their subexpressions)."""
+        roots = tuple(r for r in (self._mask, self._full) if pending(r))
+        if roots:
+            evaluate(roots)
+
     def _build(self, what):
         if self._host is not None:      # the exact result is on the host already
             return positional(_to_device(self._host))
+        self._settle()
         f, m = self._full, self._mask.data
         if traced(m):
             raise size_error(what)
@@ -299,8 +326,7 @@ class Selection(NamedArray):
         self._count = int(mh.sum())
         if self._k:
             k = self._k
-            d = f if k == 1 and pending(f) else f.data.reshape(
-                (math.prod(f.data.shape[:k]),) + f.data.shape[k:])
+            d = f.data.reshape((math.prod(f.data.shape[:k]),) + f.data.shape[k:])
             return new(compact(d, mh, 0), (None,) * (1 + f.ndim - k) + f.names, f.mapped)
         ax = f.dims.index(_mname(self._mask))
         return new(compact(f.data, mh, ax), f.dims, f.mapped)
@@ -308,9 +334,14 @@ class Selection(NamedArray):
     # -- what needs the count only --------------------------------------------
     def count(self, what="the size of x[mask]") -> int:
         if self._count is None:
-            if traced(self._mask.data):
+            self._settle()
+            m = self._mask.data
+            if traced(m):
                 raise size_error(what)
-            self._count = int(_concrete(_count, self._mask.data))
+            # counted on the host where the mask is there already (nothing to
+            # compile), else on the device (only the count travels)
+            self._count = int(onp.count_nonzero(onp.asarray(m)) if _on_cpu(m) else
+                              _concrete(_count, m))
         return self._count
 
     @property
@@ -344,14 +375,21 @@ class Selection(NamedArray):
     def names(self):
         return self._full.names if self._cache is None else self._cache.names
 
+    def _unsized(self) -> bool:
+        """Whether the selection is lazy under a trace (its size unknown)."""
+        if self._cache is not None:
+            return False
+        self._settle()
+        return traced(self._mask.data, self._full.data)
+
     def __repr__(self):
-        if self._cache is None and traced(self._mask.data, self._full.data):
+        if self._unsized():
             return (f"Selection(full={self._full!r}, mask={self._mask!r}) (a boolean-mask "
                     "selection; its size is unknown under jax.jit)")
         return NamedArray.__repr__(self)
 
     def __str__(self):
-        if self._cache is None and traced(self._mask.data, self._full.data):
+        if self._unsized():
             return repr(self)
         return NamedArray.__str__(self)
 
@@ -394,6 +432,7 @@ def _flatten(s):
     if s._cache is not None:
         c = s._cache
         return (c.data,), (None, c.dims, c.mapped)
+    s._settle()
     f, m = s._full, s._mask
     return (f.data, m.data), ((f.dims, f.mapped, m.dims, s._k, s._count), None, None)
 
@@ -420,7 +459,17 @@ def _mname(m):
 
 def _same(a, b) -> bool:
     """Whether two lazy selections have the same mask (the same mask buffer)."""
-    return a._mask.data is b._mask.data and a._mask.dims == b._mask.dims
+    return _same_mask(a._mask, b._mask)
+
+
+def _same_mask(ma, mb) -> bool:
+    """Whether two masks are the same (one deferred expression, or one buffer);
+    a pending mask is not evaluated here."""
+    if ma is mb:
+        return True
+    if pending(ma) or pending(mb):
+        return False
+    return ma.data is mb.data and ma.dims == mb.dims
 
 
 # --------------------------------------------------------------------------
@@ -477,6 +526,12 @@ class Deferred(NamedArray):
         return {}
 
 
+def _arg(x):
+    """``x`` as an operand of a deferred operation: a deferred array itself,
+    else its buffer."""
+    return x if type(x) is Deferred else x.data
+
+
 def _dshape(f):
     """The physical shape of a full buffer (a deferred one is not evaluated)."""
     return f._shape if type(f) is Deferred else f.data.shape
@@ -518,13 +573,30 @@ def evaluate(roots):
     outs = tuple(ref(r) for r in roots)
     consts[int].append(0)       # the runtime zero of the barriers
     packs = tuple(_pack(t, v) for t, v in consts.items() if v)
-    key = (len(leaves), tuple(t for t, v in consts.items() if v), tuple(prog), outs)
+    prog = tuple(prog)
+    key = (_quick(prog, leaves, consts[complex]), len(leaves),
+           tuple(t for t, v in consts.items() if v), prog, outs)
     fn = _PROGRAMS.get(key)
     if fn is None:
         fn = _PROGRAMS[key] = _program(*key)
         if len(_PROGRAMS) > 1024:
             _PROGRAMS.clear()
-    vals = _concrete(fn, *leaves, *packs)
+            _QUICK_CALLS.clear()
+    if key[0]:      # (concrete leaves: run at once, even inside a trace)
+        n = _QUICK_CALLS.get(key, 0)
+        if n is not None:
+            if n >= _HOT_CALLS:
+                # a hot program: compiled again with the usual options (the
+                # same bits, faster code) once it has run _HOT_CALLS times
+                fn = _PROGRAMS[key] = _program(False, *key[1:])
+                n = None
+            else:
+                n += 1
+            _QUICK_CALLS[key] = n
+        with jax.ensure_compile_time_eval():
+            vals = fn(*leaves, *packs)
+    else:
+        vals = _concrete(fn, *leaves, *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
         for r, v in zip(roots, vals):
             r.data = v
@@ -548,7 +620,55 @@ def _pack(t, values):
     return d
 
 
-def _program(nleaves, types, prog, outs):
+#: the operations whose results are the correctly rounded ones (IEEE
+#: arithmetic, comparisons, logic, rounding): any code generation gives the
+#: same bits for them, so their small programs may be compiled quickly
+_EXACT = frozenset((
+    "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive",
+    "absolute", "abs", "fabs", "square", "sqrt", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
+    "floor", "ceil", "trunc", "rint"))
+#: buffers of at most this many elements: compilation, not the run, is the
+#: cost (on a CPU the unoptimized code of a 24-operation program on 2**14
+#: elements runs ~0.2 ms slower, a few ms over its _HOT_CALLS runs, against
+#: ~30 ms saved by the quick compilation)
+_QUICK_SIZE = 1 << 14
+#: the compiler options of such a program: no LLVM optimization, the plain
+#: elemental emitters (a third of the compile time, slower code; the same
+#: bits, see _EXACT)
+_QUICK_OPTIONS = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
+_EXACT_OPS: dict = {}
+#: a quickly compiled program that has run this many times is compiled again
+#: with the usual options (its optimized code then pays for the compilation)
+_HOT_CALLS = 8
+#: the runs of each quickly compiled program (None once compiled again)
+_QUICK_CALLS: dict = {}
+
+
+def _exact_op(op) -> bool:
+    """Whether the deferred operation ``op`` is one of ``_EXACT`` on real data."""
+    r = _EXACT_OPS.get(op)
+    if r is None:
+        kind = op[0]
+        r = kind == "and" or (kind in ("fast", "engine") and op[1].__name__ in _EXACT and
+                              (kind == "engine" or op[2].kind in "biuf"))
+        _EXACT_OPS[op] = r
+    return r
+
+
+def _quick(prog, leaves, complexes) -> bool:
+    """Whether the program runs on small real CPU buffers and its operations
+    are all exact (then compiled with ``_QUICK_OPTIONS``)."""
+    if complexes:
+        return False
+    for a in leaves:
+        if a.size > _QUICK_SIZE or a.dtype.kind == "c" or traced(a) or not _on_cpu(a):
+            return False
+    return all(_exact_op(op) for op, _ in prog)
+
+
+def _program(quick, nleaves, types, prog, outs):
     fns = [(_op_fn(op), refs) for op, refs in prog]
     used = {r[1] for _, refs in prog for r in refs if r[0] == "n"}
 
@@ -573,7 +693,7 @@ def _program(nleaves, types, prog, outs):
             nodes.append(_barrier(v, zero) if i in used else v)
         return tuple(get(r, True) for r in outs)
 
-    return jax.jit(run)
+    return jax.jit(run, compiler_options=_QUICK_OPTIONS if quick else None)
 
 
 _BITS = {onp.dtype(onp.float64): onp.int64, onp.dtype(onp.float32): onp.int32}
@@ -607,8 +727,6 @@ def _op_fn(op):
             args = [positional(next(it)) if s is _ARRAY else s[1] for s in slots]
             return uf._call(*args).data
         return f
-    if kind == "take":
-        return functools.partial(jnp.take, axis=op[1])
     if kind == "and":
         return jax.lax.bitwise_and
     if kind == "put":           # y[mask] = v: v cast to y's dtype, where
@@ -725,7 +843,7 @@ def apply_ufunc(uf, args, kwargs):
         for a in args:
             if type(a) is Selection:
                 if a._cache is not None or (ref is not None and (
-                        a._mask.data is not ref._mask.data or a._k != ref._k or
+                        not _same_mask(a._mask, ref._mask) or a._k != ref._k or
                         a._full.dims != ref._full.dims or
                         _dshape(a._full) != _dshape(ref._full))):
                     break
@@ -816,6 +934,8 @@ def reduce(name, run, s, axis, args, kwargs):
         full_axis = full_axis[0]
     if not consumed:    # the mask's axes survive: the result is a selection again
         return Selection(run(f, full_axis, **kwargs), s._mask, k, s._count)
+    s._settle()         # the mask and the buffer: one call (they share their terms)
+    f = s._full
     kw = dict(kwargs)
     fill = None
     if k:
@@ -906,7 +1026,8 @@ def assign(x, idx, value, cast, check):
         put = Deferred(("put",), (x.data, m.data, value), x.data.shape, x.dtype)
         x.data = evaluate((put,))[0]
         return True
-    if lazy(value) and value._mask.data is m.data and value._k == k:
+    if lazy(value) and not pending(value._mask) and value._mask.data is m.data and \
+            value._k == k:
         v = value._full
         vt = v.shape[k:] if k else v.shape
         try:

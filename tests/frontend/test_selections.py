@@ -527,6 +527,135 @@ def test_materializing_compiles_per_bucket_not_per_count():
     assert [bucket(n) for n in (0, 1, 2, 3, 513, 1024)] == [1, 1, 2, 4, 1024, 1024]
 
 
+def test_a_shrinking_loop_defers_its_masks_until_a_size_is_needed():
+    """``v = v[np.abs(v) < 2.5] * 1.05``: the combined masks join the pending
+    expression, which evaluates (mask and buffer in one call) every few steps;
+    nothing comes to the host until the result is read."""
+    v0 = onp.random.default_rng(4).standard_normal(300) * 2
+    calls, counts = [], []
+    evaluate, count = selection.evaluate, Selection.count
+    try:
+        selection.evaluate = lambda roots: calls.append(len(roots)) or evaluate(roots)
+        Selection.count = lambda self, *a: counts.append(1) or count(self, *a)
+        for steps in (1, 2, 7, 13, 30):
+            calls.clear()
+            counts.clear()
+            v, ref = np.asarray(v0), v0
+            for _ in range(steps):
+                v = lazy(v[np.abs(v) < 2.5] * 1.05)
+                ref = ref[onp.abs(ref) < 2.5] * 1.05
+                assert v._count is None and v._full._nodes <= selection._MAX_NODES
+            during = len(calls)
+            assert not counts
+            assert_same(v, ref)
+            assert during <= steps // 4 + 1       # not one call per step
+            assert len(calls) <= during + 1       # materializing: one call at most
+    finally:
+        selection.evaluate, Selection.count = evaluate, count
+
+
+def test_selections_sharing_a_pending_mask():
+    x = onp.linspace(-3, 3, 25)
+    a = np.asarray(x)
+    s = a[a > -2]
+    t = s[s < 2]                    # its mask is pending
+    assert selection.pending(t._mask)
+    u = lazy(t * 2 + t)             # one mask: the operation stays on the buffers
+    e = x[(x > -2) & (x < 2)]
+    assert_same(u, e * 2 + e)
+    calls = []
+    evaluate = selection.evaluate
+    try:
+        selection.evaluate = lambda roots: calls.append(len(roots)) or evaluate(roots)
+        w = s[s < 2] * 1.5
+        assert_same(w.sum(), (e * 1.5).sum())
+    finally:
+        selection.evaluate = evaluate
+    assert calls == [2]             # the mask and the buffer: one call
+    for read in (repr, jax.tree_util.tree_leaves, len):
+        calls.clear()
+        try:
+            selection.evaluate = lambda roots: calls.append(len(roots)) or evaluate(roots)
+            read(s[s < 2] * 1.5)
+        finally:
+            selection.evaluate = evaluate
+        assert calls == [2], read
+    assert_same(t.sum(), e.sum())
+    assert_same(lazy(t[t > 0]), e[e > 0])
+    assert len(t) == e.size and t.shape == e.shape
+    assert_same(t, e)
+    y = onp.zeros(25)
+    y[(x > -2) & (x < 2)] = e * 3
+    z = np.zeros(25)
+    z[(a > -2) & (a < 2)] = t * 3
+    assert_same(z, y)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_selections_of_selections_of_narrow_floats(dt):
+    v0 = onp.linspace(-3, 3, 13)
+    v = np.asarray(v0).astype(dt)
+    ref = v0.astype(v.dtype)
+    for _ in range(3):
+        v = v[np.abs(v) < 2.5] * 1.5
+        r = np.asarray(ref)
+        ref = onp.asarray(r[onp.abs(ref) < 2.5]) * 1.5      # eager, step by step
+        ref = onp.asarray(ref)
+    assert_same(v, ref)
+
+
+SPECIALS = onp.asarray([0.0, -0.0, onp.inf, -onp.inf, onp.nan, 1e308, -1e308, 5e-324,
+                        1.5, -2.5, 3.0, 0.1, -7.25, 2.0 ** 52 + 1, 0.5])
+
+
+@pytest.mark.parametrize("dt", [onp.float64, onp.float32, onp.int32])
+def test_small_exact_programs_give_the_eager_bits(dt):
+    """Programs of exact operations on small buffers compile with quick options;
+    their bits are those of the eager calls (special values too), and a program
+    with another operation is compiled as usual."""
+    with onp.errstate(all="ignore"):
+        x = onp.tile(SPECIALS, 3).astype(dt)
+    m = onp.arange(x.size) % 4 != 1
+    chains = [lambda t: (t * 1.1 + 0.3) / 7 - t, lambda t: abs(t) * 3 < t + 1,
+              lambda t: np.floor(t * 0.7) + np.rint(t / 3) - np.sqrt(abs(t)),
+              lambda t: -t * t - np.trunc(t) * 2.5]
+    selection._PROGRAMS.clear()
+    for f in chains:
+        with onp.errstate(all="ignore"):
+            got = f(np.asarray(x)[m])
+            eager = selection._defer
+            try:
+                selection._defer = lambda *a: None
+                ref = f(np.asarray(x)[m])
+            finally:
+                selection._defer = eager
+            assert selection.pending(got._full)
+            onp.testing.assert_array_equal(onp.asarray(got), onp.asarray(ref))
+            assert onp.asarray(got).dtype == onp.asarray(ref).dtype
+    quick = jax.default_backend() == "cpu"
+    assert {k[0] for k in selection._PROGRAMS} == {quick}
+    selection._PROGRAMS.clear()
+    with onp.errstate(all="ignore"):
+        got = onp.asarray(np.sin(np.asarray(x)[m]) * 2)
+        assert {k[0] for k in selection._PROGRAMS} == {False}
+        onp.testing.assert_array_equal(got, onp.asarray(np.sin(np.asarray(x))[m] * 2))
+
+
+def test_a_hot_quick_program_is_compiled_again_with_the_same_bits():
+    x = onp.random.default_rng(6).standard_normal(64) * 1e3
+    a = np.asarray(x)
+    m = x > -1e3
+    selection._PROGRAMS.clear()
+    selection._QUICK_CALLS.clear()
+    outs = [onp.asarray(a[m] * 1.1 + 0.3 - a[m] / 7) for _ in range(selection._HOT_CALLS + 3)]
+    quick = jax.default_backend() == "cpu"
+    assert list(selection._QUICK_CALLS.values()) == ([None] if quick else [])
+    assert len(selection._PROGRAMS) == 1
+    for o in outs:
+        assert o.tobytes() == outs[0].tobytes()
+    assert_same(outs[-1], x[m] * 1.1 + 0.3 - x[m] / 7)
+
+
 # --------------------------------------------------------------------------
 # functions whose result size is data dependent
 # --------------------------------------------------------------------------
