@@ -353,8 +353,6 @@ for _n in ("arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "nextafter
            "float_power", "heaviside", "fmod", "ldexp"):
     KNOWN[_n] = (_py_int_out_of_range, "np.arctan2(np.asarray(onp.int8([0])), 2**63) is "
                  "float64 (NumPy: float16)")
-KNOWN["reciprocal"] = (lambda a, k: _kind(a[0]) in ("b", "i", "u"),
-                       "np.reciprocal(np.asarray(False)) is int8 127 (NumPy: 0)")
 KNOWN["float_power"] = (lambda a, k: _py_int_out_of_range(a, k) or any(
     isinstance(v, (onp.ndarray, onp.generic)) and v.dtype == onp.complex64 for v in a),
     "np.float_power(complex64 array, 3) is computed in complex64 (NumPy: complex128 "
