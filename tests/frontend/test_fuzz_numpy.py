@@ -397,9 +397,6 @@ KNOWN.update({
     "full_like": (lambda a, k: _big(a[1]) or isinstance(a[1], complex),
                   "np.full_like(int8 array, 1j) / (bool array, 2**64): error classes "
                   "differ from NumPy's TypeError / OverflowError"),
-    "geomspace": (lambda a, k: 0 in a[:2] or (onp.sign(a[0]) != onp.sign(a[1])),
-                  "np.geomspace(1, -8, 2) is [nan, nan] (NumPy: [1., -8.]); "
-                  "np.geomspace(0, 1000j, 0) is empty (NumPy: ValueError)"),
     "compress": (lambda a, k: a[1].ndim == 0 or _compress_too_long(a, k),
                  "np.compress([False, True], np.ones(1)): ValueError (NumPy: "
                  "IndexError); np.compress([], 0-d array) errors differ"),
