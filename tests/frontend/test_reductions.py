@@ -286,3 +286,21 @@ def test_nan_moments_and_extremes_follow_numpy():
     a = np.asarray(onp.array([[1j, onp.nan], [2, 3]], onp.complex64))
     assert np.argmax(a, keepdims=True).shape == (1, 1)
     assert np.nanargmax(a, keepdims=True).tolist() == [[3]]
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.uint8, onp.int32, onp.float16,
+                                onp.float32, onp.complex64])
+@pytest.mark.parametrize("shape, axis", [((0,), -1), ((3,), 0), ((2, 3), 0), ((2, 3), -1)])
+@pytest.mark.parametrize("dx", [1.0, 2])
+def test_trapezoid_is_numpys_arithmetic(dt, shape, axis, dx):
+    """Neighbours added in the data's dtype (int8 wraps, bool ors), times dx
+    in NumPy's promotion, halved: jnp gave float32 for narrow integers and
+    IndexError for empty data."""
+    x = (onp.arange(onp.prod(shape)).reshape(shape) * 60 % 130).astype(dt)
+    with onp.errstate(all="ignore"):
+        exp = onp.trapezoid(x, dx=dx, axis=axis)
+    got = np.trapezoid(np.asarray(x), dx=dx, axis=axis)
+    assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
+    onp.testing.assert_allclose(onp.asarray(got), exp, rtol=1e-3)
+    with pytest.raises(IndexError, match="trapezoid: too many indices"):
+        np.trapezoid(np.asarray(1.0))
