@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, positional
+from ..core.array import positional
 from .checked import convolve
 from .creation import arange, asarray
 from .elementwise import UFUNCS
