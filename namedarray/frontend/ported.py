@@ -292,5 +292,174 @@ def poly(seq_of_zeros):
     return positional(a)
 
 
-__all__ = ["trapezoid", "sort_complex", "polyadd", "polysub", "polymul", "polydiv", "polyder",
+def _tri(name):
+    jfn = getattr(jnp, name)
+
+    def run(d, k=0):
+        if d.ndim == 0:
+            raise TypeError(f"{name}: a 0-d array has no triangle (NumPy needs at least "
+                            "1 dimension)")
+        if d.ndim == 1:       # NumPy's mask is tri(n, n): a 1-d array broadcasts
+            d = jnp.broadcast_to(d, (d.shape[0],) * 2)
+        return jfn(d, k)
+
+    def f(m, k=0):
+        return generic(name, run, (asarray(m),), {"k": k})
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: of the last two axes; a 1-d array is its (n, n) "
+                 "broadcast, as in NumPy.")
+    return f
+
+
+tril, triu = _tri("tril"), _tri("triu")
+
+
+def _window(name):
+    jfn = getattr(jnp, name)
+
+    def f(M, *args):
+        if M < 1:       # NumPy: an empty float64 window
+            return positional(jnp.zeros(0, onp.float64))
+        return positional(jfn(M, *args))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: ``M < 1`` gives an empty window, as in NumPy."
+    return f
+
+
+bartlett, blackman, hamming, hanning = (_window(n) for n in ("bartlett", "blackman",
+                                                              "hamming", "hanning"))
+kaiser = _window("kaiser")
+_jmeshgrid = wrap(numpy_args(jnp.meshgrid, "meshgrid"), "meshgrid")
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """``numpy.meshgrid``: each input flattened (0-d and n-d ones too), as
+    NumPy reshapes them."""
+    xs = [asarray(x) for x in xi]
+    xs = [x.ravel() if x.ndim != 1 else x for x in xs]
+    return _jmeshgrid(*xs, copy=copy, sparse=sparse, indexing=indexing)
+
+
+_jkron = wrap(numpy_args(jnp.kron, "kron"), "kron")
+
+
+def kron(a, b):
+    """``numpy.kron``; of two bool arrays, bool (their products are ``and``)."""
+    x, y = asarray(a), asarray(b)
+    dt = onp.result_type(x.dtype, y.dtype)
+    if dt == onp.bool_:
+        return _jkron(x.astype(onp.uint8), y.astype(onp.uint8)).astype(onp.bool_)
+    return _jkron(x.astype(dt), y.astype(dt))
+
+
+_jround = wrap(numpy_args(jnp.round, "round"), "round")
+
+
+def _int_round(d, decimals):
+    """NumPy's integer round to ``decimals < 0``: divided by 10**-decimals in
+    float64, rounded half to even, multiplied back, cast (wrapping) to the
+    integer dtype."""
+    f = float(10 ** -decimals)
+    r = jnp.rint(d.astype(onp.float64) / f) * f
+    return r.astype(onp.int64).astype(d.dtype) if d.dtype != onp.uint64 else r.astype(
+        d.dtype)
+
+
+def around(a, decimals=0, out=None):
+    """``numpy.round``: bool data rounds to float16 (decimals 0 only, as in
+    NumPy), integers to negative ``decimals`` in NumPy's float64 steps."""
+    x = asarray(a)
+    if x.dtype == onp.bool_:
+        if decimals != 0:
+            raise TypeError(f"round: bool data rounds only to decimals=0, got {decimals}")
+        r = x.astype(onp.float16)
+    elif x.dtype.kind in "iu" and decimals < 0:
+        r = generic("round", lambda d: _int_round(d, decimals), (x,), {})
+    else:
+        return _jround(x, decimals, out=out)
+    return r if out is None else _jround(r, 0, out=out)
+
+
+round = around     # noqa: A001  (NumPy's name)
+round.__doc__ = around.__doc__
+_ji0 = wrap(numpy_args(jnp.i0, "i0"), "i0")
+
+
+def i0(x):
+    """``numpy.i0``: complex input is NumPy's ``TypeError``; bool and integer
+    data in float64."""
+    v = asarray(x)
+    if v.dtype.kind == "c":
+        raise TypeError("i0: not supported for complex values")
+    return _ji0(v.astype(onp.float64) if v.dtype.kind in "biu" else v)
+
+
+def _float64_data(a):
+    """Bool or integer data, or no real data, as float64 (NumPy computes
+    these edges in float64)."""
+    x = asarray(a)
+    return x.astype(onp.float64) if x.dtype.kind in "biu" or (
+        x.size == 0 and x.dtype.kind == "f") else x
+
+
+def _float_counts(name):
+    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
+
+    def f(*args, **kwargs):
+        args = [_float64_data(a) for a in args[:2 if name == "histogram2d" else 1]] + list(
+            args[2 if name == "histogram2d" else 1:])
+        n = args[0].shape[0] if args[0].ndim else 1
+        bins = kwargs.get("bins", args[2 if name == "histogram2d" else 1] if len(args) > (
+            2 if name == "histogram2d" else 1) else 10)
+        if n == 0 and kwargs.get("range") is None and not isinstance(bins, (list, tuple)) \
+                and onp.ndim(bins) == 0:     # NumPy's edges of no data span [0, 1]
+            d = 2 if name == "histogram2d" else (args[0].shape[1] if args[0].ndim > 1 else 1)
+            kwargs = {**kwargs, "range": [(0.0, 1.0)] * d}
+        hist, *edges = jfn(*args, **kwargs)
+        return (hist.astype(onp.float64), *edges)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: counts (and densities) are float64, and edges "
+                 "computed from integer data (or none) float64, as in NumPy.")
+    return f
+
+
+histogram2d, histogramdd = _float_counts("histogram2d"), _float_counts("histogramdd")
+
+
+def _set_op(name):
+    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
+
+    def f(ar1, ar2, *args, **kwargs):
+        x, y = asarray(ar1), asarray(ar2)
+        dt = onp.result_type(x.dtype, y.dtype)
+        return jfn(x.astype(dt), y.astype(dt), *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: the two inputs are joined in their common dtype, "
+                 "as NumPy's concatenation joins them.")
+    return f
+
+
+intersect1d, union1d, setxor1d = (_set_op(n) for n in ("intersect1d", "union1d",
+                                                      "setxor1d"))
+_jix = wrap(numpy_args(jnp.ix_, "ix_"), "ix_")
+
+
+def ix_(*args):
+    """``numpy.ix_``: a bool sequence stands for its nonzero positions (read
+    on the host), as in NumPy."""
+    xs = []
+    for a in args:
+        x = asarray(a)
+        if x.dtype == onp.bool_:
+            if x.ndim != 1:
+                raise ValueError("ix_: cross index must be 1 dimensional")
+            x = positional(jnp.asarray(onp.nonzero(onp.asarray(x.data))[0], onp.intp))
+        xs.append(x)
+    return _jix(*xs)
+
+
+__all__ = ["tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
+           "meshgrid", "kron", "around", "round", "i0", "histogram2d", "histogramdd",
+           "intersect1d", "union1d", "setxor1d", "ix_",
+           "trapezoid", "sort_complex", "polyadd", "polysub", "polymul", "polydiv", "polyder",
            "polyint", "roots", "poly"]

@@ -304,3 +304,19 @@ def test_trapezoid_is_numpys_arithmetic(dt, shape, axis, dx):
     onp.testing.assert_allclose(onp.asarray(got), exp, rtol=1e-3)
     with pytest.raises(IndexError, match="trapezoid: too many indices"):
         np.trapezoid(np.asarray(1.0))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.histogram(x), lambda m, x: m.histogram_bin_edges(x, bins=3),
+    lambda m, x: m.histogram2d(x, x, bins=2), lambda m, x: m.histogramdd(x.reshape(-1, 1), 2)])
+@pytest.mark.parametrize("x", [onp.zeros(0), onp.zeros(0, onp.int8), onp.array([1, 3], onp.int8),
+                               onp.array([0.5, 1.0], onp.float16)])
+def test_histograms_are_numpys(call, x):
+    """No data spans [0, 1]; histogram2d/dd counts are float64 and edges of
+    integer data float64."""
+    exp = call(onp, x)
+    got = call(np, np.asarray(x))
+    for e, g in zip(jax.tree_util.tree_leaves(exp), jax.tree_util.tree_leaves(got)):
+        e, g = onp.asarray(e), onp.asarray(g)
+        assert (g.dtype, g.shape) == (e.dtype, e.shape)
+        onp.testing.assert_allclose(g, e, rtol=1e-3)

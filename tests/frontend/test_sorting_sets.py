@@ -206,3 +206,14 @@ def test_sort_complex_dtypes_and_nan_order(dt):
     z = onp.array([complex(n, n), complex(n, -1), complex(-1, n), 2 + 1j, 2, 1, complex(0, n)])
     onp.testing.assert_array_equal(onp.asarray(np.sort_complex(np.asarray(z))),
                                    onp.sort_complex(z))
+
+
+@pytest.mark.parametrize("name", ["intersect1d", "union1d", "setxor1d", "setdiff1d"])
+def test_set_operations_of_mixed_dtypes(name):
+    """Joined in the common dtype (float16 with int16 is float32, as NumPy's
+    concatenation gives)."""
+    x, y = onp.array([0, 2, 1], onp.float16), onp.array([1, 3], onp.int16)
+    exp = getattr(onp, name)(x, y)
+    got = getattr(np, name)(np.asarray(x), np.asarray(y))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), exp)
