@@ -37,7 +37,7 @@ from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff",
-         "take_along_axis", "gradient", "unwrap", "apply_along_axis"}
+         "take_along_axis", "unwrap", "apply_along_axis"}
 _REDUCE = {"apply_over_axes"}
 
 # NumPy's own helpers: they inspect dtypes/values and return Python objects

@@ -458,7 +458,113 @@ def ix_(*args):
     return _jix(*xs)
 
 
-__all__ = ["tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
+def _spacing(fn, f, axes, varargs):
+    """NumPy's spacings: one scalar per axis, or a 1-d coordinate array's
+    differences (a scalar when they are all equal)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and onp.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    if n != len(axes):
+        raise TypeError(f"{fn}: invalid number of arguments ({n} spacings for "
+                        f"{len(axes)} axes)")
+    out = []
+    for ax, v in zip(axes, varargs):
+        if onp.ndim(v) == 0:
+            out.append(v)
+            continue
+        d = asarray(v).data
+        if d.ndim != 1:
+            raise ValueError(f"{fn}: distances must be either scalars or 1d")
+        if len(d) != f.shape[ax]:
+            raise ValueError(f"{fn}: when 1d, distances must match the length of the "
+                             "corresponding dimension")
+        if d.dtype.kind in "iu":
+            d = d.astype(onp.float64)
+        dd = jnp.diff(d)
+        if not isinstance(dd, jax.core.Tracer) and bool((dd == dd[0]).all()):
+            dd = dd[0]
+        out.append(dd)
+    return out
+
+
+def _gradient_axis(f, axis, h, edge_order, otype):
+    """One axis of NumPy's gradient: central differences inside, one-sided
+    first or second order differences at the ends."""
+    def at(i):
+        return jax.lax.index_in_dim(f, i, axis, keepdims=True) if isinstance(i, int) else \
+            jax.lax.slice_in_dim(f, i.start or 0, f.shape[axis] + (i.stop or 0), axis=axis)
+
+    def col(v):       # a 1-d spacing array along `axis`
+        return v.reshape([-1 if i == axis else 1 for i in range(f.ndim)]) if jnp.ndim(v) else v
+    uniform = jnp.ndim(h) == 0
+    if uniform:
+        inner = (at(slice(2, 0)) - at(slice(0, -2))) / (2.0 * h)
+    else:
+        d1, d2 = col(h[:-1]), col(h[1:])
+        inner = (-d2 / (d1 * (d1 + d2)) * at(slice(0, -2)) + (d2 - d1) / (d1 * d2) *
+                 at(slice(1, -1)) + d1 / (d2 * (d1 + d2)) * at(slice(2, 0)))
+    if edge_order == 1:
+        first = (at(1) - at(0)) / (h if uniform else h[0])
+        last = (at(-1 % f.shape[axis]) - at(-2 % f.shape[axis])) / (h if uniform else h[-1])
+    else:
+        n = f.shape[axis]
+        if uniform:
+            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
+            a2, b2, c2 = 0.5 / h, -2.0 / h, 1.5 / h
+        else:
+            d1, d2 = h[0], h[1]
+            a, b, c = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2),
+                       -d1 / (d2 * (d1 + d2)))
+            d1, d2 = h[-2], h[-1]
+            a2, b2, c2 = (d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2),
+                          (2.0 * d2 + d1) / (d2 * (d1 + d2)))
+        first = a * at(0) + b * at(1) + c * at(2)
+        last = a2 * at(n - 3) + b2 * at(n - 2) + c2 * at(n - 1)
+    return jnp.concatenate([v.astype(otype) for v in (first, inner, last)], axis=axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """``numpy.gradient``'s arithmetic: bool data raises where NumPy
+    subtracts it, integers compute in float64, ``edge_order`` 1 or 2, scalar
+    or coordinate spacings."""
+    fn = "gradient"
+    nd = f.ndim
+    axes = tuple(range(nd)) if axis is None else (
+        (axis,) if isinstance(axis, int) else tuple(axis))
+    for ax in axes:
+        if not -nd <= ax < nd:
+            raise onp.exceptions.AxisError(f"{fn}: axis {ax} is out of bounds for an array "
+                                           f"with {nd} positional dimensions")
+    axes = tuple(ax % nd for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{fn}: repeated axis")
+    h = _spacing(fn, f, axes, varargs)
+    if edge_order > 2:
+        raise ValueError(f"{fn}: 'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind in "biu":
+        f = f.astype(onp.float64) if otype.kind != "b" else f
+        otype = onp.dtype(onp.float64)
+    out = []
+    for ax, hx in zip(axes, h):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError(f"{fn}: shape of array too small to calculate a numerical "
+                             "gradient, at least (edge_order + 1) elements are required")
+        if f.dtype == onp.bool_ and (edge_order == 1 or jnp.ndim(hx) == 0):
+            # (only second-order differences over uneven spacing never subtract)
+            raise TypeError(f"{fn}: bool data cannot be subtracted (NumPy's boolean "
+                            "subtract is not supported); cast it to a number dtype")
+        out.append(_gradient_axis(f, ax, hx, edge_order, otype))
+    return out[0] if len(axes) == 1 else tuple(out)
+
+
+gradient = wrap(_gradient, "gradient", named="keep")
+gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
+
+
+__all__ = ["gradient", "tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
            "meshgrid", "kron", "around", "round", "i0", "histogram2d", "histogramdd",
            "intersect1d", "union1d", "setxor1d", "ix_",
            "trapezoid", "sort_complex", "polyadd", "polysub", "polymul", "polydiv", "polyder",

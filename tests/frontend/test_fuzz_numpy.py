@@ -228,9 +228,6 @@ DEVIATIONS = {
 # a matching call is not compared, so that the rest of the function is.
 # ``NAMEDARRAY_FUZZ_KNOWN=1`` compares them too (they fail).
 KNOWN = {
-    "gradient": (lambda a, k: _kind(a[0]) == "b" or "edge_order" in k,
-                 "np.gradient(bool array) computes (NumPy: TypeError); "
-                 "np.gradient(x, edge_order=2): NotImplementedError"),
     "histogram": (lambda a, k: a[0].dtype in (onp.float16, onp.float32) and k.get("density"),
                   "np.histogram(float16/float32 data, density=True): densities differ from "
                   "the 3rd/8th digit (edge widths)"),

@@ -320,3 +320,25 @@ def test_histograms_are_numpys(call, x):
         e, g = onp.asarray(e), onp.asarray(g)
         assert (g.dtype, g.shape) == (e.dtype, e.shape)
         onp.testing.assert_allclose(g, e, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.float32, onp.float64])
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("args, kw", [((), {}), ((0.5,), {}), ((), {"axis": 0}),
+                                      ((onp.array([0.0, 1.0, 3.0]),), {"axis": 0}),
+                                      ((onp.array([0, 2, 4]),), {"axis": 0})])
+def test_gradient_is_numpys(dt, edge_order, args, kw):
+    """edge_order=2 (jnp refused it), coordinate spacings, integers in
+    float64, and bool data raising wherever NumPy subtracts it."""
+    x = (onp.arange(12).reshape(3, 4) ** 2 % 7).astype(dt)
+    try:
+        exp = onp.gradient(x, *args, edge_order=edge_order, **kw)
+    except TypeError:
+        with pytest.raises(TypeError, match="gradient: bool data cannot be subtracted"):
+            np.gradient(np.asarray(x), *args, edge_order=edge_order, **kw)
+        return
+    got = np.gradient(np.asarray(x), *args, edge_order=edge_order, **kw)
+    for e, g in zip(exp if isinstance(exp, tuple) else (exp,),
+                    got if isinstance(got, tuple) else (got,)):
+        assert (g.dtype, g.shape) == (e.dtype, e.shape)
+        onp.testing.assert_allclose(onp.asarray(g), e, rtol=1e-5, atol=1e-12)
