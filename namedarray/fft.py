@@ -104,6 +104,9 @@ def _declare(name, axis_kw, kind, length):
     def adapted(a, *args, **kwargs):
         a = jnp.asarray(a)
         if kind == "none":
+            if a.ndim == 0 and (args[0] if args else kwargs.get("axes")) is None:
+                # NumPy shifts each axis by half its size: a 0-d array has none
+                raise ValueError(f"{name}: a 0-d array has no axis to shift")
             return jfn(a, *args, **kwargs)
         b = sig.bind(a, *args, **kwargs)
         b.apply_defaults()

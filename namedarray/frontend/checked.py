@@ -106,7 +106,21 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """``numpy.pad``; an unknown ``mode`` raises ``ValueError`` as in NumPy."""
     if isinstance(mode, str) and mode not in _PAD_MODES:
         raise ValueError(f"pad: mode '{mode}' is not supported")
-    return _pad(array, pad_width, mode, **kwargs)
+    x = asarray(array)
+    if not isinstance(pad_width, NamedArray) and onp.asarray(pad_width).dtype.kind not in "iu":
+        raise TypeError(f"pad: `pad_width` must be of integral type (got {pad_width!r})")
+    if x.size == 0 and mode not in ("constant", "empty"):
+        try:
+            widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
+        except ValueError:
+            widths = None      # jax.numpy's error for a pad_width of the wrong shape
+        for ax in range(x.ndim if widths is not None else 0):
+            if x.shape[ax] == 0 and widths[ax].any():
+                raise ValueError(f"pad: can't extend empty axis {ax} using modes other "
+                                 f"than 'constant' or 'empty' (mode={mode!r})")
+        if widths is not None:     # only non-empty axes grow: the result is empty
+            return _pad(x, pad_width, "constant")
+    return _pad(x, pad_width, mode, **kwargs)
 
 
 def _computed(bins):
@@ -120,9 +134,18 @@ def _edge_data(a, bins):
     return a.astype(onp.float64) if _computed(bins) and a.dtype.kind in "biu" else a
 
 
+def _range(a, bins, range):
+    """NumPy's range for edges computed from no data: [0, 1]."""
+    if range is None and _computed(bins) and asarray(a).size == 0:
+        return (0.0, 1.0)
+    return range
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """``numpy.histogram_bin_edges``: edges computed from bool or integer data
-    are float64, as in NumPy; given edges are returned as they are."""
+    are float64, as in NumPy; given edges are returned as they are; edges of
+    no data span [0, 1]."""
+    range = _range(a, bins, range)
     edges = _histogram_bin_edges(_edge_data(a, bins), bins, range, weights)
     return edges if _computed(bins) else asarray(bins)
 
@@ -131,6 +154,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     """``numpy.histogram``: counts are ``intp`` (weights' dtype when given,
     float64 densities); the edges of bool or integer data are float64, as
     NumPy computes them."""
+    range = _range(a, bins, range)
     hist, edges = _histogram(_edge_data(a, bins), bins, range, weights=weights)
     if not _computed(bins):
         edges = asarray(bins)

@@ -272,6 +272,44 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return (vals, step) if retstep else vals
 
 
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``numpy.geomspace`` as NumPy computes it: both ends divided by the sign
+    of ``start`` (a negative or complex sequence), a log-spaced run between
+    them, the ends exactly ``start`` and ``stop``; a zero end raises
+    ``ValueError``.
+
+    >>> import namedarray as np
+    >>> np.geomspace(-1, -1000, 4)
+    array([   -1.,   -10.,  -100., -1000.])
+    """
+    check_dtype("geomspace", dtype)
+    xs = [operand(v) for v in (start, stop)]
+    xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
+    for x in xs:
+        if not isinstance(x.data, jax.core.Tracer) and bool((x.data == 0).any()):
+            raise ValueError("geomspace: a geometric sequence cannot include zero "
+                             f"(start={start!r}, stop={stop!r})")
+    if num < 0:
+        raise ValueError(f"geomspace: number of samples, {num}, must be non-negative")
+    dt = result_type(*xs, float(num))
+
+    def run(a, b):
+        a, b = a.astype(dt), b.astype(dt)
+        sign = jnp.sign(a)
+        a, b = a / sign, b / sign
+        y = _numpy_linspace(jnp.log10(a), jnp.log10(b), num, endpoint, False, dt, 0)
+        y = jnp.power(jnp.asarray(10.0, dt), y)
+        if num > 0:
+            y = y.at[0].set(a)
+            if num > 1 and endpoint:
+                y = y.at[-1].set(b)
+        return jnp.moveaxis(y * sign, 0, axis)
+
+    r = generic("geomspace", run, (xs[0], xs[1]), {})
+    return r if dtype is None or onp.dtype(dtype) == dt else rewrap(
+        r, r.data.astype(dtype))
+
+
 def vander(x, N=None, increasing=False):
     """``numpy.vander`` (result dtype ``promote_types(x.dtype, int)``)."""
     v = asarray(x)

@@ -245,6 +245,15 @@ def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
     r = operand(a)
+    if lo is None and hi is None and getattr(r, "dtype", None) == onp.bool_:
+        # NumPy clips without bounds by its `positive` ufunc, which has no bool loop
+        raise TypeError("clip: bool arrays cannot be clipped without a bound (NumPy's "
+                        "'positive' has no bool loop)")
+    kind = onp.dtype(getattr(r, "dtype", onp.float64)).kind
+    if kind in "iu":     # a Python int bound beyond the dtype on the side that
+        info = onp.iinfo(r.dtype)   # clips nothing is dropped, as NumPy drops it
+        lo = None if type(lo) is int and lo < info.min else lo
+        hi = None if type(hi) is int and hi > info.max else hi
     if lo is not None:
         r = UFUNCS["maximum"](r, lo)
     if hi is not None:

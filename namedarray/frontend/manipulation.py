@@ -326,17 +326,42 @@ def put_along_axis(arr, indices, values, axis):
 def place(arr, mask, vals):
     """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
     x = asarray(arr)
+    v = as_data(vals)
+    if onp.size(v) == 0 if not isinstance(v, (jax.Array, NamedArray)) else v.size == 0:
+        m = as_data(mask)
+        if isinstance(m, jax.core.Tracer) or bool(jnp.any(asarray(m).data)):
+            raise ValueError("place: cannot insert from an empty array (vals is empty and "
+                             "mask selects elements)")
+        return       # nothing selected, nothing to place: NumPy leaves arr as it is
     res = generic("place", lambda d, m, w: jnp.place(d, m, w, inplace=False),
-                   (x, as_data(mask), as_data(vals)), {})
+                   (x, as_data(mask), v), {})
     _inplace("place", arr, res)
 
 
 def fill_diagonal(a, val, wrap=False):
     """``numpy.fill_diagonal``, in place."""
     x = asarray(a)
-    res = generic("fill_diagonal", lambda d, w: jnp.fill_diagonal(
-        d, w, wrap=wrap, inplace=False), (x, as_data(val)), {})
+    if x.ndim < 2:
+        raise ValueError(f"fill_diagonal: array must be at least 2-d (got shape {x.shape})")
+    if type(val) is int and x.dtype.kind in "iu" and not (
+            onp.iinfo(x.dtype).min <= val <= onp.iinfo(x.dtype).max):
+        raise OverflowError(f"fill_diagonal: Python integer {val} out of bounds for "
+                            f"{x.dtype}")
+    res = generic("fill_diagonal", lambda d, w: _fill_diagonal(d, w, wrap), (x, as_data(val)),
+                  {})
     _inplace("fill_diagonal", a, res)
+
+
+def _fill_diagonal(d, w, wrap):
+    """jnp's fill_diagonal; ``wrap`` of a tall matrix as NumPy does it: every
+    ``ncols + 1``-th element of the flat array, the diagonal restarting after
+    each block of rows (jnp refuses wrap=True)."""
+    if not wrap or d.ndim != 2 or d.shape[0] <= d.shape[1]:
+        return jnp.fill_diagonal(d, w, inplace=False)
+    idx = jnp.arange(0, d.size, d.shape[1] + 1)
+    w = jnp.ravel(jnp.asarray(w, d.dtype))
+    w = jnp.resize(w, idx.shape) if w.size else w
+    return d.ravel().at[idx].set(w).reshape(d.shape)
 
 
 def _check_host_indices(fn, ind, size, what):

@@ -29,7 +29,7 @@ from ..core import config, hooks
 from ..core.array import NamedArray
 from . import (checked, conversion, creation, einsum, elementwise, index_tricks, io,
                joining, logic, manipulation, methods)
-from . import reductions, selection, sorting
+from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
@@ -37,8 +37,8 @@ from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff",
-         "take_along_axis", "gradient", "unwrap", "apply_along_axis"}
-_REDUCE = {"trapezoid", "apply_over_axes"}
+         "take_along_axis", "unwrap", "apply_along_axis"}
+_REDUCE = {"apply_over_axes"}
 
 # NumPy's own helpers: they inspect dtypes/values and return Python objects
 _NUMPY_OWN = [
@@ -53,7 +53,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, checked, index_tricks, logic)
+            conversion, selection, checked, index_tricks, logic, ported)
 
 
 def _declare(ns):

@@ -60,6 +60,27 @@ def _truth(jfn):
     return f
 
 
+def _initial_fits(initial, dtype):
+    """A Python int ``initial`` must fit an integer result's dtype (NumPy's
+    OverflowError; jnp would wrap it)."""
+    if type(initial) is int and _onp.dtype(dtype).kind in "iu":
+        info = jnp.iinfo(dtype)
+        if not info.min <= initial <= info.max:
+            raise OverflowError(f"Python integer {initial} out of bounds for "
+                                f"{_onp.dtype(dtype)}")
+
+
+def _nan_extreme(jfn):
+    """nanmax/nanmin with NumPy's check of a Python int ``initial``."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+        if not keepdims and initial is None and where is None:
+            return jfn(a, axis)
+        _initial_fits(initial, a.dtype)
+        return jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    return f
+
+
 def _complex_nan(jfn):
     """jnp.max/min ignore a NaN in complex input; NumPy propagates the first
     one met along the axis.  A Python int ``initial`` must fit an integer
@@ -71,11 +92,7 @@ def _complex_nan(jfn):
         else:
             r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
         kind = _onp.dtype(r.dtype).kind       # (cheaper than jnp's dtype predicates)
-        if type(initial) is int and kind in "iu":
-            info = jnp.iinfo(r.dtype)
-            if not info.min <= initial <= info.max:
-                raise OverflowError(f"Python integer {initial} out of bounds for "
-                                    f"{_onp.dtype(r.dtype)}")
+        _initial_fits(initial, r.dtype)
         if kind != "c" or where is not None or a.size == 0:
             return r
         axes = tuple(range(a.ndim)) if axis is None else (
@@ -100,8 +117,9 @@ def _complex_arg(jfn, is_max):
     def f(a, axis=None, out=None, keepdims=False):
         if not jnp.iscomplexobj(a):
             return jfn(a, axis=axis, keepdims=keepdims)
-        if axis is None:
-            a, axis = a.ravel(), 0
+        if axis is None:     # the flat index; keepdims keeps every axis as 1
+            r = f(a.ravel(), 0)
+            return r.reshape((1,) * a.ndim) if keepdims else r
         re, im = jnp.real(a), jnp.imag(a)
         best = jnp.max if is_max else jnp.min
         pick = jnp.argmax if is_max else jnp.argmin
@@ -146,8 +164,7 @@ def _nan_arg(jfn):
             fill = complex(-jnp.inf, -jnp.inf) if is_max else complex(jnp.inf, jnp.inf)
             r = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(
                 jnp.where(nan, fill, a), axis=axis, keepdims=keepdims)
-            r = jnp.where(jnp.all(nan.ravel() if axis is None else nan, axis=None if
-                                  axis is None else axis, keepdims=keepdims), -1, r)
+            r = jnp.where(jnp.all(nan, axis=axis, keepdims=keepdims), -1, r)
         else:
             r = jfn(a, axis=axis, keepdims=keepdims)
         if not isinstance(a, jax.core.Tracer) and jnp.issubdtype(a.dtype, jnp.inexact) \
@@ -177,6 +194,7 @@ def _empty_median(jfn):
     an XLA gather error)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+        keepdims = keepdims and a.ndim > 0      # jnp gives a 0-d array shape (1,)
         if a.size == 0:
             shape = jnp.sum(jnp.zeros(a.shape, bool), axis=axis, keepdims=keepdims).shape
             if 0 not in shape:
@@ -185,6 +203,44 @@ def _empty_median(jfn):
             return jnp.full(shape, jnp.nan, dt)
         return jfn(a, axis=axis, keepdims=keepdims)
     return f
+
+
+def _scalar_axis(jfn, name):
+    """NumPy's ufunc reductions take axis 0 (or -1) of a 0-d array as the whole
+    array (``np.sum(np.float64(2), axis=0)`` is 2.0); another int is NumPy's
+    ``AxisError``."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, *args, **kw):
+        if type(axis) is int and a.ndim == 0:
+            if axis not in (0, -1):
+                raise _onp.exceptions.AxisError(
+                    f"{name}: axis {axis} is out of bounds for an array with 0 "
+                    "positional dimensions")
+            axis = None
+        return jfn(a, axis, *args, **kw)
+    return f
+
+
+def _zero_d_axis(f):
+    """``f`` with NumPy's answer to an int ``axis`` of a 0-d array: its
+    ``AxisError``, unless a ``where=`` is given with axis 0 or -1 (NumPy then
+    counts by a ufunc reduce, which takes it as the whole array)."""
+    @functools.wraps(f)
+    def g(a, axis=None, *args, **kw):
+        if type(axis) is int:
+            nd = getattr(a, "ndim", None)
+            if nd is None:
+                a = np_asarray(a)
+                nd = a.ndim
+            if nd == 0:
+                if axis in (0, -1) and kw.get("where", True) is not True:
+                    axis = None
+                else:
+                    raise _onp.exceptions.AxisError(
+                        f"{f.__name__}: axis {axis} is out of bounds for an array with "
+                        "0 positional dimensions")
+        return f(a, axis, *args, **kw)
+    return g
 
 
 # name -> (jax.numpy function, collective for names bound by nmap, options)
@@ -199,8 +255,8 @@ _TABLE = {
     "any": (_truth(jnp.any), parallel.pany, {}),
     "all": (_truth(jnp.all), parallel.pall, {}),
     "nansum": (jnp.nansum, parallel.psum, {}),
-    "nanmax": (jnp.nanmax, None, {}),
-    "nanmin": (jnp.nanmin, None, {}),
+    "nanmax": (_nan_extreme(jnp.nanmax), None, {}),
+    "nanmin": (_nan_extreme(jnp.nanmin), None, {}),
     "nanprod": (jnp.nanprod, parallel.pprod, {}),
     "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
@@ -220,7 +276,13 @@ _TABLE = {
     "nanargmin": (_nan_arg(jnp.nanargmin), None, {"flat_none": True, "takes_tuple": False}),
 }
 
-REDUCTIONS = {name: reduction(jfn, name, coll, **opts)
+# the reductions NumPy builds on a ufunc's reduce: axis 0 of a 0-d array is allowed
+_SCALAR_AXIS = {"sum", "prod", "max", "min", "amax", "amin", "any", "all", "nansum",
+                "nanmax", "nanmin", "nanprod", "count_nonzero", "ptp", "argmax", "argmin",
+                "nanargmax", "nanargmin", "nanmean", "nanstd", "nanvar"}
+
+REDUCTIONS = {name: reduction(_scalar_axis(jfn, name) if name in _SCALAR_AXIS else jfn, name, coll,
+                              **opts)
               for name, (jfn, coll, opts) in _TABLE.items()}
 
 
@@ -259,6 +321,28 @@ def _moment(name):
 
 REDUCTIONS["var"] = _moment("var")
 REDUCTIONS["std"] = _moment("std")
+# the reductions NumPy builds otherwise: axis 0 of a 0-d array is AxisError
+for _n in ("mean", "std", "var", "median", "nanmedian"):
+    REDUCTIONS[_n] = _zero_d_axis(REDUCTIONS[_n])
+
+
+def _exact_as(name):
+    """nanmean, nanvar, nanstd of bool or integer data (which has no NaN) are
+    NumPy's mean, var, std: their ddof and 0-d axis rules included."""
+    nan_f, f = REDUCTIONS[name], REDUCTIONS[name[3:]]
+
+    @functools.wraps(nan_f)
+    def g(a, *args, **kw):
+        dt = getattr(a, "dtype", None)
+        if dt is None:
+            a = np_asarray(a)
+            dt = a.dtype
+        return (f if _onp.dtype(dt).kind in "biu" else nan_f)(a, *args, **kw)
+    return g
+
+
+for _n in ("nanmean", "nanstd", "nanvar"):
+    REDUCTIONS[_n] = _exact_as(_n)
 globals().update(REDUCTIONS)
 
 REDUCE_OF_UFUNC.update({"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
@@ -340,6 +424,11 @@ def _numpy_typed(name):
     def f(a, axis=None, dtype=None, **kw):
         if dtype is None and config.numpy_dtypes():
             dtype = numpy_dtype(name, np_fn, a.dtype, None, ())
+        if a.ndim == 0 and (name.startswith("cumulative") or (
+                type(axis) is int and axis in (0, -1))):
+            # NumPy accumulates a 0-d array as its 1-d view (axis 0 or -1; the
+            # Array API's cumulative functions take any 0-d input)
+            a, axis = a.reshape(1), 0 if axis in (None, 0, -1, (0,), (-1,)) else axis
         return jfn(a, axis=axis, dtype=dtype, **kw)
     f.__name__ = name
     f.__signature__ = inspect.signature(jfn)
@@ -362,11 +451,16 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return avg
     wsum = REDUCTIONS["sum"](UFUNCS["multiply"](weights, UFUNCS["add"](
         UFUNCS["multiply"](a, 0), 1)), axis, keepdims=keepdims)
+    if not isinstance(wsum.data, jax.core.Tracer) and bool((wsum.data == 0).any()):
+        raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
     num = REDUCTIONS["sum"](UFUNCS["multiply"](a, weights), axis, keepdims=keepdims)
     avg = UFUNCS["true_divide"](num, wsum)
     if returned:
         return avg, wsum.astype(avg.dtype)
     return avg
+
+
+average = _zero_d_axis(average)
 
 
 __all__ = sorted(REDUCTIONS) + sorted(_KEEP) + [

@@ -115,6 +115,8 @@ def _SORT(fn, a, axis, kind, order, stable, descending=False):
     if kind not in _KINDS:
         raise ValueError(f"{fn}: kind must be one of {_KINDS[:-1]}, got {kind!r}")
     x = _operand(fn, a, axis, order, "sorts")
+    if fn == "argsort" and x.ndim == 0 and type(axis) is int and axis in (0, -1):
+        axis = None     # NumPy's argsort takes axis 0 of a 0-d array as its 1-d view
     jfn = getattr(jnp, fn)
     f = wrap(lambda d, axis=-1: jfn(d, axis=axis, stable=True, descending=bool(descending)),
              fn, named="keep")

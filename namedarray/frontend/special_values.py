@@ -3,7 +3,8 @@ NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
 ``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
 Array API standard requires), complex ``sign`` and ``power`` computed as
 NumPy computes them, and the signed zeros of float ``remainder`` (the sign of
-the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0).
+the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0),
+and NumPy's integer ``reciprocal``.
 
 Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
 inputs replaced (or the whole function, for ``sign``, ``power``, ``arcsin``,
@@ -290,7 +291,19 @@ _CUTS = {"sqrt": _upper, "log": _upper, "arccos": _upper, "acos": _upper,
          "arctanh": _odd_upper, "atanh": _odd_upper}
 def _reciprocal(z):
     """NumPy's complex ``reciprocal`` loop (Smith's ratio; ``inf + inf j`` and
-    ``nan + inf j`` give NaN, as there)."""
+    ``nan + inf j`` give NaN, as there); its integer loop is ``1 / x``
+    truncated (1, -1 or 0), and ``1 / 0`` (an infinity converted) is the
+    minimum of a 32- or 64-bit signed type and 0 otherwise (XLA's integer
+    division gave the maximum)."""
+    if not jnp.issubdtype(z.dtype, jnp.complexfloating):
+        if z.dtype == jnp.bool_:
+            z = z.astype(jnp.int8)
+        info = jnp.iinfo(z.dtype)
+        at0 = info.min if info.min < 0 and info.bits >= 32 else 0
+        r = jnp.where(z == 1, 1, jnp.where(z == 0, at0, 0))
+        if info.min < 0:
+            r = jnp.where(z == -1, -1, r)
+        return r.astype(z.dtype)
     a, b = z.real, z.imag
     big = jnp.abs(a) >= jnp.abs(b)
     r = jnp.where(big, b / a, a / b)
@@ -378,7 +391,8 @@ def special(name, jfn):
     if name in _COMPLEX:
         return _Special(jfn, _COMPLEX[name], "c", cut=_CUTS.get(name))
     if name in _VIA:
-        return _Special(jfn, None, "cf" if name == "sign" else "c", whole=_VIA[name])
+        kind = {"sign": "cf", "reciprocal": "cbiu"}.get(name, "c")
+        return _Special(jfn, None, kind, whole=_VIA[name])
     if name in _FLOAT:
         return _Special(jfn, _FLOAT[name], "f")
     return jfn

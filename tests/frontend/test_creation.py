@@ -283,3 +283,21 @@ def test_linspace_has_numpys_bits(start, stop, num, endpoint, shape, axis, dt):
     onp.testing.assert_array_equal(got, ref)
     onp.testing.assert_array_equal(np.linspace(-1, 5, 3, endpoint=False, dtype=onp.int32),
                                    [-1, 1, 3])
+
+
+@pytest.mark.parametrize("start,stop", [(1, -8), (-1, -1000), (1j, 1000j), (-3 + 1j, 0.5),
+                                        (8, 2.5)])
+@pytest.mark.parametrize("num", [0, 1, 2, 3, 5])
+def test_geomspace_is_numpys(start, stop, num):
+    """Ends divided by the sign of start, exact ends (geomspace(1, -8, 2) was
+    [nan, nan]; NumPy: [1, -8])."""
+    with onp.errstate(all="ignore"):
+        exp = onp.geomspace(start, stop, num)
+    got = onp.asarray(np.geomspace(start, stop, num))
+    assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
+    onp.testing.assert_allclose(got, exp, rtol=1e-12, equal_nan=True)
+
+
+def test_geomspace_refuses_zero():
+    with pytest.raises(ValueError, match="geomspace: a geometric sequence cannot include zero"):
+        np.geomspace(0, 1000j, 0)

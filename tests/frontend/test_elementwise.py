@@ -432,3 +432,8 @@ def test_named_where_and_clip():
     assert_same(r.untag("a"), exp)
     assert_same(np.clip(np.arange(5, dtype=np.int8), 1, 3),
                 onp.clip(onp.arange(5, dtype=onp.int8), 1, 3))
+
+
+def test_i0_of_complex_is_numpys_type_error():
+    with pytest.raises(TypeError, match="i0: not supported for complex values"):
+        np.i0(np.asarray([1j]))

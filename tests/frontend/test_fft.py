@@ -207,3 +207,10 @@ def test_bad_arguments():
         na.fft.fft(x, axis="u")
     with pytest.raises(ValueError, match="^fftn: .*repeated axes"):
         na.fft.fftn(na.ones((2, 2)), axes=(0, 0))  # NumPy transforms twice; JAX refuses
+
+
+@pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
+def test_shift_of_a_zero_d_array_raises(name):
+    """NumPy shifts each axis of the array: a 0-d one has none (it returned it)."""
+    with pytest.raises(ValueError, match=f"{name}: a 0-d array has no axis to shift"):
+        getattr(na.fft, name)(na.asarray(1.0))

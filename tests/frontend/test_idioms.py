@@ -285,3 +285,22 @@ def test_predicates_align_by_name():
     u = np.arange(6.0).reshape(2, 3).tag("b", "f")
     assert np.allclose(u, u.untag("f", "b").tag("f", "b")) is True
     assert np.array_equal(u, np.arange(3.0).tag("f")) is False
+
+
+@pytest.mark.parametrize("mod, what", [("char", "string arrays"), ("strings", "string arrays"),
+                                       ("rec", "record arrays")])
+def test_string_and_record_modules_raise_the_one_error(mod, what):
+    """np.char, np.strings, np.rec have NumPy's names; each call raises the
+    unsupported-dtype TypeError (a class stays a class: isinstance is false)."""
+    ours, theirs = getattr(np, mod), getattr(onp, mod)
+    names = set(getattr(theirs, "__all__", None) or
+                [n for n in dir(theirs) if not n.startswith("_")])
+    assert names and set(dir(ours)) == names
+    for n in sorted(names):
+        with pytest.raises(TypeError, match=rf"^{mod}\.{n}: numpy\.{mod} \({what}\) is not "
+                                            r"supported: namedarray arrays hold bool, numeric "
+                                            r"and ML \(bfloat16, float8_\*\) data only"):
+            getattr(ours, n)(np.ones(2))
+        assert getattr(ours, n).__doc__.startswith(f"``numpy.{mod}.{n}``: not supported")
+    for cls in [getattr(ours, n) for n in names if isinstance(getattr(theirs, n), type)]:
+        assert isinstance(cls, type) and not isinstance(np.ones(2), cls)

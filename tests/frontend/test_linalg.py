@@ -496,3 +496,49 @@ def test_cholesky_not_positive_definite_raises_eagerly():
     with pytest.raises(LA.LinAlgError, match="cholesky: Matrix is not positive definite"):
         na.linalg.cholesky(na.asarray(a))
     assert onp.isnan(plain(jax.jit(na.linalg.cholesky)(na.asarray(a)))).any()
+
+
+_POLY_CASES = [[], [0], [True, True, False], [3], [0, 2, 1], [1, -3, 2], [2, 0, 0, 1]]
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.int64, onp.float32, onp.float64,
+                                onp.complex64])
+@pytest.mark.parametrize("p", _POLY_CASES, ids=str)
+def test_polynomials_are_numpys(dt, p):
+    """polyadd/sub/mul of any 1-d (or 0-d) coefficients, polyder/polyint in
+    NumPy's dtypes (int64 range arithmetic), polydiv's dtypes and trimming,
+    roots real when all are real, poly real for conjugate pairs."""
+    a = onp.array(p).astype(dt)
+    b = onp.array([1, 2]).astype(dt)
+    calls = [("polyadd", (a, b)), ("polymul", (a, b)), ("polyder", (a,)),
+             ("polyder", (a, 2)), ("polyint", (a,)), ("polyint", (a, 0)),
+             ("polydiv", (a, onp.array([2.0, 1.0], onp.float32))), ("roots", (a,)),
+             ("poly", (a,)), ("polyadd", (a[:1].reshape(()) if a.size else a, b))]
+    if dt is not onp.bool_:
+        calls.append(("polysub", (a, b)))
+    for name, args in calls:
+        with onp.errstate(all="ignore"):
+            try:
+                exp = getattr(onp, name)(*args)
+            except Exception as e:
+                with pytest.raises(type(e).__mro__[1] if type(e).__module__ != "builtins"
+                                   else type(e)):
+                    getattr(na, name)(*[na.asarray(v) if isinstance(v, onp.ndarray) else v
+                                        for v in args])
+                continue
+        got = getattr(na, name)(*[na.asarray(v) if isinstance(v, onp.ndarray) else v
+                                  for v in args])
+        for g, e in zip(got, exp) if name == "polydiv" else [(got, exp)]:
+            e = onp.asarray(e)
+            assert (g.dtype, g.shape) == (e.dtype, e.shape), (name, args)
+            if name == "roots":
+                g, e = (onp.sort_complex(onp.round(onp.asarray(v), 4)) for v in (g, e))
+            onp.testing.assert_allclose(onp.asarray(g), e, rtol=1e-4, atol=1e-6)
+
+
+def test_roots_and_poly_of_conjugate_pairs_are_real():
+    assert na.roots(na.asarray([1.0, -3.0, 2.0])).dtype == onp.float64
+    assert na.roots(na.asarray([1.0, 0.0, 1.0])).dtype == onp.complex128
+    assert na.poly(na.asarray([1j, -1j])).tolist() == [1.0, 0.0, 1.0]
+    with pytest.raises(TypeError, match="roots: p must be a sequence"):
+        na.roots(na.asarray(2.0))

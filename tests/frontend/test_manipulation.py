@@ -1,6 +1,8 @@
 """Shape manipulation against NumPy (values and dtypes), the NumPy error types,
 and the named variant: ``f(x)`` maps over the named axes, so
 ``f(x).untag(*names)`` equals NumPy's ``f`` applied to each named slice."""
+import warnings
+
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -225,3 +227,61 @@ def test_named_axis_arguments():
         np.concatenate([x, np.ones((3, 4))], axis="a")
     with pytest.raises(ValueError, match="reshape: cannot reshape array of size 12"):
         x.reshape(5)
+
+
+def _oracle(src, **arrays):
+    """``src`` run by NumPy and by namedarray: same dtype, shape and values,
+    or the same builtin exception class."""
+    vals = []
+    for mod in (onp, np):
+        env = {"np": mod, **{k: mod.asarray(v) for k, v in arrays.items()}}
+        with onp.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                vals.append(eval(src, env))
+            except Exception as e:       # noqa: BLE001  (compared below)
+                vals.append(e)
+    exp, got = vals
+    if isinstance(exp, Exception):
+        assert isinstance(got, Exception) and isinstance(got, tuple(
+            c for c in type(exp).__mro__ if c.__module__ == "builtins")), (src, got)
+        return
+    assert not isinstance(got, Exception), (src, got)
+    for e, g in zip(exp if isinstance(exp, tuple) else (exp,),
+                    got if isinstance(got, tuple) else (got,)):
+        e, g = onp.asarray(e), onp.asarray(g)
+        assert (g.dtype, g.shape) == (e.dtype, e.shape), src
+        onp.testing.assert_allclose(g, e, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("src", [
+    "np.tril(a, 1)", "np.triu(a)", "np.tril(np.asarray(2))",
+    "np.meshgrid(np.asarray(1), np.asarray(2))", "np.meshgrid(a, b)",
+    "np.kron(a > 1, a > 0)", "np.kron(a.astype(np.int16), np.asarray(0.5, np.float16))",
+    "np.round(a.astype(np.int8) * 5, -1)", "np.round(np.asarray([127, 25], np.int8), -1)",
+    "np.round(a > 1)", "np.round(a > 1, 1)", "np.around(a.astype(np.uint8), -1)",
+    "np.pad(np.zeros(0), 1, mode='mean')", "np.pad(np.zeros(0), 0, mode='maximum')",
+    "np.pad(np.asarray(False), (), mode='constant')",
+    "np.clip(a > 1, None, None)", "np.clip(a.astype(np.int8), None, 2**63)",
+    "np.clip(a.astype(np.int8), -2**70, 3)", "np.hanning(-1)", "np.kaiser(-2, 5.0)",
+    "np.bartlett(0)", "np.ix_(np.asarray([True, False, True]), a)",
+])
+def test_numpy_shapes_dtypes_and_errors(src):
+    """1-d tril broadcasts, meshgrid ravels, bool kron ands, integer round to
+    tens wraps as NumPy's float64 steps do, pad of empty axes, clip of bool
+    without bounds raises, negative window sizes are empty, ix_ of bools."""
+    _oracle(src, a=onp.arange(1, 4), b=onp.ones((2, 2)))
+
+
+def test_fill_diagonal_wrap_and_place_of_nothing():
+    a, x = onp.zeros((7, 3), int), np.zeros((7, 3), int)
+    onp.fill_diagonal(a, [1, 2], wrap=True)
+    np.fill_diagonal(x, [1, 2], wrap=True)
+    onp.testing.assert_array_equal(onp.asarray(x), a)
+    with pytest.raises(OverflowError, match="fill_diagonal: Python integer -1 out of bounds"):
+        np.fill_diagonal(np.zeros((2, 2), np.uint8), -1)
+    y = np.arange(3.0)
+    np.place(y, y > 5, [])               # nothing selected: a no-op, as in NumPy
+    assert y.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="place: cannot insert from an empty array"):
+        np.place(y, y > 1, [])

@@ -232,3 +232,113 @@ def test_named_reduction_lowers_to_the_positional_reduce():
     ops = lambda t: sorted(re.findall(r"stablehlo\.(\w+)", t))  # noqa: E731
     assert ops(named) == ops(pos)
     assert named.count("stablehlo.reduce") == 1
+
+
+_ZERO_D_OK = ["sum", "prod", "max", "min", "amax", "amin", "any", "all", "nansum", "nanmax",
+              "nanmin", "nanprod", "count_nonzero", "ptp", "argmax", "argmin", "nanargmax",
+              "nanargmin", "nanmean", "nanstd", "nanvar", "cumsum", "cumprod", "nancumsum",
+              "nancumprod", "cumulative_sum", "cumulative_prod"]
+_ZERO_D_RAISES = ["mean", "std", "var", "median", "nanmedian", "average"]
+
+
+@pytest.mark.parametrize("name", _ZERO_D_OK + _ZERO_D_RAISES)
+@pytest.mark.parametrize("dt", [onp.float64, onp.int8])
+@pytest.mark.parametrize("axis", [0, -1, 1])
+def test_axis_of_a_zero_d_array(name, dt, axis):
+    """NumPy's ufunc reductions and accumulations take axis 0 (or -1) of a 0-d
+    array as the whole array; the others (and nanmean of integers) raise
+    AxisError, as every reduction does for axis 1 (jnp: an IndexError)."""
+    x = onp.asarray(dt(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exp = getattr(onp, name)(x, axis=axis)
+        except onp.exceptions.AxisError:
+            # (nanmean of integers is NumPy's mean, and says so)
+            with pytest.raises(onp.exceptions.AxisError,
+                               match=rf"(nan)?{name.removeprefix('nan')}: axis {axis} "):
+                getattr(np, name)(np.asarray(x), axis=axis)
+            return
+    got = getattr(np, name)(np.asarray(x), axis=axis)
+    assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
+    onp.testing.assert_array_equal(onp.asarray(got), exp)
+
+
+def test_cumulative_functions_of_a_zero_d_array():
+    """The Array API's cumulative_sum takes any 0-d array as its 1-d view."""
+    got = np.cumulative_sum(np.asarray(3), include_initial=True)
+    assert got.shape == (2,) and got.tolist() == [0, 3]
+    assert np.cumulative_prod(np.asarray(2.0)).tolist() == [2.0]
+
+
+def test_nan_moments_and_extremes_follow_numpy():
+    """nanvar/nanstd of integers are var/std (ddof >= n gives inf; of floats,
+    NaN); nanmax checks a Python int initial; median of a 0-d array with
+    keepdims stays 0-d; average with weights summing to zero raises."""
+    x = np.asarray(onp.array([[0, 1]], onp.int8))
+    assert float(np.nanstd(x, ddof=2)) == onp.inf
+    assert onp.isnan(float(np.nanvar(np.asarray([0.0, 1.0, onp.nan]), ddof=2)))
+    with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint8"):
+        np.nanmax(np.asarray(onp.uint8(0)), where=np.asarray(False), initial=-1)
+    assert np.median(np.asarray(0.0), keepdims=True).shape == ()
+    with pytest.raises(ZeroDivisionError, match="average: weights sum to zero"):
+        np.average(np.asarray([1.0, 2.0]), weights=np.asarray([1, -1]))
+    a = np.asarray(onp.array([[1j, onp.nan], [2, 3]], onp.complex64))
+    assert np.argmax(a, keepdims=True).shape == (1, 1)
+    assert np.nanargmax(a, keepdims=True).tolist() == [[3]]
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.uint8, onp.int32, onp.float16,
+                                onp.float32, onp.complex64])
+@pytest.mark.parametrize("shape, axis", [((0,), -1), ((3,), 0), ((2, 3), 0), ((2, 3), -1)])
+@pytest.mark.parametrize("dx", [1.0, 2])
+def test_trapezoid_is_numpys_arithmetic(dt, shape, axis, dx):
+    """Neighbours added in the data's dtype (int8 wraps, bool ors), times dx
+    in NumPy's promotion, halved: jnp gave float32 for narrow integers and
+    IndexError for empty data."""
+    x = (onp.arange(onp.prod(shape)).reshape(shape) * 60 % 130).astype(dt)
+    with onp.errstate(all="ignore"):
+        exp = onp.trapezoid(x, dx=dx, axis=axis)
+    got = np.trapezoid(np.asarray(x), dx=dx, axis=axis)
+    assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
+    onp.testing.assert_allclose(onp.asarray(got), exp, rtol=1e-3)
+    with pytest.raises(IndexError, match="trapezoid: too many indices"):
+        np.trapezoid(np.asarray(1.0))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.histogram(x), lambda m, x: m.histogram_bin_edges(x, bins=3),
+    lambda m, x: m.histogram2d(x, x, bins=2), lambda m, x: m.histogramdd(x.reshape(-1, 1), 2)])
+@pytest.mark.parametrize("x", [onp.zeros(0), onp.zeros(0, onp.int8), onp.array([1, 3], onp.int8),
+                               onp.array([0.5, 1.0], onp.float16)])
+def test_histograms_are_numpys(call, x):
+    """No data spans [0, 1]; histogram2d/dd counts are float64 and edges of
+    integer data float64."""
+    exp = call(onp, x)
+    got = call(np, np.asarray(x))
+    for e, g in zip(jax.tree_util.tree_leaves(exp), jax.tree_util.tree_leaves(got)):
+        e, g = onp.asarray(e), onp.asarray(g)
+        assert (g.dtype, g.shape) == (e.dtype, e.shape)
+        onp.testing.assert_allclose(g, e, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.float32, onp.float64])
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("args, kw", [((), {}), ((0.5,), {}), ((), {"axis": 0}),
+                                      ((onp.array([0.0, 1.0, 3.0]),), {"axis": 0}),
+                                      ((onp.array([0, 2, 4]),), {"axis": 0})])
+def test_gradient_is_numpys(dt, edge_order, args, kw):
+    """edge_order=2 (jnp refused it), coordinate spacings, integers in
+    float64, and bool data raising wherever NumPy subtracts it."""
+    x = (onp.arange(12).reshape(3, 4) ** 2 % 7).astype(dt)
+    try:
+        exp = onp.gradient(x, *args, edge_order=edge_order, **kw)
+    except TypeError:
+        with pytest.raises(TypeError, match="gradient: bool data cannot be subtracted"):
+            np.gradient(np.asarray(x), *args, edge_order=edge_order, **kw)
+        return
+    got = np.gradient(np.asarray(x), *args, edge_order=edge_order, **kw)
+    for e, g in zip(exp if isinstance(exp, tuple) else (exp,),
+                    got if isinstance(got, tuple) else (got,)):
+        assert (g.dtype, g.shape) == (e.dtype, e.shape)
+        onp.testing.assert_allclose(onp.asarray(g), e, rtol=1e-5, atol=1e-12)

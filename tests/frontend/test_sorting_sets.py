@@ -190,3 +190,30 @@ def test_insert_index_out_of_bounds_is_numpys_index_error():
         np.insert(np.asarray([3]), 4, -1)
     with pytest.raises(IndexError, match=r"insert: index -3 is out of bounds"):
         np.insert(np.asarray([3]), -3, -1)
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.uint16, onp.int32, onp.float16,
+                                onp.float32, onp.complex64, onp.complex128])
+def test_sort_complex_dtypes_and_nan_order(dt):
+    """complex64 only for int8/int16/uint8/uint16 (complex128 for float16 and
+    float32 too); NaNs in NumPy's order: R + Rj, R + nanj, nan + Rj, nan + nanj."""
+    x = onp.array([3, 1, 2, 0]).astype(dt)
+    exp = onp.sort_complex(x)
+    got = np.sort_complex(np.asarray(x))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), exp)
+    n = onp.nan
+    z = onp.array([complex(n, n), complex(n, -1), complex(-1, n), 2 + 1j, 2, 1, complex(0, n)])
+    onp.testing.assert_array_equal(onp.asarray(np.sort_complex(np.asarray(z))),
+                                   onp.sort_complex(z))
+
+
+@pytest.mark.parametrize("name", ["intersect1d", "union1d", "setxor1d", "setdiff1d"])
+def test_set_operations_of_mixed_dtypes(name):
+    """Joined in the common dtype (float16 with int16 is float32, as NumPy's
+    concatenation gives)."""
+    x, y = onp.array([0, 2, 1], onp.float16), onp.array([1, 3], onp.int16)
+    exp = getattr(onp, name)(x, y)
+    got = getattr(np, name)(np.asarray(x), np.asarray(y))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), exp)

@@ -149,3 +149,18 @@ def test_modf_of_infinities_is_a_signed_zero_and_the_infinity():
     onp.testing.assert_array_equal(onp.signbit(onp.asarray(frac)[:2]), [False, True])
     onp.testing.assert_array_equal(frac, [0.0, -0.0, NAN, 0.5])
     onp.testing.assert_array_equal(whole, [INF, -INF, NAN, 2.0])
+
+
+@pytest.mark.parametrize("dt", [onp.bool_, onp.int8, onp.int16, onp.int32, onp.int64,
+                                onp.uint8, onp.uint16, onp.uint32, onp.uint64])
+def test_integer_reciprocal(dt):
+    """NumPy's integer loop: 1 / x truncated, 1 / 0 the signed minimum of 32-
+    and 64-bit types and 0 otherwise (XLA's division gave the maximum)."""
+    vals = [0, 1] if dt is onp.bool_ else (
+        [0, 1, 2, 3, 255] if onp.dtype(dt).kind == "u" else [0, 1, 2, -1, -2, 127])
+    x = onp.array(vals, dt)
+    with onp.errstate(all="ignore"):
+        exp = onp.reciprocal(x)
+    got = np.reciprocal(np.asarray(x))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_array_equal(onp.asarray(got), exp)

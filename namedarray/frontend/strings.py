@@ -1,0 +1,26 @@
+"""``numpy.strings``: every name of NumPy's module, each raising the one
+``TypeError`` for data namedarray cannot hold (string arrays have no JAX dtype;
+``np.asarray`` of such data raises it too).  Keep such data in NumPy and
+convert numeric results with ``np.asarray``.
+
+>>> import namedarray as np
+>>> np.strings.str_len(["a"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+    ...
+TypeError: strings.str_len: numpy.strings (string arrays) is not supported: namedarray arrays hold ...
+>>> "str_len" in dir(np.strings)
+True
+"""
+from __future__ import annotations
+
+import numpy as onp
+
+from .engines.args import unsupported_module
+
+_NAMES = unsupported_module(onp.strings, "string arrays", __name__)
+globals().update(_NAMES)
+__all__ = sorted(_NAMES)
+
+
+def __dir__():
+    return __all__
