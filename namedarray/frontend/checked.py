@@ -18,7 +18,7 @@ from ..core.array import NamedArray, rewrap
 from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
-from .manipulation import _untag_listed
+from .manipulation import _untag_listed, check_py_ints
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
               "reflect", "symmetric", "wrap", "empty")
@@ -192,13 +192,39 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
     """``numpy.full_like``; a Python int that does not fit raises ``OverflowError``."""
     dt = onp.dtype(dtype) if dtype is not None else (
         onp.dtype(a.dtype) if hasattr(a, "dtype") else onp.asarray(a).dtype)
-    if type(fill_value) is int and dt.kind in "iu":
-        info = onp.iinfo(dt)
+    if type(fill_value) is int and dt.kind in "biu":
+        info = onp.iinfo(dt if dt.kind != "b" else onp.int64)   # bool: NumPy's C long
         if not info.min <= fill_value <= info.max:
             raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
                                 f"for {dt}")
+    if type(fill_value) is complex and dt.kind != "c":
+        fill_value = fill_value.real     # NumPy's cast drops the imaginary part
     return _full_like(a, fill_value, dtype, shape=shape)
 
 
-__all__ = ["bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
+_piecewise, _lexsort = wrap(jnp.piecewise, "piecewise"), _decl("lexsort")
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """``numpy.piecewise``; a Python int value the data's integer dtype cannot
+    hold raises ``OverflowError`` as in NumPy."""
+    check_py_ints("piecewise", asarray(x).dtype, list(funclist))
+    return _piecewise(x, condlist, funclist, *args, **kw)
+
+
+def lexsort(keys, axis=-1):
+    """``numpy.lexsort``; an ``axis`` outside the keys' dimensions raises
+    ``AxisError`` (a 1-d ``keys`` is a sequence of 0-d keys)."""
+    k = keys if isinstance(keys, (list, tuple)) else asarray(keys)
+    if len(k) == 0:
+        raise TypeError("lexsort: need a sequence of keys with len > 0")
+    nd = (asarray(k[0]).ndim if len(k) else 1) if isinstance(k, (list, tuple)) else max(
+        k.ndim - 1, 0)
+    if isinstance(axis, int) and not -max(nd, 1) <= axis < max(nd, 1):
+        raise onp.exceptions.AxisError(f"lexsort: axis {axis} is out of bounds for array "
+                                       f"of dimension {nd}")
+    return _lexsort(keys, axis)
+
+
+__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
            "histogram_bin_edges", "convolve", "correlate", "full_like"]

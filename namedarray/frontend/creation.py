@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import jax
@@ -185,6 +186,20 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     start, stop, step = vals
     if step is not None and step == 0:
         raise ZeroDivisionError("arange: step must not be 0")
+    ints = [v for v in vals if type(v) is int]
+    if any(not -2**63 <= v < 2**63 for v in ints):
+        # beyond int64 NumPy takes its own path (float64 bounds, its length rule)
+        args = [v for v in vals if v is not None]
+        if stop is None and step is not None:
+            args = [0] + args
+        return positional(np_asarray(onp.arange(*args, dtype=dtype)))
+    lo, hi, st = (0, start, 1) if stop is None else (start, stop, 1 if step is None else step)
+    if dtype is not None and onp.dtype(dtype).kind in "iu" and math.ceil((hi - lo) / st) > 0:
+        info = onp.iinfo(dtype)
+        for v in ints:
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"arange: Python integer {v} out of bounds for "
+                                    f"{onp.dtype(dtype)}")
     if dtype is None:
         # the dtype NumPy gives these argument types: probe with empty ranges
         probe = [type(start)(0)] + ([type(stop)(0)] if stop is not None else []) + (

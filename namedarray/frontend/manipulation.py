@@ -255,16 +255,32 @@ def _inplace(fn, target, res):
     target._assign(fn, res)
 
 
+def check_py_ints(fn, dtype, values):
+    """NumPy's ``OverflowError`` for a Python int (alone or in a list or
+    tuple) that an integer ``dtype`` cannot hold."""
+    dt = onp.dtype(dtype)
+    if dt.kind not in "iu":
+        return
+    info = onp.iinfo(dt)
+    for v in values if isinstance(values, (list, tuple)) else (values,):
+        if type(v) is int and not info.min <= v <= info.max:
+            raise OverflowError(f"{fn}: Python integer {v} out of bounds for {dt}")
+
+
 def put(a, ind, v, mode="raise"):
     """``numpy.put``: ``a.flat[ind] = v``, in place (an out-of-range index raises
     ``IndexError`` in an eager call; under ``jax.jit`` JAX drops that write)."""
     x = asarray(a)
     idx = np_asarray(ind) if is_data(ind) or isinstance(ind, (int, onp.integer)) else ind
+    if x.size == 0 and onp.size(idx):
+        raise IndexError("put: cannot replace elements of an empty array")
+    check_py_ints("put", x.dtype, v)
     if mode == "raise":
         _check_host_indices("put", ind, x.size, "the flattened array")
         mode = None
-    res = generic("put", lambda d, i, w: jnp.put(d, i, w, mode=mode, inplace=False),
-                   (x, idx, as_data(v)), {})
+    res = generic("put", lambda d, i, w: jnp.put(d.reshape(-1), i, jnp.asarray(w).astype(
+        d.dtype), mode=mode, inplace=False).reshape(d.shape),
+                  (x, idx, as_data(v)), {})
     _inplace("put", a, res.astype(x.dtype))
 
 
@@ -316,8 +332,9 @@ def _check_along(fn, arr, indices, axis):
 
 def put_along_axis(arr, indices, values, axis):
     """``numpy.put_along_axis``, in place."""
-    _check_along("put_along_axis", arr, indices, axis)
     x = asarray(arr)
+    check_py_ints("put_along_axis", x.dtype, values)
+    _check_along("put_along_axis", arr, indices, axis)
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
         d, i, w, axis, inplace=False), (x, as_data(indices), as_data(values)), {})
     _inplace("put_along_axis", arr, res)
@@ -326,6 +343,7 @@ def put_along_axis(arr, indices, values, axis):
 def place(arr, mask, vals):
     """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
     x = asarray(arr)
+    check_py_ints("place", x.dtype, vals)
     v = as_data(vals)
     if onp.size(v) == 0 if not isinstance(v, (jax.Array, NamedArray)) else v.size == 0:
         m = as_data(mask)
@@ -343,10 +361,7 @@ def fill_diagonal(a, val, wrap=False):
     x = asarray(a)
     if x.ndim < 2:
         raise ValueError(f"fill_diagonal: array must be at least 2-d (got shape {x.shape})")
-    if type(val) is int and x.dtype.kind in "iu" and not (
-            onp.iinfo(x.dtype).min <= val <= onp.iinfo(x.dtype).max):
-        raise OverflowError(f"fill_diagonal: Python integer {val} out of bounds for "
-                            f"{x.dtype}")
+    check_py_ints("fill_diagonal", x.dtype, val)
     res = generic("fill_diagonal", lambda d, w: _fill_diagonal(d, w, wrap), (x, as_data(val)),
                   {})
     _inplace("fill_diagonal", a, res)

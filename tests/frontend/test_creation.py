@@ -301,3 +301,26 @@ def test_geomspace_is_numpys(start, stop, num):
 def test_geomspace_refuses_zero():
     with pytest.raises(ValueError, match="geomspace: a geometric sequence cannot include zero"):
         np.geomspace(0, 1000j, 0)
+
+
+@pytest.mark.parametrize("src", [
+    "np.arange(2**63)", "np.arange(2**63 - 2, 2**63)", "np.arange(-3, dtype=np.uint64)",
+    "np.arange(-3, 5, 2, dtype=np.uint64)", "np.full_like(np.asarray(np.int8([1])), 1j)",
+    "np.full_like(np.asarray([True]), 2**63)", "np.full_like(np.asarray([1.0]), 2**64)"])
+def test_big_python_ints_and_casts_in_creation(src):
+    """Python ints beyond int64 follow NumPy's own path (float64 bounds) or its
+    OverflowError; a complex fill of a real array drops the imaginary part."""
+    res = []
+    for mod in (onp, np):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                res.append(onp.asarray(eval(src, {"np": mod})))
+            except OverflowError:
+                res.append("OverflowError")
+    exp, got = res
+    if isinstance(exp, str):
+        assert got == exp
+    else:
+        assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
+        onp.testing.assert_array_equal(got, exp)

@@ -285,3 +285,23 @@ def test_fill_diagonal_wrap_and_place_of_nothing():
     assert y.tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(ValueError, match="place: cannot insert from an empty array"):
         np.place(y, y > 1, [])
+
+
+def test_python_int_values_and_checks_in_order():
+    """NumPy's OverflowError for a Python int the dtype cannot hold (before an
+    index error), put into a 0-d array, lexsort's AxisError and empty keys."""
+    for f in (lambda: np.put(np.asarray(onp.uint8([1, 2])), [1], -1),
+              lambda: np.put_along_axis(np.asarray(onp.uint8([[0]])), np.asarray([[1]]), -1, 0),
+              lambda: np.piecewise(np.asarray(onp.uint8([1])), [np.asarray([True])], [0, -1])):
+        with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint8"):
+            f()
+    with pytest.raises(IndexError, match="put: cannot replace elements of an empty array"):
+        np.put(np.zeros((0, 2)), [0], 1)
+    x = np.asarray(False)
+    np.put(x, [0], 1)
+    assert bool(x) is True
+    with pytest.raises(onp.exceptions.AxisError, match="lexsort: axis 1 is out of bounds"):
+        np.lexsort(np.asarray([0]), axis=1)
+    with pytest.raises(TypeError, match="lexsort: need a sequence of keys"):
+        np.lexsort(np.asarray(onp.zeros(0, int)))
+    assert np.lexsort([[1, 0], [0, 0]]).tolist() == onp.lexsort([[1, 0], [0, 0]]).tolist()
