@@ -16,7 +16,7 @@ import numpy as onp
 
 from ..core import config
 from ..core.array import NamedArray, new, operand, positional, rewrap
-from .engines.args import check_dtype, np_asarray, unsupported_dtype
+from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
 from .engines.select import result_type
 from .joining import stack
@@ -42,6 +42,8 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
         if not config.holds(getattr(a, "dtype", onp.dtype(float))):
             raise unsupported_dtype("asarray", a.dtype, a)
+        if type(a) is onp.ndarray and (dtype is None or a.dtype == dtype):
+            return positional(to_device(a))
         return positional(jnp.asarray(a, dtype=dtype))
     return positional(np_asarray(a, dtype=dtype))
 

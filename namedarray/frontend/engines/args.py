@@ -18,6 +18,12 @@ import numpy as onp
 from ...core import config
 from ...core.array import NamedArray
 
+try:
+    from jax._src.core import trace_state_clean as _untraced
+except ImportError:          # another JAX: always the jax.numpy path
+    def _untraced():
+        return False
+
 
 # -- NumPy's argument conventions for the jax.numpy functions ----------------
 # parameters that are Python structure (shapes, axes, counts, options), never data
@@ -152,6 +158,30 @@ def np_asarray(v, dtype=None):
         return jnp.asarray(v, dtype=dtype)
     if not config.holds(h.dtype):
         raise unsupported_dtype("asarray", h.dtype, v)
+    # data NumPy built here from Python values is no one else's
+    return to_device(h, fresh=isinstance(v, (list, tuple, int, float, complex)))
+
+
+def to_device(h, fresh=False):
+    """NumPy data ``h`` as a new JAX array, ``jnp.asarray(h)`` bit for bit.
+
+    Outside a trace, data whose dtype JAX keeps as is goes to the device with
+    ``jax.device_put``, which compiles nothing (``jnp.asarray`` compiles a
+    small program per shape and dtype).  ``device_put`` may keep using the
+    host buffer on a CPU, so unless ``h`` is ``fresh`` (made here, held by no
+    one else) it goes as a host copy: writing into ``h`` later leaves the
+    array alone.  Anything else (a dtype JAX narrows when x64 is off, a masked
+    array, inside ``jax.jit``) goes through ``jnp.asarray``.
+
+    >>> import numpy
+    >>> h = numpy.arange(3.0)
+    >>> x = to_device(h); h[0] = 7.0
+    >>> x.dtype, float(x[0])
+    (dtype('float64'), 0.0)
+    """
+    if (type(h) is onp.ndarray and _untraced()
+            and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
+        return jax.device_put(h if fresh else onp.array(h, order="C"))
     return jnp.asarray(h)
 
 
