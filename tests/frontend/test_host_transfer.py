@@ -49,6 +49,8 @@ def _views(h):
 def _same(res, exp):
     assert res.dtype == exp.dtype and res.shape == exp.shape, (res, exp)
     assert res.weak_type == exp.weak_type
+    if not isinstance(exp, jax.core.Tracer):
+        assert res.committed == exp.committed and res.sharding == exp.sharding
     r, e = onp.asarray(res), onp.asarray(exp)
     assert r.tobytes() == e.tobytes(), (r, e)
 
@@ -74,6 +76,15 @@ def test_to_device_under_jit_is_jnp_asarray():
     h = _data(onp.float64)
     got = jax.jit(lambda: to_device(h))()
     _same(got, jnp.asarray(h))
+
+
+def test_the_default_device_is_jnp_asarrays():
+    h = _data(onp.float32)
+    dev = jax.devices()[-1]
+    with jax.default_device(dev):
+        for got in (to_device(h), np.asarray(h).data, np.asarray(list(h)).data):
+            _same(got, jnp.asarray(h))
+            assert got.devices() == {dev}
 
 
 def test_lists_and_scalars_take_numpys_dtype():
