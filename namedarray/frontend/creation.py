@@ -42,10 +42,23 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
         if not config.holds(getattr(a, "dtype", onp.dtype(float))):
             raise unsupported_dtype("asarray", a.dtype, a)
-        if type(a) is onp.ndarray and (dtype is None or a.dtype == dtype):
-            return positional(to_device(a))
+        if type(a) is onp.ndarray and _host_cast(dtype):
+            h = a if dtype is None else onp.asarray(a, dtype=dtype)
+            return positional(to_device(h, fresh=h is not a and h.base is None))
         return positional(jnp.asarray(a, dtype=dtype))
     return positional(np_asarray(a, dtype=dtype))
+
+
+def _host_cast(dtype) -> bool:
+    """Whether NumPy's cast to ``dtype`` on the host is ``jnp.asarray``'s: a
+    NumPy dtype that JAX keeps as it is (x64 off narrows 64-bit ones)."""
+    if dtype is None:
+        return True
+    try:
+        dt = onp.dtype(dtype)
+    except TypeError:
+        return False
+    return jax.dtypes.canonicalize_dtype(dt) == dt
 
 
 def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like=None):

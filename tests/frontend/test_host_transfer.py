@@ -1,6 +1,8 @@
 """Host NumPy data onto the device: ``np.asarray``/``np.array`` of NumPy data and
 lists give what ``jax.numpy.asarray`` gives (dtype, weak type, bits) in both x64
 modes and inside ``jax.jit``, compile nothing, and never share the host buffer."""
+import warnings
+
 import jax
 import jax.numpy as jnp
 import ml_dtypes
@@ -13,6 +15,8 @@ from support import ALL_DTYPES
 
 ML = [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, ml_dtypes.int4,
       ml_dtypes.uint4]
+CASTS = [onp.bool_, onp.int8, onp.uint8, onp.int32, onp.int64, onp.float16, onp.float32,
+         onp.float64, onp.complex64, ml_dtypes.bfloat16]
 SPECIAL = [0.0, -0.0, 1.0, -1.5, onp.nan, -onp.nan, onp.inf, -onp.inf, 1e-310, -5e-324,
            1e-40, 3.4e38, 1e39, 1e300, 65504.0, 7.0e-46]
 
@@ -62,14 +66,21 @@ def test_to_device_is_jnp_asarray_bit_for_bit(dt):
         _same(np.asarray(h).data, jnp.asarray(h))
         _same(np.array(h).data, jnp.asarray(h))
         _same(np.asarray(h, dtype=h.dtype).data, jnp.asarray(h))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # NaN or inf into an integer type
+            for to in CASTS:
+                _same(np.asarray(h, dtype=to).data, jnp.asarray(h, dtype=to))
 
 
 @pytest.mark.parametrize("dt", [onp.int64, onp.uint64, onp.float64, onp.complex128,
                                 onp.float32, onp.int8, ml_dtypes.bfloat16])
 def test_to_device_with_x64_off_is_jnp_asarray(dt):
-    with jax.enable_x64(False):
+    with jax.enable_x64(False), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         for h in _views(_data(dt)):
             _same(to_device(h), jnp.asarray(h))
+            for to in CASTS:
+                _same(np.asarray(h, dtype=to).data, jnp.asarray(h, dtype=to))
 
 
 def test_to_device_under_jit_is_jnp_asarray():
