@@ -28,10 +28,11 @@ usual ones once they have run 8 times (so a warm run may count one or two
 more compilations).  An escape-time iteration
 costs a few dispatches (``abs``, ``less``, ``n[inside] = i`` and the fused
 ``z[inside] = ...``).  The second run is then bounded by per-dispatch latency
-(tens to hundreds of microseconds on a loaded CPU), the first by compile time:
-the shrinking loop's first plain step runs ``abs`` and ``less`` eagerly (one
-XLA compilation each, tens of milliseconds on a CPU), and with NumPy at ~0.4
-ms for the whole loop those two alone exceed 150x NumPy.  On a loaded machine
+(tens to hundreds of microseconds on a loaded CPU), the first by compile time
+(``np.asarray`` of the NumPy data compiles nothing): the shrinking loop's first
+plain step runs ``abs`` and ``less`` eagerly (one XLA compilation each, tens
+of milliseconds on a CPU), and with NumPy at ~0.4 ms for the whole loop those
+two alone exceed 150x NumPy.  On a loaded machine
 every ratio is larger; the ``jnp by hand`` column is the same machine's floor
 for eager JAX.
 """
