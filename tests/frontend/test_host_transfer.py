@@ -10,6 +10,7 @@ import numpy as onp
 import pytest
 
 import namedarray as np
+from namedarray.frontend.engines import args
 from namedarray.frontend.engines.args import to_device
 from support import ALL_DTYPES
 
@@ -137,3 +138,16 @@ def test_numpy_data_reaches_the_device_without_compiling():
         jax.monitoring.unregister_event_duration_listener(listener)
     assert count[0] == 0
     assert x.shape == (4093,) and y.shape == (1361, 3)
+
+
+def test_the_public_transfer_gives_the_same_arrays(monkeypatch):
+    """Where JAX's internal transfer is missing or fails, ``jax.device_put``
+    takes over with the same results."""
+    monkeypatch.setattr(args, "_FAST", [False])
+    for dt in (onp.float64, onp.int8, ml_dtypes.bfloat16):
+        for h in _views(_data(dt)):
+            _same(to_device(h), jnp.asarray(h))
+    h = onp.arange(5.0)
+    x = to_device(h)
+    h[0] = 9.0
+    assert float(x[0]) == 0.0

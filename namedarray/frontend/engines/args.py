@@ -18,10 +18,15 @@ import numpy as onp
 from ...core import config
 from ...core.array import NamedArray
 
+# the transfer jax.device_put ends in, without its per-call checks (a third of
+# jnp.asarray's time when warm); JAX internals, so any failure to import or to
+# call them switches to jax.device_put for good (``to_device``)
 try:
     from jax._src.core import ShapedArray as _Aval, trace_state_clean as _untraced
     from jax._src.interpreters.pxla import batched_device_put as _put, get_default_device
-except ImportError:          # another JAX: always the jax.numpy path
+except ImportError:
+    _put = None
+
     def _untraced():
         return False
 
@@ -182,15 +187,21 @@ def to_device(h, fresh=False):
     """
     if (type(h) is onp.ndarray and _untraced()
             and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
-        # what jax.device_put(h) does, without its per-call checks (a third of
-        # jnp.asarray's time when warm): uncommitted, on the default device
-        dev = get_default_device()
-        s = _SHARDINGS.get(dev)
-        if s is None:
-            s = _SHARDINGS[dev] = jax.sharding.SingleDeviceSharding(dev)
-        return _put(_Aval(h.shape, h.dtype), s, [h if fresh else onp.array(h, order="C")],
-                    [dev], committed=False)
+        h = h if fresh else onp.array(h, order="C")
+        if _FAST[0]:
+            try:      # uncommitted, on the default device, as jax.device_put(h)
+                dev = get_default_device()
+                s = _SHARDINGS.get(dev)
+                if s is None:
+                    s = _SHARDINGS[dev] = jax.sharding.SingleDeviceSharding(dev)
+                return _put(_Aval(h.shape, h.dtype), s, [h], [dev], committed=False)
+            except Exception:        # another JAX's internals: the public call
+                _FAST[0] = False
+        return jax.device_put(h)
     return jnp.asarray(h)
+
+
+_FAST = [_put is not None]
 
 
 _SHARDINGS: dict = {}
