@@ -270,11 +270,6 @@ for _n in ("sum", "prod", "nansum", "nanprod", "cumsum", "cumprod", "nancumsum",
                  " is 127 (NumPy's out-of-range cast wraps: -128, with a RuntimeWarning)")
 
 
-for _n in ("median", "nanmedian"):
-    KNOWN[_n] = (lambda a, k: _kind(a[0]) == "c", "np.median(np.asarray([1 + 2j])): "
-                 "ValueError (NumPy sorts complex values: 1 + 2j)")
-
-
 def _non_finite(a, k):
     return any(isinstance(v, onp.ndarray) and v.dtype.kind in "fc" and not onp.isfinite(
         v).all() for v in a)
