@@ -290,19 +290,10 @@ KNOWN["float_power"] = (lambda a, k: any(
     "precision)")
 
 
-def _compress_too_long(a, k):
-    return (len(a[0]) > (a[1].size if k.get("axis") is None else
-                                       a[1].shape[k["axis"]] if -a[1].ndim <= k[
-                                           "axis"] < a[1].ndim else 0))
-
-
 KNOWN.update({
     "full": (lambda a, k: _big(a[1]) and k.get("dtype") is not None and onp.dtype(
         k["dtype"]).kind not in "iu", "np.full(3, 2**64, dtype=np.float16 or bool): the "
              "result or error class differs from NumPy's"),
-    "compress": (lambda a, k: a[1].ndim == 0 or _compress_too_long(a, k),
-                 "np.compress([False, True], np.ones(1)): ValueError (NumPy: "
-                 "IndexError); np.compress([], 0-d array) errors differ"),
 })
 
 

@@ -784,6 +784,19 @@ def test_compress_along_another_axis_and_short_conditions():
     assert COMPILES.n - c0 <= 2
 
 
+@pytest.mark.parametrize("cond", [[], [True], [False], [True, False]])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_compress_of_a_0d_array(cond, axis):
+    # NumPy takes a 0-d array as its 1-element ravel, along an axis too
+    assert_same(np.compress(cond, np.asarray(2.5), axis=axis),
+                onp.compress(cond, onp.asarray(2.5), axis=axis))
+    with pytest.raises(IndexError, match="compress: index 1 is out of bounds for axis 0 "
+                                         "with size 1"):
+        np.compress([False, True], np.asarray(2.5), axis=axis)
+    with pytest.raises(onp.exceptions.AxisError, match="compress: axis 1 is out of bounds"):
+        np.compress([True], np.asarray(2.5), axis=1)
+
+
 def test_masked_assignment_into_a_slice_reaches_its_base():
     z, zn = np.zeros((4, 5)), onp.zeros((4, 5))
     m = onp.arange(6).reshape(2, 3) % 2 == 0
