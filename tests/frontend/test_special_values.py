@@ -164,3 +164,18 @@ def test_integer_reciprocal(dt):
     got = np.reciprocal(np.asarray(x))
     assert got.dtype == exp.dtype
     onp.testing.assert_array_equal(onp.asarray(got), exp)
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+@pytest.mark.parametrize("dt", [onp.complex64, onp.complex128])
+def test_complex_maximum_minimum_propagate_nan_in_either_part(op, dt):
+    n = onp.nan
+    a = onp.asarray([1, complex(0, n), complex(n, 0), 2 + 1j, 1 + 1j, complex(n, 1)], dt)
+    b = onp.asarray([complex(0, n), 1, 1, complex(2, n), 1 + 2j, complex(1, n)], dt)
+    f, g = getattr(np, op), getattr(onp, op)
+    for x, y in ((a, b), (b, a), (a, onp.float16(1)), (onp.float16(1), b)):
+        got = f(np.asarray(x), np.asarray(y))
+        exp = g(x, y)
+        assert onp.asarray(got).dtype == exp.dtype
+        onp.testing.assert_array_equal(onp.asarray(got).real, exp.real)
+        onp.testing.assert_array_equal(onp.asarray(got).imag, exp.imag)
