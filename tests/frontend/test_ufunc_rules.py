@@ -162,3 +162,14 @@ def test_inexact_ufunc_with_python_int_beyond_the_dtype(op, dt):
                                 for a in args]), exp)
     with pytest.raises(OverflowError, match="arctan2: Python integer 1000"):
         np.arctan2(np.asarray(y), 10**400)
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+def test_signed_vs_uint64_compare_exactly_on_named_axes(op):
+    a = onp.asarray([2**63 - 1, -1, 5], onp.int64)
+    b = onp.asarray([2**63, 2**64 - 1, 5], onp.uint64)
+    f, g = getattr(np, op), getattr(onp, op)
+    same = f(np.asarray(a).tag("i"), np.asarray(b).tag("i")).untag("i")
+    assert_same(same, g(a, b))
+    outer = f(np.asarray(a).tag("i"), np.asarray(b).tag("j")).untag("i", "j")
+    assert_same(outer, g(a[:, None], b))

@@ -13,6 +13,8 @@ dtype('int8')
 """
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -279,7 +281,7 @@ class ufunc:
             steps, dims = align_plan(self.__name__, ops)
             mapped = ()
             out_dt = out_dts[0] if out_dts else None
-            res = _kernel(self._jfn, steps, out_dt)(
+            res = _kernel(jfn, steps, out_dt)(
                 *[o.data if isinstance(o, NamedArray) else o for o in ops])
         else:
             datas, dims, mapped = align(self.__name__, ops)
@@ -434,6 +436,7 @@ def _mixed_sign(ops):
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _exact_compare(jfn, name, signed):
     """``jfn`` comparing a signed and a uint64 array exactly: a negative signed
     value is below every unsigned one; the others compare as uint64."""
