@@ -215,6 +215,11 @@ def _complex_median(a, axis, keepdims, skip_nan):
     of NaNs only is NaN, with NumPy's RuntimeWarning)."""
     axes = tuple(range(a.ndim)) if axis is None else (
         tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
+    for ax in axes:
+        if not -builtins.max(a.ndim, 1) <= ax < builtins.max(a.ndim, 1):
+            raise _onp.exceptions.AxisError(
+                f"{'nanmedian' if skip_nan else 'median'}: axis {ax} is out of bounds for "
+                f"array of dimension {a.ndim}")
     axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
     keep = [i for i in range(a.ndim) if i not in axes]
     t = jnp.transpose(a, keep + list(axes)).reshape(

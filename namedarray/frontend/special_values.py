@@ -330,7 +330,7 @@ _COMPLEX.update(maximum=_fix_extreme, minimum=_fix_extreme)
 # computed whole from another function
 _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
         "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
-        "power": _power, "pow": _power, "sign": _sign, "reciprocal": _reciprocal,
+        "power": _power, "pow": _power, "float_power": _power, "sign": _sign, "reciprocal": _reciprocal,
         "exp2": _exp2}
 
 

@@ -377,3 +377,11 @@ def test_median_of_complex_along_axes(fn, axis, keepdims):
         got = getattr(np, fn)(np.asarray(y), axis=axis, keepdims=keepdims)
         exp = getattr(onp, fn)(y, axis=axis, keepdims=keepdims)
     assert_same(got, exp)
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+def test_median_of_complex_axis_checks(fn):
+    y = onp.zeros(1, complex)
+    assert_same(getattr(np, fn)(np.asarray(y), axis=0), getattr(onp, fn)(y, axis=0))
+    with pytest.raises(onp.exceptions.AxisError, match=f"{fn}: axis 1 is out of bounds"):
+        getattr(np, fn)(np.asarray(y), axis=1)

@@ -797,6 +797,20 @@ def test_compress_of_a_0d_array(cond, axis):
         np.compress([True], np.asarray(2.5), axis=1)
 
 
+@pytest.mark.parametrize("cond, shape, axis", [([False, True], (0, 1), 1),
+                                               ([True, True], (0, 0), 1),
+                                               ([True], (0, 0), -1),
+                                               ([True, False], (0, 2, 0), 2)])
+def test_compress_taking_nothing_checks_nothing(cond, shape, axis):
+    # NumPy's take checks the condition's length only where an axis before
+    # ``axis`` is not empty
+    assert_same(np.compress(cond, np.zeros(shape), axis=axis),
+                onp.compress(cond, onp.zeros(shape), axis=axis))
+    with pytest.raises(IndexError, match="compress: index 2 is out of bounds for axis 0 "
+                                         "with size 2"):
+        np.compress([True, True, True], np.zeros((2, 0)), axis=0)
+
+
 def test_masked_assignment_into_a_slice_reaches_its_base():
     z, zn = np.zeros((4, 5)), onp.zeros((4, 5))
     m = onp.arange(6).reshape(2, 3) % 2 == 0

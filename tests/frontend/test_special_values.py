@@ -179,3 +179,15 @@ def test_complex_maximum_minimum_propagate_nan_in_either_part(op, dt):
         assert onp.asarray(got).dtype == exp.dtype
         onp.testing.assert_array_equal(onp.asarray(got).real, exp.real)
         onp.testing.assert_array_equal(onp.asarray(got).imag, exp.imag)
+
+
+def test_complex_float_power_of_zero_is_numpy_s():
+    # 0 ** w is 0 for w.real > 0, NaN otherwise; computed in complex128
+    b = onp.asarray([0, 0, 1, 2, 0])
+    e = onp.asarray([1 + 1j, 1j, 0, 2 + 1j, -1], onp.complex64)
+    with onp.errstate(all="ignore"):
+        exp = onp.float_power(b, e)
+    got = onp.asarray(np.float_power(np.asarray(b), np.asarray(e)))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_allclose(got, exp, rtol=1e-12, equal_nan=True)
+    assert complex(np.float_power(np.asarray(False), 1 + 1j)) == 0
