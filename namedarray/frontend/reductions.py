@@ -239,7 +239,12 @@ def _complex_median(a, axis, keepdims, skip_nan):
         k = jnp.full(t.shape[:-1] + (1,), n)
     lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0]
     hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0]
-    r = jnp.where((k[..., 0] % 2) == 1, lo, (lo + hi) / 2)
+    # NumPy's mean of the middle value(s): their sum over the count by its complex
+    # division (Smith's: an infinite part times the zero ratio is NaN)
+    odd = (k[..., 0] % 2) == 1
+    tot = jnp.where(odd, lo, lo + hi)
+    scale = jnp.where(odd, 1.0, 0.5).astype(tot.real.dtype)
+    r = jax.lax.complex((tot.real + tot.imag * 0) * scale, (tot.imag - tot.real * 0) * scale)
     if skip_nan:
         r = jnp.where(k[..., 0] == 0, jnp.asarray(jnp.nan, t.dtype), r)
     else:
