@@ -189,7 +189,8 @@ def lstsq(a, b, rcond=None):
 def _lstsq(a, b, rcond):
     x, resid, rank, s = jnp.linalg.lstsq(a, b, rcond)
     rank = rank.astype(jnp.int32)  # NumPy's LAPACK rank is int32
-    s = s.real.astype(jnp.finfo(a.dtype).dtype)
+    # NumPy's common type of a and b (float64 for a non-inexact b), real part
+    s = s.real.astype(jnp.finfo(x.dtype).dtype)
     resid = jnp.zeros((0,), s.dtype) if a.shape[0] <= a.shape[1] else resid.astype(s.dtype)
     return x, resid, rank, s
 

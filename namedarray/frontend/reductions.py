@@ -201,8 +201,59 @@ def _empty_median(jfn):
                 warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
             dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else jnp.float64
             return jnp.full(shape, jnp.nan, dt)
+        if jnp.iscomplexobj(a):
+            return _complex_median(a, axis, keepdims, jfn is jnp.nanmedian)
         return jfn(a, axis=axis, keepdims=keepdims)
     return f
+
+
+def _complex_median(a, axis, keepdims, skip_nan):
+    """median/nanmedian of complex data in NumPy's sort order: by real part,
+    then imaginary part, values holding a NaN last (``a + nanj``, then
+    ``nan + bj``, then ``nan + nanj``).  median: a slice holding a NaN gives
+    its last value in that order; nanmedian: the NaNs are left out (a slice
+    of NaNs only is NaN, with NumPy's RuntimeWarning)."""
+    axes = tuple(range(a.ndim)) if axis is None else (
+        tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
+    for ax in axes:
+        if not -builtins.max(a.ndim, 1) <= ax < builtins.max(a.ndim, 1):
+            raise _onp.exceptions.AxisError(
+                f"{'nanmedian' if skip_nan else 'median'}: axis {ax} is out of bounds for "
+                f"array of dimension {a.ndim}")
+    axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
+    keep = [i for i in range(a.ndim) if i not in axes]
+    t = jnp.transpose(a, keep + list(axes)).reshape(
+        tuple(a.shape[i] for i in keep) + (-1,))
+    re, im = jnp.real(t), jnp.imag(t)
+    nre, nim = jnp.isnan(re), jnp.isnan(im)
+    cls = jnp.where(nre, 2, 0) + jnp.where(nim, 1, 0)
+    cls = jnp.where(nre & ~nim, 2, jnp.where(~nre & nim, 1, cls))
+    order = jnp.lexsort((jnp.where(nim, 0, im), jnp.where(nre, 0, re), cls), axis=-1)
+    srt = jnp.take_along_axis(t, order, -1)
+    n = t.shape[-1]
+    if skip_nan:
+        k = jnp.sum(~(nre | nim), axis=-1, keepdims=True)
+        if not isinstance(k, jax.core.Tracer) and bool(jnp.any(k == 0)):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=5)
+    else:
+        k = jnp.full(t.shape[:-1] + (1,), n)
+    lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0]
+    hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0]
+    # NumPy's mean of the middle value(s): their sum over the count by its complex
+    # division (Smith's: an infinite part times the zero ratio is NaN)
+    odd = (k[..., 0] % 2) == 1
+    tot = jnp.where(odd, lo, lo + hi)
+    scale = jnp.where(odd, 1.0, 0.5).astype(tot.real.dtype)
+    r = jax.lax.complex((tot.real + tot.imag * 0) * scale, (tot.imag - tot.real * 0) * scale)
+    if skip_nan:
+        r = jnp.where(k[..., 0] == 0, jnp.asarray(jnp.nan, t.dtype), r)
+    else:
+        last = srt[..., -1]
+        r = jnp.where(jnp.isnan(last), last, r)
+    r = r.astype(a.dtype)
+    if keepdims:
+        r = jnp.expand_dims(r, axes)
+    return r
 
 
 def _scalar_axis(jfn, name):

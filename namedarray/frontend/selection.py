@@ -1112,6 +1112,12 @@ def compress(condition, a, axis=None, out=None):
            [4]])
     """
     x = operand(a)
+    if axis is not None and not (isinstance(x, NamedArray) and (
+            x.ndim or x.names or x.mapped)) and onp.ndim(
+            x.data if isinstance(x, NamedArray) else x) == 0:
+        # NumPy takes a 0-d array along an axis as its 1-element ravel
+        a = x = positional(jnp.reshape(x.data if isinstance(x, NamedArray) else
+                                       jnp.asarray(x), (1,)))
     c = _condition(condition)
     if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
             not lazy(x) and not lazy(c) and (axis is None or (
@@ -1124,6 +1130,10 @@ def compress(condition, a, axis=None, out=None):
             n = t.shape[ax]
             ch = onp.asarray(c.data)
             if ch[n:].any():
+                if math.prod(t.shape[:ax]) == 0:   # NumPy's take loops over the
+                    return positional(jnp.zeros(        # axes before: it checks nothing
+                        t.shape[:ax] + (int(onp.count_nonzero(ch)),) + t.shape[ax + 1:],
+                        t.dtype))
                 raise IndexError(f"compress: index {n + int(onp.argmax(ch[n:]))} is out "
                                  f"of bounds for axis {ax} with size {n}")
             mh = onp.zeros(n, bool)

@@ -318,10 +318,19 @@ def _exp2(z):
     return _COMPLEX["exp"](w, jnp.exp(w))
 
 
+def _fix_extreme(a, b, r):
+    """maximum/minimum propagate a NaN held in either part, the first
+    operand's first (jnp compares past a NaN imaginary part)."""
+    return jnp.where(jnp.isnan(a), a, jnp.where(jnp.isnan(b), b, r))
+
+
+_COMPLEX.update(maximum=_fix_extreme, minimum=_fix_extreme)
+
+
 # computed whole from another function
 _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
         "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
-        "power": _power, "pow": _power, "sign": _sign, "reciprocal": _reciprocal,
+        "power": _power, "pow": _power, "float_power": _power, "sign": _sign, "reciprocal": _reciprocal,
         "exp2": _exp2}
 
 

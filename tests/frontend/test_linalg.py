@@ -189,6 +189,18 @@ def test_lstsq_rank_deficient_has_empty_residuals_like_numpy():
         check(g, w, 1e-9)
 
 
+@pytest.mark.parametrize("da, db", [(onp.float32, onp.bool_), (onp.float32, onp.int8),
+                                    (onp.complex64, onp.bool_), (onp.bool_, onp.float32),
+                                    (onp.float32, onp.float32)])
+@pytest.mark.parametrize("sa", [(0, 0), (3, 2), (2, 3)])
+def test_lstsq_dtypes_are_numpy_s_common_type(da, db, sa):
+    # a non-inexact operand makes NumPy's common type float64: residuals and
+    # singular values too, not only the solution
+    a, b = onp.ones(sa, da), onp.arange(sa[0]).astype(db)
+    for g, w in zip(na.linalg.lstsq(na.asarray(a), na.asarray(b)), LA.lstsq(a, b)):
+        assert onp.asarray(g).dtype == w.dtype and onp.shape(g) == w.shape
+
+
 def test_lstsq_named_batch():
     a = rand(0, onp.float64, (3, 5, 2))
     b = rand(1, onp.float64, (3, 5))

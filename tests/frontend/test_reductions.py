@@ -12,7 +12,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray.testing import strategies as nst
-from support import NAMES, arrays, shapes
+from support import NAMES, arrays, assert_same, shapes
 
 INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
 FLOAT = [onp.float16, onp.float32, onp.float64]
@@ -342,3 +342,49 @@ def test_gradient_is_numpys(dt, edge_order, args, kw):
                     got if isinstance(got, tuple) else (got,)):
         assert (g.dtype, g.shape) == (e.dtype, e.shape)
         onp.testing.assert_allclose(onp.asarray(g), e, rtol=1e-5, atol=1e-12)
+
+
+_N = onp.nan
+COMPLEX_MEDIAN_CASES = [
+    [1 + 2j, 3, 1 + 1j, 2 + 5j], [1 + 2j, 3, 1 + 1j], [complex(_N, 0), 1 + 1j],
+    [complex(_N, 1), complex(_N, 0), complex(1, _N)],
+    [complex(1, _N), complex(_N, _N), complex(_N, 2)],
+    [1 + 1j, complex(1, _N), 3, 2 + 2j, complex(_N, 0)],
+    [complex(0, onp.inf)], [complex(0, onp.inf), 1]]
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+@pytest.mark.parametrize("case", COMPLEX_MEDIAN_CASES, ids=range(len(COMPLEX_MEDIAN_CASES)))
+def test_median_of_complex_sorts_lexicographically(fn, case):
+    # NumPy orders complex values by real, then imaginary part, NaNs last
+    y = onp.asarray(case)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got, exp = getattr(np, fn)(np.asarray(y)), getattr(onp, fn)(y)
+    assert got.dtype == exp.dtype and got.shape == exp.shape
+    onp.testing.assert_array_equal(onp.asarray(got), exp)      # NaN matches NaN
+    if not onp.isnan(exp) or onp.isinf(exp):
+        # the mean of the middle values by NumPy's complex division: nan + inf j
+        onp.testing.assert_array_equal(onp.asarray(got).real, exp.real)
+        onp.testing.assert_array_equal(onp.asarray(got).imag, exp.imag)
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_median_of_complex_along_axes(fn, axis, keepdims):
+    y = onp.asarray([[1 + 1j, 2j, 3, 3 - 1j], [3, 4j, complex(_N, 1), 2 + 2j]],
+                    onp.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = getattr(np, fn)(np.asarray(y), axis=axis, keepdims=keepdims)
+        exp = getattr(onp, fn)(y, axis=axis, keepdims=keepdims)
+    assert_same(got, exp)
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+def test_median_of_complex_axis_checks(fn):
+    y = onp.zeros(1, complex)
+    assert_same(getattr(np, fn)(np.asarray(y), axis=0), getattr(onp, fn)(y, axis=0))
+    with pytest.raises(onp.exceptions.AxisError, match=f"{fn}: axis 1 is out of bounds"):
+        getattr(np, fn)(np.asarray(y), axis=1)

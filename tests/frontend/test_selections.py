@@ -784,6 +784,33 @@ def test_compress_along_another_axis_and_short_conditions():
     assert COMPILES.n - c0 <= 2
 
 
+@pytest.mark.parametrize("cond", [[], [True], [False], [True, False]])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_compress_of_a_0d_array(cond, axis):
+    # NumPy takes a 0-d array as its 1-element ravel, along an axis too
+    assert_same(np.compress(cond, np.asarray(2.5), axis=axis),
+                onp.compress(cond, onp.asarray(2.5), axis=axis))
+    with pytest.raises(IndexError, match="compress: index 1 is out of bounds for axis 0 "
+                                         "with size 1"):
+        np.compress([False, True], np.asarray(2.5), axis=axis)
+    with pytest.raises(onp.exceptions.AxisError, match="compress: axis 1 is out of bounds"):
+        np.compress([True], np.asarray(2.5), axis=1)
+
+
+@pytest.mark.parametrize("cond, shape, axis", [([False, True], (0, 1), 1),
+                                               ([True, True], (0, 0), 1),
+                                               ([True], (0, 0), -1),
+                                               ([True, False], (0, 2, 0), 2)])
+def test_compress_taking_nothing_checks_nothing(cond, shape, axis):
+    # NumPy's take checks the condition's length only where an axis before
+    # ``axis`` is not empty
+    assert_same(np.compress(cond, np.zeros(shape), axis=axis),
+                onp.compress(cond, onp.zeros(shape), axis=axis))
+    with pytest.raises(IndexError, match="compress: index 2 is out of bounds for axis 0 "
+                                         "with size 2"):
+        np.compress([True, True, True], np.zeros((2, 0)), axis=0)
+
+
 def test_masked_assignment_into_a_slice_reaches_its_base():
     z, zn = np.zeros((4, 5)), onp.zeros((4, 5))
     m = onp.arange(6).reshape(2, 3) % 2 == 0

@@ -164,3 +164,30 @@ def test_integer_reciprocal(dt):
     got = np.reciprocal(np.asarray(x))
     assert got.dtype == exp.dtype
     onp.testing.assert_array_equal(onp.asarray(got), exp)
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+@pytest.mark.parametrize("dt", [onp.complex64, onp.complex128])
+def test_complex_maximum_minimum_propagate_nan_in_either_part(op, dt):
+    n = onp.nan
+    a = onp.asarray([1, complex(0, n), complex(n, 0), 2 + 1j, 1 + 1j, complex(n, 1)], dt)
+    b = onp.asarray([complex(0, n), 1, 1, complex(2, n), 1 + 2j, complex(1, n)], dt)
+    f, g = getattr(np, op), getattr(onp, op)
+    for x, y in ((a, b), (b, a), (a, onp.float16(1)), (onp.float16(1), b)):
+        got = f(np.asarray(x), np.asarray(y))
+        exp = g(x, y)
+        assert onp.asarray(got).dtype == exp.dtype
+        onp.testing.assert_array_equal(onp.asarray(got).real, exp.real)
+        onp.testing.assert_array_equal(onp.asarray(got).imag, exp.imag)
+
+
+def test_complex_float_power_of_zero_is_numpy_s():
+    # 0 ** w is 0 for w.real > 0, NaN otherwise; computed in complex128
+    b = onp.asarray([0, 0, 1, 2, 0])
+    e = onp.asarray([1 + 1j, 1j, 0, 2 + 1j, -1], onp.complex64)
+    with onp.errstate(all="ignore"):
+        exp = onp.float_power(b, e)
+    got = onp.asarray(np.float_power(np.asarray(b), np.asarray(e)))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_allclose(got, exp, rtol=1e-12, equal_nan=True)
+    assert complex(np.float_power(np.asarray(False), 1 + 1j)) == 0

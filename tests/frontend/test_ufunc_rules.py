@@ -6,6 +6,7 @@ import itertools
 import subprocess
 import sys
 
+import jax
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -105,3 +106,70 @@ def test_gcd_lcm_at_the_signed_minimum(dt):
 def test_integer_power_python_exponent(k, dt):
     y = onp.arange(0 if dt == onp.uint8 else -3, 4).astype(dt)
     assert_same(np.asarray(y) ** k, y ** k)
+
+
+BIG = [2**63, 2**64, -2**63 - 1, 1000, -1, 10**400]
+COMPARISONS = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+@pytest.mark.parametrize("dt", [onp.int8, onp.uint8, onp.int64, onp.uint64])
+def test_compare_with_python_int_beyond_the_dtype(op, dt):
+    info = onp.iinfo(dt)
+    y = onp.asarray([info.min, 0, 1, info.max], dt)
+    f, g = getattr(np, op), getattr(onp, op)
+    for v in BIG:
+        if info.min <= v <= info.max:
+            continue
+        assert_same(f(np.asarray(y), v), g(y, v))
+        assert_same(f(v, np.asarray(y)), g(v, y))
+        assert_same(f(np.asarray(y[:0]), v), g(y[:0], v))
+        assert_same(f(np.asarray(y[0]), v), g(y[0], v))
+
+
+def test_compare_with_python_int_beyond_the_dtype_named_and_jitted():
+    y = onp.arange(-3, 3, dtype=onp.int8).reshape(2, 3)
+    x = np.asarray(y).tag("a", "b")
+    r = np.less(x, 2**64)
+    assert r.named_shape == {"a": 2, "b": 3} and r.dtype == bool
+    assert onp.asarray(r.untag("a", "b")).all()
+    f = jax.jit(lambda x: np.greater_equal(x, -2**63 - 1))
+    assert_same(f(np.asarray(y)), onp.greater_equal(y, -2**63 - 1))
+    # a bool array takes the int64 loop: NumPy's OverflowError
+    with pytest.raises(OverflowError, match="equal: Python integer 9223372036854775808 out "
+                                            "of bounds for int64"):
+        np.equal(np.asarray([True]), 2**63)
+
+
+@pytest.mark.parametrize("op", ["arctan2", "hypot", "logaddexp", "logaddexp2", "copysign",
+                                "nextafter", "float_power", "heaviside", "ldexp"])
+@pytest.mark.parametrize("dt", [onp.int8, onp.uint16, onp.int64, onp.bool_])
+def test_inexact_ufunc_with_python_int_beyond_the_dtype(op, dt):
+    # NumPy casts the int into the loop's dtype (float16 for int8): inf beyond it
+    y = onp.asarray([0, 1], dt)
+    f, g = getattr(np, op), getattr(onp, op)
+    with onp.errstate(all="ignore"):
+        for v in [2**63, 2**64, 2**70, -2**63 - 1]:
+            for args in ((y, v), (v, y)):
+                try:
+                    exp = g(*args)
+                except OverflowError:       # ldexp's int32 exponent
+                    with pytest.raises(OverflowError, match=f"{op}: Python integer"):
+                        f(*[np.asarray(a) if isinstance(a, onp.ndarray) else a
+                            for a in args])
+                    continue
+                assert_same(f(*[np.asarray(a) if isinstance(a, onp.ndarray) else a
+                                for a in args]), exp)
+    with pytest.raises(OverflowError, match="arctan2: Python integer 1000"):
+        np.arctan2(np.asarray(y), 10**400)
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+def test_signed_vs_uint64_compare_exactly_on_named_axes(op):
+    a = onp.asarray([2**63 - 1, -1, 5], onp.int64)
+    b = onp.asarray([2**63, 2**64 - 1, 5], onp.uint64)
+    f, g = getattr(np, op), getattr(onp, op)
+    same = f(np.asarray(a).tag("i"), np.asarray(b).tag("i")).untag("i")
+    assert_same(same, g(a, b))
+    outer = f(np.asarray(a).tag("i"), np.asarray(b).tag("j")).untag("i", "j")
+    assert_same(outer, g(a[:, None], b))

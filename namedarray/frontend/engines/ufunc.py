@@ -13,6 +13,8 @@ dtype('int8')
 """
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -205,12 +207,20 @@ class ufunc:
                     args[i] = positional(jnp.asarray(onp.uint64(args[i])))
                     continue
                 if dt.kind in "fc" and not _fits(args[i], onp.int64):
-                    args[i] = float(args[i])   # NumPy: the int joins the float loop
+                    # NumPy: the int is cast into the loop's dtype (inf where it
+                    # overflows that dtype; the loop stays, e.g. float16 for int8)
+                    args[i] = positional(jnp.asarray(_to_inexact(self.__name__, args[i], dt)))
                     continue
                 if dt.kind not in "iu" or _fits(args[i], dt):
                     continue
-                if self.__name__ in _COMPARISONS and dtype is None and _fits(args[i], onp.int64):
-                    args[i] = positional(jnp.asarray(args[i], onp.int64))
+                other = key[1 - i] if self.nin == 2 else None
+                if self.__name__ in _COMPARISONS and dtype is None and isinstance(
+                        other, onp.dtype) and other.kind in "iu":
+                    # NumPy 2 compares exactly: an int beyond the integer dtype of
+                    # the other operand is above (or below) every value of it, as
+                    # +inf (-inf) is; the answer is the same for every element
+                    args[i] = positional(jnp.asarray(onp.inf if args[i] > 0 else -onp.inf,
+                                                     onp.float64))
                 else:
                     raise OverflowError(f"{self.__name__}: Python integer {args[i]} out of "
                                         f"bounds for {dt}")
@@ -271,7 +281,7 @@ class ufunc:
             steps, dims = align_plan(self.__name__, ops)
             mapped = ()
             out_dt = out_dts[0] if out_dts else None
-            res = _kernel(self._jfn, steps, out_dt)(
+            res = _kernel(jfn, steps, out_dt)(
                 *[o.data if isinstance(o, NamedArray) else o for o in ops])
         else:
             datas, dims, mapped = align(self.__name__, ops)
@@ -426,6 +436,7 @@ def _mixed_sign(ops):
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _exact_compare(jfn, name, signed):
     """``jfn`` comparing a signed and a uint64 array exactly: a negative signed
     value is below every unsigned one; the others compare as uint64."""
@@ -442,6 +453,18 @@ def _exact_compare(jfn, name, signed):
 
 def _broadcastable(s, t) -> bool:
     return all(a == b or a == 1 or b == 1 for a, b in zip(s[::-1], t[::-1]))
+
+
+def _to_inexact(fn, v: int, dt):
+    """The Python int ``v`` in the inexact loop dtype ``dt`` (inf beyond its range,
+    as NumPy casts it); an int beyond every float raises NumPy's OverflowError."""
+    try:
+        f = float(v)
+    except OverflowError:
+        raise OverflowError(f"{fn}: Python integer {v} too large to convert to "
+                            f"{onp.dtype(dt)}") from None
+    with onp.errstate(over="ignore"):
+        return onp.asarray(f).astype(dt)
 
 
 def _fits(v: int, dt) -> bool:
