@@ -593,8 +593,14 @@ def evaluate(roots):
             else:
                 n += 1
             _QUICK_CALLS[key] = n
-        with jax.ensure_compile_time_eval():
-            vals = fn(*leaves, *packs)
+        try:
+            with jax.ensure_compile_time_eval():
+                vals = fn(*leaves, *packs)
+        except Exception:       # noqa: BLE001 -- an XLA without these options
+            _QUICK_OK[0] = False     # the usual compilation from now on
+            fn = _PROGRAMS[key] = _program(False, *key[1:])
+            with jax.ensure_compile_time_eval():
+                vals = fn(*leaves, *packs)
     else:
         vals = _concrete(fn, *leaves, *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
@@ -644,6 +650,8 @@ _EXACT_OPS: dict = {}
 _HOT_CALLS = 8
 #: the runs of each quickly compiled program (None once compiled again)
 _QUICK_CALLS: dict = {}
+#: whether XLA accepts _QUICK_OPTIONS (cleared by the first quick program that fails)
+_QUICK_OK = [True]
 
 
 def _exact_op(op) -> bool:
@@ -660,7 +668,7 @@ def _exact_op(op) -> bool:
 def _quick(prog, leaves, complexes) -> bool:
     """Whether the program runs on small real CPU buffers and its operations
     are all exact (then compiled with ``_QUICK_OPTIONS``)."""
-    if complexes:
+    if complexes or not _QUICK_OK[0]:
         return False
     for a in leaves:
         if a.size > _QUICK_SIZE or a.dtype.kind == "c" or traced(a) or not _on_cpu(a):

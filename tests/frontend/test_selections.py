@@ -656,6 +656,22 @@ def test_a_hot_quick_program_is_compiled_again_with_the_same_bits():
     assert_same(outs[-1], x[m] * 1.1 + 0.3 - x[m] / 7)
 
 
+
+def test_an_xla_refusing_the_quick_options_gets_the_usual_compilation(monkeypatch):
+    """A later XLA without one of the quick options: the first quick program
+    fails to compile, and from then on every program compiles as usual."""
+    x = onp.random.default_rng(7).standard_normal(64)
+    m = x > 0
+    monkeypatch.setattr(selection, "_QUICK_OPTIONS", {"xla_no_such_option": 1})
+    monkeypatch.setattr(selection, "_QUICK_OK", [True])
+    selection._PROGRAMS.clear()
+    selection._QUICK_CALLS.clear()
+    for _ in range(2):
+        got = onp.asarray(np.asarray(x)[m] * 1.3 - 0.2)
+        assert_same(got, x[m] * 1.3 - 0.2)
+    assert selection._QUICK_OK == ([False] if jax.default_backend() == "cpu" else [True])
+    selection._PROGRAMS.clear()
+
 # --------------------------------------------------------------------------
 # functions whose result size is data dependent
 # --------------------------------------------------------------------------
