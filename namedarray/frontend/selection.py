@@ -78,7 +78,8 @@ from jax._src.lax.lax import _convert_element_type
 
 from ..core import config
 from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
-from .engines.args import numpy_args
+from .engines import host
+from .engines.args import numpy_args, to_device
 from .engines.generic import wrap
 
 _Tracer = jax.core.Tracer
@@ -546,8 +547,10 @@ _PROGRAMS: dict = {}
 
 
 def evaluate(roots):
-    """Evaluate the deferred ``roots`` (and what they share) in one compiled call."""
-    leaves, leaf_pos, prog, seen = [], {}, [], {}
+    """Evaluate the deferred ``roots`` (and what they share) in one compiled
+    call, or, for its first runs on small exact CPU data, in NumPy on the host
+    (the same bits; see engines/host.py)."""
+    leaves, leaf_pos, prog, seen, dtypes = [], {}, [], {}, []
     consts = {float: [], int: [], complex: []}
 
     def ref(a):
@@ -557,6 +560,7 @@ def evaluate(roots):
                 if i is None:
                     refs = tuple(ref(b) for b in a._args)
                     prog.append((a._op, refs))
+                    dtypes.append(a._dtype)
                     i = seen[id(a)] = ("n", len(prog) - 1)
                 return i
             a = a._val
@@ -571,42 +575,62 @@ def evaluate(roots):
         return (type(a), len(c) - 1)
 
     outs = tuple(ref(r) for r in roots)
-    consts[int].append(0)       # the runtime zero of the barriers
-    packs = tuple(_pack(t, v) for t, v in consts.items() if v)
     prog = tuple(prog)
-    key = (_quick(prog, leaves, consts[complex]), len(leaves),
-           tuple(t for t, v in consts.items() if v), prog, outs)
-    fn = _PROGRAMS.get(key)
-    if fn is None:
-        fn = _PROGRAMS[key] = _program(*key)
-        if len(_PROGRAMS) > 1024:
-            _PROGRAMS.clear()
-            _QUICK_CALLS.clear()
-    if key[0]:      # (concrete leaves: run at once, even inside a trace)
-        n = _QUICK_CALLS.get(key, 0)
-        if n is not None:
-            if n >= _HOT_CALLS:
-                # a hot program: compiled again with the usual options (the
-                # same bits, faster code) once it has run _HOT_CALLS times
-                fn = _PROGRAMS[key] = _program(False, *key[1:])
-                n = None
-            else:
-                n += 1
-            _QUICK_CALLS[key] = n
-        try:
-            with jax.ensure_compile_time_eval():
-                vals = fn(*leaves, *packs)
-        except Exception:       # noqa: BLE001 -- an XLA without these options
-            _QUICK_OK[0] = False     # the usual compilation from now on
-            fn = _PROGRAMS[key] = _program(False, *key[1:])
-            with jax.ensure_compile_time_eval():
-                vals = fn(*leaves, *packs)
-    else:
+    key = (len(leaves), tuple(t for t, v in consts.items() if v or t is int), prog, outs)
+    vals = None
+    if not consts[complex] and all(_exact_op(op) for op, _ in prog):
+        hk = (key, tuple(a.shape for a in leaves))
+        n = _HOST_RUNS.get(hk, 0)
+        if n < host.HOST_RUNS:
+            if len(_HOST_RUNS) > 4096:
+                _HOST_RUNS.clear()
+            _HOST_RUNS[hk] = n + 1
+            vals = _on_host(prog, dtypes, outs, leaves, consts)
+    if vals is None:
+        consts[int].append(0)       # the runtime zero of the barriers
+        packs = tuple(_pack(t, v) for t, v in consts.items() if v)
+        fn = _PROGRAMS.get(key)
+        if fn is None:
+            fn = _PROGRAMS[key] = _program(*key)
+            if len(_PROGRAMS) > 1024:
+                _PROGRAMS.clear()
         vals = _concrete(fn, *leaves, *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
         for r, v in zip(roots, vals):
             r.data = v
     return vals
+
+
+#: the runs on the host of each program (and leaf shapes)
+_HOST_RUNS: dict = {}
+
+
+def _on_host(prog, dtypes, outs, leaves, consts):
+    """The program ``prog`` run by NumPy on the host buffers of ``leaves``, or
+    None where it may not run there (see engines/host.py)."""
+    views = []
+    for a in leaves:
+        h = host.view(a)
+        if h is None:
+            return None
+        views.append(h)
+    nodes = []
+
+    def get(r):
+        return nodes[r[1]] if r[0] == "n" else views[r[1]] if r[0] == "l" else \
+            consts[r[0]][r[1]]
+
+    for (op, refs), dt in zip(prog, dtypes):
+        args = [get(r) for r in refs]
+        if op[0] == "engine":       # the static scalars in their places
+            it = iter(args)
+            args = [next(it) if s is _ARRAY else s[1] for s in op[2]]
+        v = host.apply(onp.bitwise_and if op[0] == "and" else _NUMPY[op[1].__name__],
+                       dt, args)
+        if v is None:
+            return None
+        nodes.append(v)
+    return tuple(to_device(get(r), fresh=True) for r in outs)
 
 
 _PACKS: dict = {}
@@ -626,57 +650,22 @@ def _pack(t, values):
     return d
 
 
-#: the operations whose results are the correctly rounded ones (IEEE
-#: arithmetic, comparisons, logic, rounding): any code generation gives the
-#: same bits for them, so their small programs may be compiled quickly
-_EXACT = frozenset((
-    "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive",
-    "absolute", "abs", "fabs", "square", "sqrt", "less", "less_equal", "greater",
-    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
-    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
-    "floor", "ceil", "trunc", "rint"))
-#: buffers of at most this many elements: compilation, not the run, is the
-#: cost (on a CPU the unoptimized code of a 24-operation program on 2**14
-#: elements runs ~0.2 ms slower, a few ms over its _HOT_CALLS runs, against
-#: ~30 ms saved by the quick compilation)
-_QUICK_SIZE = 1 << 14
-#: the compiler options of such a program: no LLVM optimization, the plain
-#: elemental emitters (a third of the compile time, slower code; the same
-#: bits, see _EXACT)
-_QUICK_OPTIONS = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
 _EXACT_OPS: dict = {}
-#: a quickly compiled program that has run this many times is compiled again
-#: with the usual options (its optimized code then pays for the compilation)
-_HOT_CALLS = 8
-#: the runs of each quickly compiled program (None once compiled again)
-_QUICK_CALLS: dict = {}
-#: whether XLA accepts _QUICK_OPTIONS (cleared by the first quick program that fails)
-_QUICK_OK = [True]
+_NUMPY = {name: getattr(onp, name) for name in host.EXACT}
 
 
 def _exact_op(op) -> bool:
-    """Whether the deferred operation ``op`` is one of ``_EXACT`` on real data."""
+    """Whether the deferred operation ``op`` is one of ``host.EXACT`` on real data."""
     r = _EXACT_OPS.get(op)
     if r is None:
         kind = op[0]
-        r = kind == "and" or (kind in ("fast", "engine") and op[1].__name__ in _EXACT and
+        r = kind == "and" or (kind in ("fast", "engine") and op[1].__name__ in host.EXACT and
                               (kind == "engine" or op[2].kind in "biuf"))
         _EXACT_OPS[op] = r
     return r
 
 
-def _quick(prog, leaves, complexes) -> bool:
-    """Whether the program runs on small real CPU buffers and its operations
-    are all exact (then compiled with ``_QUICK_OPTIONS``)."""
-    if complexes or not _QUICK_OK[0]:
-        return False
-    for a in leaves:
-        if a.size > _QUICK_SIZE or a.dtype.kind == "c" or traced(a) or not _on_cpu(a):
-            return False
-    return all(_exact_op(op) for op, _ in prog)
-
-
-def _program(quick, nleaves, types, prog, outs):
+def _program(nleaves, types, prog, outs):
     fns = [(_op_fn(op), refs) for op, refs in prog]
     used = {r[1] for _, refs in prog for r in refs if r[0] == "n"}
 
@@ -701,7 +690,7 @@ def _program(quick, nleaves, types, prog, outs):
             nodes.append(_barrier(v, zero) if i in used else v)
         return tuple(get(r, True) for r in outs)
 
-    return jax.jit(run, compiler_options=_QUICK_OPTIONS if quick else None)
+    return jax.jit(run)
 
 
 _BITS = {onp.dtype(onp.float64): onp.int64, onp.dtype(onp.float32): onp.int32}

@@ -22,12 +22,12 @@ from ...core.array import NamedArray
 # jnp.asarray's time when warm); JAX internals, so any failure to import or to
 # call them switches to jax.device_put for good (``to_device``)
 try:
-    from jax._src.core import ShapedArray as _Aval, trace_state_clean as _untraced
+    from jax._src.core import ShapedArray as _Aval, trace_state_clean as untraced
     from jax._src.interpreters.pxla import batched_device_put as _put, get_default_device
 except ImportError:
     _put = None
 
-    def _untraced():
+    def untraced():
         return False
 
 
@@ -185,7 +185,7 @@ def to_device(h, fresh=False):
     >>> x.dtype, float(x[0])
     (dtype('float64'), 0.0)
     """
-    if (type(h) is onp.ndarray and _untraced()
+    if (type(h) is onp.ndarray and untraced()
             and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
         h = h if fresh else onp.array(h, order="C")
         if _FAST[0]:

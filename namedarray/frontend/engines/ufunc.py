@@ -26,6 +26,7 @@ from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
 from .generic import generic
+from .host import EXACT, HOST_DTYPES, first_runs
 from .out import store_out
 from .reduction import ufunc_reduce
 from .results import finish
@@ -64,6 +65,7 @@ class ufunc:
         # operand dtypes (the dtype alone for one operand) -> (the result dtype to
         # cast to, None where the function already gives it; the function to call)
         self._fastfn: dict = {}
+        self._tried: set = set()    # operand types whose fast entry was looked for
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
             jfn, jnp.ufunc) else None
@@ -131,6 +133,11 @@ class ufunc:
                                        jax.ShapeDtypeStruct((), t) for t in ins]).dtype
         except Exception:       # noqa: BLE001 -- then the result is checked per call
             got = None
+        if self.__name__ in EXACT and out_dt in HOST_DTYPES and all(
+                t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
+            # an exact operation: its first runs on a new shape are NumPy's
+            # on a CPU (no compilation; see engines/host.py)
+            fn = first_runs(fn, self.__name__, out_dt)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -144,7 +151,7 @@ class ufunc:
                 a = args[0]
                 if type(a) is NamedArray:          # elementwise: the layout is kept
                     d = a.data
-                    hit = self._fastfn.get(d.dtype)
+                    hit = self._fastfn.get(d.dtype) or self._first_hit(d.dtype)
                     if hit is not None:
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
             elif n == 2 == self.nin:
@@ -159,22 +166,38 @@ class ufunc:
                                 (da == db and ad.shape == bd.shape) or (
                                 da.count(None) == len(da) and db.count(None) == len(db)
                                 and _broadcastable(ad.shape, bd.shape))):
-                            hit = self._fastfn.get((ad.dtype, bd.dtype))
+                            k = (ad.dtype, bd.dtype)
+                            hit = self._fastfn.get(k) or self._first_hit(k)
                             if hit is not None:
                                 return _fast_named(hit[1](ad, bd), hit[0],
                                                    da if len(da) >= len(db) else db,
                                                    a.mapped)
                     elif tb is float or (tb is int and -_I32 <= b < _I32):
                         ad = a.data
-                        hit = self._fastfn.get((ad.dtype, tb))
+                        k = (ad.dtype, tb)
+                        hit = self._fastfn.get(k) or self._first_hit(k)
                         if hit is not None:
                             return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
                 elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
                     bd = b.data
-                    hit = self._fastfn.get((ta, bd.dtype))
+                    k = (ta, bd.dtype)
+                    hit = self._fastfn.get(k) or self._first_hit(k)
                     if hit is not None:
                         return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(*args, **kwargs)
+
+    def _first_hit(self, k):
+        """The fast path's entry for operand types ``k`` met for the first
+        time (NumPy's loop resolved now, so that a first call on a new shape
+        may run on the host); None where the fast path does not apply."""
+        if k in self._tried:
+            return None
+        self._tried.add(k)
+        try:
+            self._loop((k if self.nin > 1 else (k,)) + (None,))
+        except TypeError:       # (the general path raises it, as NumPy does)
+            return None
+        return self._fastfn.get(k)
 
     def _call(self, *args, dtype=None, **kw):
         """NumPy 2's scalar rules, then :meth:`_apply`."""

@@ -1,0 +1,128 @@
+"""First runs on the host: exact operations on new shapes compile nothing on a CPU.
+
+XLA compiles a program for each new shape: tens of milliseconds on a CPU,
+against microseconds for the operation itself.  NumPy code whose sizes depend
+on the data (``v = v[np.abs(v) < 2.5] * 1.05``) meets a new shape at almost
+every step.  On a CPU the device buffer is host memory, and the correctly
+rounded operations (:data:`EXACT`: IEEE arithmetic, ``sqrt``, comparisons,
+logic, rounding) have one right result whoever computes it.  So the first
+:data:`HOST_RUNS` runs of such an operation for a shape (of an eager ufunc, or
+of a deferred selection program) are NumPy's, on the host buffer; what
+repeats compiles as usual.
+
+The answer never depends on the tier.  XLA on a CPU flushes subnormal numbers
+to zero (operands and results) where NumPy keeps them, so a host run that
+meets a subnormal anywhere is dropped and the compiled path runs; so is one
+whose NumPy result dtype is not the compiled one.  Half-precision and complex
+data (XLA may keep a chain of them in a wider type) and anything traced,
+committed to a device, sharded, off the CPU or larger than :data:`HOST_SIZE`
+never run on the host.
+
+>>> import numpy
+>>> import jax
+>>> x = jax.device_put(numpy.asarray([0.5, -3.0, 2.0]))
+>>> run(numpy.less, numpy.dtype(bool), (x, 2.5))
+Array([ True,  True, False], dtype=bool)
+>>> print(run(numpy.multiply, numpy.dtype("float64"), (x, 1e-310)))   # subnormal
+None
+"""
+from __future__ import annotations
+
+import jax
+import numpy as onp
+
+from .args import to_device, untraced
+
+#: the operations whose results are the correctly rounded ones (IEEE
+#: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
+#: give the same bits for them
+EXACT = frozenset((
+    "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive",
+    "absolute", "abs", "fabs", "square", "sqrt", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
+    "floor", "ceil", "trunc", "rint"))
+#: how many runs of an operation (per shapes) or a program are NumPy's before
+#: it compiles
+HOST_RUNS = 8
+#: the largest buffer run on the host (NumPy's time there is still well under
+#: a compilation's)
+HOST_SIZE = 1 << 16
+#: the dtypes run on the host
+HOST_DTYPES = frozenset(onp.dtype(t) for t in (
+    bool, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8, onp.uint16, onp.uint32,
+    onp.uint64, onp.float32, onp.float64))
+_TINY = {onp.dtype(onp.float32): onp.finfo(onp.float32).tiny,
+         onp.dtype(onp.float64): onp.finfo(onp.float64).tiny}
+_Tracer = jax.core.Tracer
+_Single = jax.sharding.SingleDeviceSharding
+
+
+def view(a):
+    """The host buffer of the JAX array ``a`` where it may run on the host
+    (outside a trace; uncommitted, on one CPU device, small, a
+    :data:`HOST_DTYPES` dtype, no subnormal number), else None."""
+    if (isinstance(a, _Tracer) or a.dtype not in HOST_DTYPES or a.size > HOST_SIZE
+            or not untraced()):
+        return None
+    s = a.sharding
+    if type(s) is not _Single or a.committed or next(iter(s.device_set)).platform != "cpu":
+        return None
+    h = onp.asarray(a)
+    return None if _subnormal(h) else h
+
+
+def _subnormal(h) -> bool:
+    tiny = _TINY.get(h.dtype)
+    if tiny is None or not h.size:
+        return False
+    m = onp.abs(h)
+    return bool(((m < tiny) & (m != 0)).any())
+
+
+def apply(fn, dtype, args):
+    """NumPy's ``fn`` on host buffers and Python scalars, or None where its
+    result is not of ``dtype`` or holds a subnormal number."""
+    try:
+        with onp.errstate(all="ignore"):
+            r = onp.asarray(fn(*args))
+    except (TypeError, ValueError, OverflowError):     # the compiled path's error
+        return None
+    if r.dtype != dtype or _subnormal(r):
+        return None
+    return r
+
+
+def run(fn, dtype, args):
+    """NumPy's ``fn`` on the JAX arrays and Python scalars ``args``, as a new
+    JAX array of ``dtype``; None where any array may not run on the host."""
+    hs = []
+    for a in args:
+        if isinstance(a, jax.Array):
+            a = view(a)
+            if a is None:
+                return None
+        hs.append(a)
+    r = apply(fn, dtype, hs)
+    return None if r is None else to_device(r, fresh=True)
+
+
+def first_runs(fn, name, dtype):
+    """``fn`` (an eager operation whose result has ``dtype``) whose first
+    :data:`HOST_RUNS` calls per operand shapes run NumPy's ``name`` on the
+    host where they can (see the module's docstring)."""
+    np_fn = getattr(onp, name)
+    runs: dict = {}
+
+    def call(*args):
+        key = tuple([getattr(a, "shape", None) for a in args])
+        n = runs.get(key, 0)
+        if n < HOST_RUNS:
+            if len(runs) > 4096:
+                runs.clear()
+            runs[key] = n + 1
+            r = run(np_fn, dtype, args)
+            if r is not None:
+                return r
+        return fn(*args)
+    return call
