@@ -16,6 +16,7 @@ import numpy as onp
 
 from ..core import config
 from ..core.array import NamedArray, new, operand, positional, rewrap
+from .engines import host
 from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
 from .engines.select import result_type
@@ -149,11 +150,15 @@ def _shape_arg(fn, shape):
 
 def _creator(name):
     jfn = getattr(jnp, name)
+    hfn = onp.ones if name == "ones" else onp.zeros     # (jax's empty is zeros)
 
     def f(shape, dtype=None, order="C", *, device=None, like=None):
         check_dtype(name, dtype)
         dims = _shape_arg(name, shape)
-        return positional(jfn(dims, dtype=float if dtype is None else dtype))
+        dtype = float if dtype is None else dtype
+        if host.creates(dims):      # on the host: no program to compile
+            return positional(to_device(hfn(dims, dtype), fresh=True))
+        return positional(jfn(dims, dtype=dtype))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}``: a new positional array (default dtype float64)."
     return f
@@ -187,6 +192,10 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
                 raise OverflowError(f"full: Python integer {fill_value} out of bounds for "
                                     f"{onp.dtype(dtype)}")
         v = np_asarray(v)
+    if (dtype is None or onp.dtype(dtype) == v.dtype) and host.creates(dims):
+        h = host.buffer(v) if v.ndim == 0 else None
+        if h is not None:           # on the host: no program to compile
+            return positional(to_device(onp.full(dims, h), fresh=True))
     return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 
 

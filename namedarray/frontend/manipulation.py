@@ -18,7 +18,8 @@ import numpy as onp
 from ..core.array import (NamedArray, normalize_axis, operand, positional, read_only,
                           rewrap, to_jax, unknown_name)
 from .creation import asarray
-from .engines.args import as_data, is_data, np_asarray, numpy_args
+from .engines import host
+from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
 from .engines.generic import along_names, generic, wrap
 from .engines.out import store_out
 from .engines.select import result_type, where as select
@@ -45,7 +46,11 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
                              f"{x.shape}) into shape {dims}")
     if order not in ("C", "F", "A", None):
         raise ValueError(f"reshape: order must be 'C', 'F' or 'A', got {order!r}")
-    return generic("reshape", jnp.reshape, (x, dims), {"order": order or "C"})
+    order = "F" if order == "F" else "C"    # ("A": the data is C-ordered)
+    h = None if x.names or x.mapped else host.buffer(x.data)
+    if h is not None:       # on the host: no program to compile
+        return positional(to_device(h.reshape(dims, order=order)))
+    return generic("reshape", jnp.reshape, (x, dims), {"order": order})
 
 
 def _untag_listed(fn, x, axes, arg="axes"):

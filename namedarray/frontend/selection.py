@@ -18,8 +18,9 @@ combined mask of a selection of a selection is deferred too, so a loop like
 mask and buffer evaluated together every few iterations in the same form.
 Python numbers in it are runtime operands, weakly typed as eager JAX takes
 them, so a loop hits the cache every iteration, and the values and dtypes are
-those of the operations run one by one.  Small programs of exact operations
-compile with quick options first (see ``_EXACT``).
+those of the operations run one by one.  On a CPU, the first runs of a small
+program of exact operations are NumPy's, on the host buffers, with the same
+bits (see engines/host.py); what repeats compiles.
 
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,

@@ -151,3 +151,65 @@ def test_the_public_transfer_gives_the_same_arrays(monkeypatch):
     x = to_device(h)
     h[0] = 9.0
     assert float(x[0]) == 0.0
+
+
+# -- arrays made on the host (a CPU): creation and reshape compile nothing ----
+SHAPES = [(), (0,), (5,), (2, 0, 3), (3, 4)]
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES + ML[:1], ids=lambda d: onp.dtype(d).name)
+def test_creation_and_reshape_are_jnp_s_bit_for_bit(dt):
+    h = _data(dt)
+    for shape in SHAPES:
+        for name, ref in (("zeros", jnp.zeros), ("ones", jnp.ones), ("empty", jnp.zeros)):
+            _same(getattr(np, name)(shape, dtype=dt).data, ref(shape, dtype=dt))
+        fill = np.asarray(h[1])
+        _same(np.full(shape, fill).data, jnp.full(shape, fill.data))
+        _same(np.full(shape, fill, dtype=dt).data, jnp.full(shape, fill.data, dtype=dt))
+    x = np.asarray(h)
+    for shape, order in (((2, -1), "C"), ((-1,), "C"), ((2, 3), "F"), ((3, 1, 2), "A")):
+        y = x[:6]
+        _same(np.reshape(y, shape, order=order).data,
+              jnp.reshape(y.data, shape, order="F" if order == "F" else "C"))
+    _same(x.reshape(2, -1).data, jnp.reshape(x.data, (2, -1)))
+
+
+def test_creation_and_reshape_elsewhere_are_jnp_s():
+    """Under jit, on another default device, and of committed data."""
+    h = _data(onp.float32)
+    got = jax.jit(lambda: (np.zeros((2, 3)).data, np.full(3, 2.0).data,
+                           np.asarray(h).reshape(4, -1).data))()
+    for g, e in zip(got, (jnp.zeros((2, 3)), jnp.full(3, onp.float64(2.0)),
+                          jnp.reshape(jnp.asarray(h), (4, -1)))):
+        _same(g, e)
+    dev = jax.devices()[-1]
+    with jax.default_device(dev):
+        for g, e in ((np.zeros(3).data, jnp.zeros(3)), (np.ones(2, int).data, jnp.ones(2, int)),
+                     (np.full(2, np.asarray(1.5)).data, jnp.full(2, onp.float64(1.5)))):
+            _same(g, e)
+            assert g.devices() == {dev}
+    c = jax.device_put(h, dev)          # committed: reshaped where it is
+    _same(np.asarray(c).reshape(2, -1).data, jnp.reshape(c, (2, -1)))
+    # a named array keeps its names and reshapes its positional axes
+    t = np.asarray(h.reshape(2, 8)).tag("b", None)
+    assert t.reshape(4, 2).named_shape == {"b": 2} and t.reshape(4, 2).shape == (4, 2)
+
+
+def test_creation_and_reshape_compile_nothing():
+    count = [0]
+
+    def listener(event, duration, **kw):
+        if event == "/jax/core/compile/backend_compile_duration":
+            count[0] += 1
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        # shapes no other test uses, so nothing is cached for them
+        made = [np.zeros((1367, 3)), np.ones(2719, dtype=onp.int32),
+                np.full((3, 911), 7.5), np.empty(4099, dtype=bool),
+                np.asarray(onp.arange(4100.0)).reshape(41, 100)]
+        for m in made:
+            onp.asarray(m)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+    assert count[0] == (0 if jax.default_backend() == "cpu" else count[0])
+    assert made[-1].shape == (41, 100) and float(made[-1][40, 99]) == 4099.0

@@ -204,6 +204,18 @@ def to_device(h, fresh=False):
 _FAST = [_put is not None]
 
 
+def default_device():
+    """The device a new array goes to (``jax.device_put``'s default)."""
+    if _put is not None:
+        try:
+            return get_default_device()
+        except Exception:        # noqa: BLE001 -- another JAX's internals
+            pass
+    d = jax.config.jax_default_device
+    return jax.devices(d)[0] if isinstance(d, str) else d if d is not None else \
+        jax.devices()[0]
+
+
 _SHARDINGS: dict = {}
 
 

@@ -16,7 +16,8 @@ meets a subnormal anywhere is dropped and the compiled path runs; so is one
 whose NumPy result dtype is not the compiled one.  Half-precision and complex
 data (XLA may keep a chain of them in a wider type) and anything traced,
 committed to a device, sharded, off the CPU or larger than :data:`HOST_SIZE`
-never run on the host.
+never run on the host.  Moving data is exact for every dtype: ``zeros``,
+``ones``, ``full`` and ``reshape`` of such data are made on the host too.
 
 >>> import numpy
 >>> import jax
@@ -28,10 +29,12 @@ None
 """
 from __future__ import annotations
 
+import math
+
 import jax
 import numpy as onp
 
-from .args import to_device, untraced
+from .args import default_device, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
 #: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
@@ -58,18 +61,30 @@ _Tracer = jax.core.Tracer
 _Single = jax.sharding.SingleDeviceSharding
 
 
-def view(a):
-    """The host buffer of the JAX array ``a`` where it may run on the host
-    (outside a trace; uncommitted, on one CPU device, small, a
-    :data:`HOST_DTYPES` dtype, no subnormal number), else None."""
-    if (isinstance(a, _Tracer) or a.dtype not in HOST_DTYPES or a.size > HOST_SIZE
-            or not untraced()):
+def buffer(a):
+    """The host buffer of the JAX array ``a`` where it may be read on the host
+    (outside a trace; uncommitted, on one CPU device, small), else None."""
+    if isinstance(a, _Tracer) or a.size > HOST_SIZE or not untraced():
         return None
     s = a.sharding
     if type(s) is not _Single or a.committed or next(iter(s.device_set)).platform != "cpu":
         return None
-    h = onp.asarray(a)
-    return None if _subnormal(h) else h
+    return onp.asarray(a)
+
+
+def view(a):
+    """:func:`buffer` where ``a`` may run on the host (a :data:`HOST_DTYPES`
+    dtype, no subnormal number), else None."""
+    if a.dtype not in HOST_DTYPES:
+        return None
+    h = buffer(a)
+    return None if h is None or _subnormal(h) else h
+
+
+def creates(shape) -> bool:
+    """Whether a new array of ``shape`` is made on the host (outside a trace,
+    small, and new arrays go to a CPU device): no program compiles for it."""
+    return math.prod(shape) <= HOST_SIZE and untraced() and default_device().platform == "cpu"
 
 
 def _subnormal(h) -> bool:
