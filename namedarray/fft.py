@@ -144,11 +144,11 @@ def _sample_frequencies(name):
     ZeroDivisionError as in NumPy (it divides by it)."""
     w = wrap(getattr(jnp.fft, name), name)
 
-    def f(n, d=1.0, **kwargs):
+    def f(n, /, d=1.0, *, dtype=None, device=None):
         if n * d == 0:
             raise ZeroDivisionError(f"{name}: n * d is zero (n={n!r}, d={d!r}); the "
                                     "frequencies are k / (n * d)")
-        return w(n, d, **kwargs)
+        return w(n, d, dtype=dtype, device=device)
     f.__name__ = f.__qualname__ = name
     f.__module__ = __name__
     f.__doc__ = f"``numpy.fft.{name}``.\n\nSee ``numpy.fft.{name}``."

@@ -5,6 +5,8 @@ physical dimension that holds the name (name kept, size changed by rfft/irfft).
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -104,6 +106,15 @@ def test_shifts(name, shape, axes):
 @pytest.mark.parametrize("n,d", [(1, 1.0), (8, 0.1), (9, 2)])
 def test_frequencies(name, n, d):
     check(getattr(na.fft, name)(n, d), getattr(F, name)(n, d), 1e-12)
+    check(getattr(na.fft, name)(n, d=d, device=na.asarray(0).device),
+          getattr(F, name)(n, d=d, device="cpu"), 1e-12)
+    got = getattr(na.fft, name)(n, d=d, dtype=onp.float32)
+    assert got.dtype == onp.float32
+    check(got, getattr(F, name)(n, d=d).astype(onp.float32), 1e-6)
+    # the Array API's signature: n positional only, dtype and device keywords
+    params = inspect.signature(getattr(na.fft, name)).parameters
+    assert params["n"].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert {params[k].kind for k in ("dtype", "device")} == {inspect.Parameter.KEYWORD_ONLY}
 
 
 def test_out_argument():
