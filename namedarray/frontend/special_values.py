@@ -342,24 +342,26 @@ def _fix_remainder(x, y, r):
     return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
 
 
-def _zero_quotient(q, r):
-    """A zero floor quotient ``r`` has the sign of the true quotient ``q``."""
-    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), q), r)
+def _zero_quotient(x, y, r):
+    """A zero floor quotient ``r`` has the sign of ``x / y`` (not NaN where
+    ``r`` is 0): negative where the signs of ``x`` and ``y`` differ.  No
+    division: a second use of one would keep XLA from fusing it."""
+    zero = jnp.zeros_like(r)
+    return jnp.where(r == 0, jnp.where(jnp.signbit(x) != jnp.signbit(y), -zero, zero), r)
 
 
 def _fix_floor_divide(x, y, r):
     """NumPy's zeros; where an operand is infinite the result is ``floor(x /
     y)``, NumPy's definition and the Array API's special values (``inf // 2 ==
     inf``, ``1 // -inf == -0.0``; NumPy's loop gives NaN and -1.0 there)."""
-    q = x / y
-    r = _zero_quotient(q, r)
-    return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.floor(q).astype(r.dtype), r)
+    r = _zero_quotient(x, y, r)
+    return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.floor(x / y).astype(r.dtype), r)
 
 
 def _fix_divmod(x, y, r):
     """NumPy's zeros of both parts (its NaN and -1.0 quotients at infinities
     stay: ``divmod`` is NumPy's, as ``remainder`` is)."""
-    return _zero_quotient(x / y, r[0]), _fix_remainder(x, y, r[1])
+    return _zero_quotient(x, y, r[0]), _fix_remainder(x, y, r[1])
 
 
 def _fix_modf(x, r):
