@@ -334,7 +334,9 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
          "axes broadcast by NumPy's rules.  ``ufunc.reduce``/``accumulate`` take "
          "``axis`` as the matching reduction does.  Integer ``floor_divide``, "
          "``remainder``, ``mod``, ``fmod``, ``divmod`` by zero give 0, as NumPy "
-         "does (without NumPy's warning).",
+         "does (without NumPy's warning); real ``floor_divide`` is ``floor(x1 / x2)`` "
+         "where an operand is infinite, as the Array API requires (NumPy: NaN or "
+         "-1.0; see :doc:`/differences`).",
          sorted(ufuncs + [n for n in elementwise.__all__
                          if n in ns and n not in ufuncs and callable(ns[n])])),
         ("Reductions",

@@ -3,7 +3,9 @@ NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
 ``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
 Array API standard requires), complex ``sign`` and ``power`` computed as
 NumPy computes them, and the signed zeros of float ``remainder`` (the sign of
-the divisor), ``floor_divide`` (the sign of the quotient) and ``sign`` (+0),
+the divisor), ``floor_divide`` (the sign of the quotient; ``floor(x1 / x2)``
+where an operand is infinite, as the Array API requires), ``divmod`` (both)
+and ``sign`` (+0),
 and NumPy's integer ``reciprocal``.
 
 Each entry wraps the ``jax.numpy`` ufunc: the plain result, then the special
@@ -20,6 +22,8 @@ inputs replaced (or the whole function, for ``sign``, ``power``, ``arcsin``,
 (nan+nanj)
 >>> float(np.remainder(-0.0, 2.0)), float(np.floor_divide(-0.0, 2.0))
 (0.0, -0.0)
+>>> float(np.floor_divide(np.inf, 2.0)), float(np.floor_divide(1.0, -np.inf))
+(inf, -0.0)
 >>> complex(np.exp2(np.asarray(complex(float("inf"), 0)))), float(np.modf(np.inf)[0])
 ((inf+0j), 0.0)
 """
@@ -338,8 +342,26 @@ def _fix_remainder(x, y, r):
     return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
 
 
+def _zero_quotient(x, y, r):
+    """A zero floor quotient ``r`` has the sign of ``x / y`` (not NaN where
+    ``r`` is 0): negative where the signs of ``x`` and ``y`` differ.  No
+    division: a second use of one would keep XLA from fusing it."""
+    zero = jnp.zeros_like(r)
+    return jnp.where(r == 0, jnp.where(jnp.signbit(x) != jnp.signbit(y), -zero, zero), r)
+
+
 def _fix_floor_divide(x, y, r):
-    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), x / y), r)
+    """NumPy's zeros; where an operand is infinite the result is ``floor(x /
+    y)``, NumPy's definition and the Array API's special values (``inf // 2 ==
+    inf``, ``1 // -inf == -0.0``; NumPy's loop gives NaN and -1.0 there)."""
+    r = _zero_quotient(x, y, r)
+    return jnp.where(jnp.isinf(x) | jnp.isinf(y), jnp.floor(x / y).astype(r.dtype), r)
+
+
+def _fix_divmod(x, y, r):
+    """NumPy's zeros of both parts (its NaN and -1.0 quotients at infinities
+    stay: ``divmod`` is NumPy's, as ``remainder`` is)."""
+    return _zero_quotient(x, y, r[0]), _fix_remainder(x, y, r[1])
 
 
 def _fix_modf(x, r):
@@ -348,7 +370,7 @@ def _fix_modf(x, r):
 
 
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
-          "floor_divide": _fix_floor_divide, "modf": _fix_modf}
+          "floor_divide": _fix_floor_divide, "divmod": _fix_divmod, "modf": _fix_modf}
 
 
 class _Special:

@@ -295,6 +295,26 @@ KNOWN.update({
 })
 
 
+def _floor_divide_of_an_infinity(a, k):
+    """A real floating floor division with an infinite operand (in the result's
+    dtype: ``2**63 // float16`` divides an infinity), where the result is
+    ``floor(x1 / x2)``: ``inf // 2`` is inf, ``1 // -inf`` is -0.0 (NumPy: NaN,
+    -1.0)."""
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            dt = onp.asarray(onp.floor_divide(*a[:2])).dtype
+            return dt.kind == "f" and any(
+                bool(onp.isinf(onp.asarray(v).astype(dt)).any()) for v in a[:2])
+        except Exception:     # noqa: BLE001 -- then NumPy's error is compared
+            return False
+
+
+DEVIATIONS["floor_divide"] = (_floor_divide_of_an_infinity,
+                              "np.floor_divide(np.inf, 2.0) is inf, as floor(inf / 2.0) "
+                              "and the Array API standard (NumPy: nan)")
+
+
 def deviation(name, args, kwargs):
     tables = [DEVIATIONS] + ([] if os.environ.get("NAMEDARRAY_FUZZ_KNOWN") else [KNOWN])
     return any(t.get(name) is not None and t[name][0](args, kwargs) for t in tables)
