@@ -18,9 +18,9 @@ combined mask of a selection of a selection is deferred too, so a loop like
 mask and buffer evaluated together every few iterations in the same form.
 Python numbers in it are runtime operands, weakly typed as eager JAX takes
 them, so a loop hits the cache every iteration, and the values and dtypes are
-those of the operations run one by one.  On a CPU, the first runs of a small
-program of exact operations are NumPy's, on the host buffers, with the same
-bits (see engines/host.py); what repeats compiles.
+those of the operations run one by one.  On a CPU, a small program of exact
+operations runs in NumPy on the host buffers, with the same bits, until that
+has cost about a compilation (see engines/host.py); then it compiles.
 
 A selection becomes the exact NumPy array (one host sync, NumPy's order) when
 code needs its elements: printing, iteration, ``numpy.asarray``, indexing it,
@@ -549,8 +549,8 @@ _PROGRAMS: dict = {}
 
 def evaluate(roots):
     """Evaluate the deferred ``roots`` (and what they share) in one compiled
-    call, or, for its first runs on small exact CPU data, in NumPy on the host
-    (the same bits; see engines/host.py)."""
+    call, or, on small exact CPU data within the host budget, in NumPy on the
+    host (the same bits; see engines/host.py)."""
     leaves, leaf_pos, prog, seen, dtypes = [], {}, [], {}, []
     consts = {float: [], int: [], complex: []}
 
@@ -580,13 +580,8 @@ def evaluate(roots):
     key = (len(leaves), tuple(t for t, v in consts.items() if v or t is int), prog, outs)
     vals = None
     if not consts[complex] and all(_exact_op(op) for op, _ in prog):
-        hk = (key, tuple(a.shape for a in leaves))
-        n = _HOST_RUNS.get(hk, 0)
-        if n < host.HOST_RUNS:
-            if len(_HOST_RUNS) > 4096:
-                _HOST_RUNS.clear()
-            _HOST_RUNS[hk] = n + 1
-            vals = _on_host(prog, dtypes, outs, leaves, consts)
+        vals = host.within_budget(_HOST_SPENT, (key, tuple(a.shape for a in leaves)),
+                                  _on_host, prog, dtypes, outs, leaves, consts)
     if vals is None:
         consts[int].append(0)       # the runtime zero of the barriers
         packs = tuple(_pack(t, v) for t, v in consts.items() if v)
@@ -602,8 +597,8 @@ def evaluate(roots):
     return vals
 
 
-#: the runs on the host of each program (and leaf shapes)
-_HOST_RUNS: dict = {}
+#: the seconds of host runs of each program (and leaf shapes)
+_HOST_SPENT: dict = {}
 
 
 def _on_host(prog, dtypes, outs, leaves, consts):
@@ -621,16 +616,17 @@ def _on_host(prog, dtypes, outs, leaves, consts):
         return nodes[r[1]] if r[0] == "n" else views[r[1]] if r[0] == "l" else \
             consts[r[0]][r[1]]
 
-    for (op, refs), dt in zip(prog, dtypes):
-        args = [get(r) for r in refs]
-        if op[0] == "engine":       # the static scalars in their places
-            it = iter(args)
-            args = [next(it) if s is _ARRAY else s[1] for s in op[2]]
-        v = host.apply(onp.bitwise_and if op[0] == "and" else _NUMPY[op[1].__name__],
-                       dt, args)
-        if v is None:
-            return None
-        nodes.append(v)
+    with onp.errstate(all="ignore"):
+        for (op, refs), dt in zip(prog, dtypes):
+            args = [get(r) for r in refs]
+            if op[0] == "engine":       # the static scalars in their places
+                it = iter(args)
+                args = [next(it) if s is _ARRAY else s[1] for s in op[2]]
+            v = host.apply(onp.bitwise_and if op[0] == "and" else _NUMPY[op[1].__name__],
+                           dt, args)
+            if v is None:
+                return None
+            nodes.append(v)
     return tuple(to_device(get(r), fresh=True) for r in outs)
 
 

@@ -1,6 +1,7 @@
 """Boolean-mask selections (``x[mask]`` kept full-size): values, dtypes and
 errors against NumPy, under jax.jit, with named axes, and the compile counts
 of loops whose masks change."""
+import math
 import pathlib
 import sys
 import warnings
@@ -14,7 +15,6 @@ from hypothesis.extra import numpy as hnp
 import namedarray as np
 from namedarray.frontend import selection
 from namedarray.frontend.engines import host
-from namedarray.frontend.engines.host import HOST_RUNS
 from namedarray.frontend.selection import Selection, bucket
 from support import arrays, assert_same
 
@@ -284,7 +284,8 @@ def test_scalars_keep_numpy_s_weak_dtypes_in_a_deferred_expression():
         assert_same(s ** k, b ** k)
 
 
-def test_a_statement_evaluates_once_and_the_expression_never_grows():
+def test_a_statement_evaluates_once_and_the_expression_never_grows(monkeypatch):
+    monkeypatch.setattr(host, "HOST_BUDGET", 0.0)      # everything compiles at once
     v = np.asarray(onp.linspace(-3, 3, 64))
     s = v[v > -2]
     calls = []
@@ -303,9 +304,8 @@ def test_a_statement_evaluates_once_and_the_expression_never_grows():
     assert_same(s, ref)
     z = np.zeros(40, dtype=complex)
     c = np.asarray(onp.linspace(-2, 1, 40) + 0.5j)
-    for _ in range(HOST_RUNS + 1):      # (an exact operation's first runs: NumPy's)
-        inside = np.less(abs(z), 2.0)
-        z[inside] = z[inside] ** 2 + c[inside]
+    inside = np.less(abs(z), 2.0)
+    z[inside] = z[inside] ** 2 + c[inside]
     c0 = COMPILES.n
     for _ in range(12):                 # the same structure every iteration
         inside = np.less(abs(z), 2.0)
@@ -641,15 +641,15 @@ def _runs():
 
 @pytest.mark.parametrize("dt", [onp.float64, onp.float32, onp.int32, onp.int64])
 def test_exact_programs_give_the_same_bits_on_the_host_and_compiled(dt, monkeypatch):
-    """A small program of exact operations runs in NumPy on the host for its
-    first runs, then compiled: the bits (special values, subnormal results
+    """A small program of exact operations runs in NumPy on the host within the
+    budget, then compiled: the bits (special values, subnormal results
     included) and dtypes are the same, and equal the eager calls'."""
     with onp.errstate(all="ignore"):
         x = onp.tile(SPECIALS, 3).astype(dt)
     m = onp.arange(x.size) % 4 != 1
     counts, host_run = _runs()
     monkeypatch.setattr(selection, "_on_host", host_run)
-    selection._HOST_RUNS.clear()
+    cpu = jax.default_backend() == "cpu"
     for f in CHAINS:
         eager = selection._defer
         try:
@@ -658,20 +658,29 @@ def test_exact_programs_give_the_same_bits_on_the_host_and_compiled(dt, monkeypa
         finally:
             selection._defer = eager
         outs = []
-        for _ in range(HOST_RUNS + 2):
+        for budget in (math.inf, 0.0):      # on the host, then compiled
+            monkeypatch.setattr(host, "HOST_BUDGET", budget)
+            selection._HOST_SPENT.clear()
+            n = counts["host"]
             got = f(np.asarray(x)[m])
             assert selection.pending(got._full)
             outs.append(onp.asarray(got))
+            # 5e-324 is subnormal in float64, which XLA flushes to zero: compiled
+            assert (counts["host"] > n) == (budget > 0 and cpu and dt is not onp.float64)
         for o in outs:
             _same_bits(o, ref)
-    cpu = jax.default_backend() == "cpu"
-    host = 0 if not cpu else len(CHAINS) * HOST_RUNS
-    if dt is onp.float64:
-        # 5e-324 is subnormal, which XLA flushes to zero: never on the host
-        assert counts["host"] == 0
-    else:       # (a chain may take more than one program)
-        assert counts["host"] >= host
-        assert set(selection._HOST_RUNS.values()) == ({HOST_RUNS} if cpu else set())
+
+
+def test_a_program_compiles_once_its_host_runs_cost_the_budget(monkeypatch):
+    x = onp.random.default_rng(1).standard_normal(64)
+    m = x > -1
+    counts, host_run = _runs()
+    monkeypatch.setattr(selection, "_on_host", host_run)
+    monkeypatch.setattr(host, "HOST_BUDGET", 1e-9)      # one run spends it
+    selection._HOST_SPENT.clear()
+    for _ in range(3):
+        assert_same(np.asarray(x)[m] * 1.5 - 2, x[m] * 1.5 - 2)
+    assert counts["host"] == (jax.default_backend() == "cpu")
 
 
 def test_inexact_and_committed_programs_are_compiled(monkeypatch):
@@ -679,20 +688,22 @@ def test_inexact_and_committed_programs_are_compiled(monkeypatch):
     m = x > -1
     counts, host_run = _runs()
     monkeypatch.setattr(selection, "_on_host", host_run)
-    selection._HOST_RUNS.clear()
+    monkeypatch.setattr(host, "HOST_BUDGET", math.inf)
+    selection._HOST_SPENT.clear()
     assert_same(np.sin(np.asarray(x)[m]) * 2, onp.sin(x[m]) * 2)
     assert counts["host"] == 0
     a = np.asarray(jax.device_put(x, jax.devices()[-1]))      # committed to a device
     assert_same(a[m] * 2 + 1, x[m] * 2 + 1)
     assert counts["host"] == 0
-    assert_same(np.asarray(x)[m] * 2 + 1, x[m] * 2 + 1)
+    # (a program refused on the host compiles from then on: another shape)
+    assert_same(np.asarray(x[:40])[m[:40]] * 2 + 1, x[:40][m[:40]] * 2 + 1)
     assert counts["host"] == (jax.default_backend() == "cpu")
 
 
 @pytest.mark.parametrize("name", sorted(host.EXACT))
-def test_an_exact_ufunc_s_first_runs_are_numpy_s_bits(name):
+def test_an_exact_ufunc_on_the_host_gives_the_compiled_bits(name, monkeypatch):
     """An eager exact ufunc on a new shape runs on the host (nothing compiles)
-    for its first calls: the same bits and dtype as the compiled call."""
+    within the budget: the same bits and dtype as the compiled call."""
     uf = getattr(np, name)
     rng = onp.random.default_rng(len(name))
     with onp.errstate(all="ignore"):
@@ -713,12 +724,14 @@ def test_an_exact_ufunc_s_first_runs_are_numpy_s_bits(name):
             except TypeError:
                 continue
         ops = [np.asarray(t) for t in args]
+        monkeypatch.setattr(host, "HOST_BUDGET", math.inf)
         c0 = COMPILES.n
-        firsts = [onp.asarray(uf(*ops)) for _ in range(HOST_RUNS)]
+        firsts = [onp.asarray(uf(*ops)) for _ in range(3)]
         loop = getattr(onp, name).resolve_dtypes((onp.dtype(dt),) * uf.nin + (None,))
         if (dt is not onp.float64 and jax.default_backend() == "cpu" and loop[0] == dt
                 and loop[-1] in host.HOST_DTYPES):      # (float64: a subnormal operand)
             assert COMPILES.n == c0, (name, dt)
+        monkeypatch.setattr(host, "HOST_BUDGET", 0.0)
         compiled = onp.asarray(uf(*ops))
         assert compiled.dtype == ref.dtype
         for f in firsts:

@@ -1,14 +1,17 @@
-"""First runs on the host: exact operations on new shapes compile nothing on a CPU.
+"""Runs on the host: exact operations on new shapes compile nothing on a CPU.
 
 XLA compiles a program for each new shape: tens of milliseconds on a CPU,
 against microseconds for the operation itself.  NumPy code whose sizes depend
 on the data (``v = v[np.abs(v) < 2.5] * 1.05``) meets a new shape at almost
 every step.  On a CPU the device buffer is host memory, and the correctly
 rounded operations (:data:`EXACT`: IEEE arithmetic, ``sqrt``, comparisons,
-logic, rounding) have one right result whoever computes it.  So the first
-:data:`HOST_RUNS` runs of such an operation for a shape (of an eager ufunc, or
-of a deferred selection program) are NumPy's, on the host buffer; what
-repeats compiles as usual.
+logic, rounding) have one right result whoever computes it.  So such an
+operation on a shape (an eager ufunc), or a deferred selection program, runs
+in NumPy on the host buffer until its host runs have cost
+:data:`HOST_BUDGET` seconds, about what compiling it costs, and then
+compiles.  This is the ski-rental rule: a shape met a few times never
+compiles, a long loop compiles once, and no loop spends more than about twice
+what the better choice in hindsight would.
 
 The answer never depends on the tier.  XLA on a CPU flushes subnormal numbers
 to zero (operands and results) where NumPy keeps them, so a host run that
@@ -22,7 +25,7 @@ never run on the host.  Moving data is exact for every dtype: ``zeros``,
 >>> import numpy
 >>> import jax
 >>> x = jax.device_put(numpy.asarray([0.5, -3.0, 2.0]))
->>> run(numpy.less, numpy.dtype(bool), (x, 2.5))
+>>> run(numpy.less, numpy.dtype(bool), (x, 1.0))
 Array([ True,  True, False], dtype=bool)
 >>> print(run(numpy.multiply, numpy.dtype("float64"), (x, 1e-310)))   # subnormal
 None
@@ -30,6 +33,7 @@ None
 from __future__ import annotations
 
 import math
+import time
 
 import jax
 import numpy as onp
@@ -45,9 +49,9 @@ EXACT = frozenset((
     "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
     "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
     "floor", "ceil", "trunc", "rint"))
-#: how many runs of an operation (per shapes) or a program are NumPy's before
-#: it compiles
-HOST_RUNS = 8
+#: the seconds of host runs of an operation (per shapes) or a program before
+#: it compiles: about a small program's compilation on a CPU
+HOST_BUDGET = 0.03
 #: the largest buffer run on the host (NumPy's time there is still well under
 #: a compilation's)
 HOST_SIZE = 1 << 16
@@ -95,15 +99,19 @@ def _subnormal(h) -> bool:
     return bool(((m < tiny) & (m != 0)).any())
 
 
+#: the operations whose result may be subnormal where no operand is
+_UNDERFLOWS = frozenset(("add", "subtract", "multiply", "divide", "square"))
+
+
 def apply(fn, dtype, args):
-    """NumPy's ``fn`` on host buffers and Python scalars, or None where its
-    result is not of ``dtype`` or holds a subnormal number."""
+    """NumPy's ufunc ``fn`` on host buffers and Python scalars (inside
+    ``numpy.errstate(all="ignore")``), or None where its result is not of
+    ``dtype`` or holds a subnormal number."""
     try:
-        with onp.errstate(all="ignore"):
-            r = onp.asarray(fn(*args))
+        r = onp.asarray(fn(*args))
     except (TypeError, ValueError, OverflowError):     # the compiled path's error
         return None
-    if r.dtype != dtype or _subnormal(r):
+    if r.dtype != dtype or (fn.__name__ in _UNDERFLOWS and _subnormal(r)):
         return None
     return r
 
@@ -118,26 +126,35 @@ def run(fn, dtype, args):
             if a is None:
                 return None
         hs.append(a)
-    r = apply(fn, dtype, hs)
+    with onp.errstate(all="ignore"):
+        r = apply(fn, dtype, hs)
     return None if r is None else to_device(r, fresh=True)
 
 
-def first_runs(fn, name, dtype):
-    """``fn`` (an eager operation whose result has ``dtype``) whose first
-    :data:`HOST_RUNS` calls per operand shapes run NumPy's ``name`` on the
-    host where they can (see the module's docstring)."""
+def within_budget(spent: dict, key, f, *args):
+    """``f(*args)`` (a host run, None where it cannot run there) while the host
+    runs of ``key`` have cost less than :data:`HOST_BUDGET`, else None; a
+    key whose run was refused, or whose budget is spent, compiles from then on."""
+    s = spent.get(key, 0.0)
+    if s >= HOST_BUDGET:
+        return None
+    if len(spent) > 4096:
+        spent.clear()
+    t0 = time.perf_counter()
+    r = f(*args)
+    spent[key] = math.inf if r is None else s + time.perf_counter() - t0
+    return r
+
+
+def on_host_first(fn, name, dtype):
+    """``fn`` (an eager operation whose result has ``dtype``) whose calls on a
+    shape run NumPy's ``name`` on the host, where they can, within the budget
+    (see the module's docstring)."""
     np_fn = getattr(onp, name)
-    runs: dict = {}
+    spent: dict = {}
 
     def call(*args):
         key = tuple([getattr(a, "shape", None) for a in args])
-        n = runs.get(key, 0)
-        if n < HOST_RUNS:
-            if len(runs) > 4096:
-                runs.clear()
-            runs[key] = n + 1
-            r = run(np_fn, dtype, args)
-            if r is not None:
-                return r
-        return fn(*args)
+        r = within_budget(spent, key, run, np_fn, dtype, args)
+        return fn(*args) if r is None else r
     return call

@@ -26,7 +26,7 @@ from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
 from .generic import generic
-from .host import EXACT, HOST_DTYPES, first_runs
+from .host import EXACT, HOST_DTYPES, on_host_first
 from .out import store_out
 from .reduction import ufunc_reduce
 from .results import finish
@@ -135,9 +135,9 @@ class ufunc:
             got = None
         if self.__name__ in EXACT and out_dt in HOST_DTYPES and all(
                 t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
-            # an exact operation: its first runs on a new shape are NumPy's
-            # on a CPU (no compilation; see engines/host.py)
-            fn = first_runs(fn, self.__name__, out_dt)
+            # an exact operation: on a new shape it runs in NumPy on a CPU
+            # until that has cost a compilation (see engines/host.py)
+            fn = on_host_first(fn, self.__name__, out_dt)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
