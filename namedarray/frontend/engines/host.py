@@ -146,15 +146,38 @@ def within_budget(spent: dict, key, f, *args):
     return r
 
 
-def on_host_first(fn, name, dtype):
-    """``fn`` (an eager operation whose result has ``dtype``) whose calls on a
-    shape run NumPy's ``name`` on the host, where they can, within the budget
-    (see the module's docstring)."""
+def on_host_first(fn, name, dtype, ins):
+    """``fn`` (an eager operation on operands of types ``ins``, dtypes for
+    arrays and Python types for scalars, whose result has ``dtype``) whose
+    calls on a shape run NumPy's ``name`` on the host, where they can, within
+    the budget (see the module's docstring)."""
     np_fn = getattr(onp, name)
     spent: dict = {}
+    done: set = set()       # the operand shapes that compile (checked first)
 
-    def call(*args):
-        key = tuple([getattr(a, "shape", None) for a in args])
+    def tiered(key, args):
         r = within_budget(spent, key, run, np_fn, dtype, args)
-        return fn(*args) if r is None else r
+        if r is not None:
+            return r
+        if len(done) > 4096:
+            done.clear()
+        done.add(key)
+        return fn(*args)
+
+    if len(ins) == 1:
+        def call(a):
+            key = a.shape
+            return fn(a) if key in done else tiered(key, (a,))
+    elif all(isinstance(t, onp.dtype) for t in ins):
+        def call(a, b):
+            key = (a.shape, b.shape)
+            return fn(a, b) if key in done else tiered(key, (a, b))
+    elif isinstance(ins[0], onp.dtype):     # an array and a Python scalar
+        def call(a, b):
+            key = a.shape
+            return fn(a, b) if key in done else tiered(key, (a, b))
+    else:
+        def call(a, b):
+            key = b.shape
+            return fn(a, b) if key in done else tiered(key, (a, b))
     return call

@@ -137,7 +137,7 @@ class ufunc:
                 t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
             # an exact operation: on a new shape it runs in NumPy on a CPU
             # until that has cost a compilation (see engines/host.py)
-            fn = on_host_first(fn, self.__name__, out_dt)
+            fn = on_host_first(fn, self.__name__, out_dt, ins)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
