@@ -31,7 +31,32 @@ def _decl(name, named=None):
 _bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
 _repeat, _pad, _histogram = _decl("repeat"), _decl("pad"), _decl("histogram")
 _histogram_bin_edges = _decl("histogram_bin_edges")
-_convolve, _correlate, _full_like = _decl("convolve"), _decl("correlate"), _decl("full_like")
+_full_like = _decl("full_like")
+
+
+def _by_parts(jfn, conj):
+    """``jfn`` (``jax.numpy``'s convolve or correlate) with complex operands as
+    four real ones combined as NumPy's complex products are, ``ac - bd`` and
+    ``ad + bc`` (XLA's complex convolution takes three real ones, ``c(a + b)``
+    ..., whose sum overflows or meets ``0 * inf`` where NumPy's products do not);
+    ``conj``: the second operand is conjugated (correlate)."""
+    def f(a, v, mode, **kw):
+        a, v = jnp.asarray(a), jnp.asarray(v)
+        dt = jnp.result_type(a, v)
+        if not jnp.issubdtype(dt, jnp.complexfloating):
+            return jfn(a, v, mode, **kw)
+        a, v = a.astype(dt), v.astype(dt)
+        ar, ai, vr, vi = a.real, a.imag, v.real, v.imag
+        s = -1 if conj else 1
+        re = jfn(ar, vr, mode) - s * jfn(ai, vi, mode)
+        im = s * jfn(ar, vi, mode) + jfn(ai, vr, mode)
+        return jax.lax.complex(re, im)
+    f.__name__ = f.__qualname__ = jfn.__name__
+    return f
+
+
+_convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
+_correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
 
 def _host(v):
@@ -177,9 +202,10 @@ def _int_conv(name, f):
         want = onp.result_type(da, dv)
         if want.kind in "biu":   # exact integer accumulation, NumPy's dtype
             return f(a, v, mode, preferred_element_type=want)
-        return f(a, v, mode)
+        return f(asarray(a).astype(want), asarray(v).astype(want), mode)
     g.__name__ = g.__qualname__ = name
-    g.__doc__ = f"``numpy.{name}``: integer inputs give NumPy's integer result."
+    g.__doc__ = (f"``numpy.{name}``: computed in NumPy's result dtype (integer inputs "
+                 "exactly); complex products as NumPy forms them.")
     return g
 
 
