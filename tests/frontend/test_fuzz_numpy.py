@@ -291,12 +291,6 @@ KNOWN["roots"] = (lambda a, k: a[0].size > 2 and _kind(a[0]) in ("f", "c") and b
     "entries near 1e146 differ from LAPACK's in the leading digits")
 
 
-KNOWN["float_power"] = (lambda a, k: any(
-    isinstance(v, (onp.ndarray, onp.generic)) and v.dtype == onp.complex64 for v in a),
-    "np.float_power(complex64 array, 3) is computed in complex64 (NumPy: complex128 "
-    "precision)")
-
-
 KNOWN.update({
     "full": (lambda a, k: _big(a[1]) and k.get("dtype") is not None and onp.dtype(
         k["dtype"]).kind not in "iu", "np.full(3, 2**64, dtype=np.float16 or bool): the "
