@@ -5,8 +5,8 @@ error or the wrong class: NumPy's checks first, then the table's declaration
 >>> import namedarray as np
 >>> np.convolve(np.asarray([1, 2, 3]), np.asarray([0, 1]))
 array([0, 1, 2, 3])
->>> np.histogram(np.asarray([1.0, 2.0, 2.0]), bins=2)[0]
-array([1, 2])
+>>> np.repeat(np.asarray([1, 2]), 2)
+array([1, 1, 2, 2])
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, rewrap
+from ..core.array import NamedArray
 from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -29,8 +29,7 @@ def _decl(name, named=None):
 
 
 _bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
-_repeat, _pad, _histogram = _decl("repeat"), _decl("pad"), _decl("histogram")
-_histogram_bin_edges = _decl("histogram_bin_edges")
+_repeat, _pad = _decl("repeat"), _decl("pad")
 _full_like = _decl("full_like")
 
 
@@ -148,50 +147,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return _pad(x, pad_width, mode, **kwargs)
 
 
-def _computed(bins):
-    return isinstance(bins, (int, str)) or onp.ndim(bins) == 0
-
-
-def _edge_data(a, bins):
-    """Bool or integer data as float64 where the edges are computed from it (a
-    count or a rule for ``bins``), as NumPy computes them."""
-    a = asarray(a)
-    return a.astype(onp.float64) if _computed(bins) and a.dtype.kind in "biu" else a
-
-
-def _range(a, bins, range):
-    """NumPy's range for edges computed from no data: [0, 1]."""
-    if range is None and _computed(bins) and asarray(a).size == 0:
-        return (0.0, 1.0)
-    return range
-
-
-def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    """``numpy.histogram_bin_edges``: edges computed from bool or integer data
-    are float64, as in NumPy; given edges are returned as they are; edges of
-    no data span [0, 1]."""
-    range = _range(a, bins, range)
-    edges = _histogram_bin_edges(_edge_data(a, bins), bins, range, weights)
-    return edges if _computed(bins) else asarray(bins)
-
-
-def histogram(a, bins=10, range=None, density=None, weights=None):
-    """``numpy.histogram``: counts are ``intp`` (weights' dtype when given,
-    float64 densities); the edges of bool or integer data are float64, as
-    NumPy computes them."""
-    range = _range(a, bins, range)
-    hist, edges = _histogram(_edge_data(a, bins), bins, range, weights=weights)
-    if not _computed(bins):
-        edges = asarray(bins)
-    want = onp.intp if weights is None else asarray(weights).dtype
-    if hist.dtype != want:
-        hist = rewrap(hist, hist.data.astype(want))
-    if density:      # NumPy: counts / float64 widths / total
-        widths = jnp.diff(edges.data).astype(onp.float64)
-        hist = rewrap(hist, hist.data / widths / hist.data.sum())
-    return hist, edges
-
-
 def _int_conv(name, f):
     def g(a, v, mode="full" if name == "convolve" else "valid"):
         da, dv = getattr(a, "dtype", None), getattr(v, "dtype", None)
@@ -252,5 +207,5 @@ def lexsort(keys, axis=-1):
     return _lexsort(keys, axis)
 
 
-__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
-           "histogram_bin_edges", "convolve", "correlate", "full_like"]
+__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
+           "convolve", "correlate", "full_like"]

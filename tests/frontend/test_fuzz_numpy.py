@@ -234,11 +234,7 @@ DEVIATIONS = {
 # name -> (predicate, repro): deviations found by this fuzz and not fixed yet;
 # a matching call is not compared, so that the rest of the function is.
 # ``NAMEDARRAY_FUZZ_KNOWN=1`` compares them too (they fail).
-KNOWN = {
-    "histogram": (lambda a, k: a[0].dtype in (onp.float16, onp.float32) and k.get("density"),
-                  "np.histogram(float16/float32 data, density=True): densities differ from "
-                  "the 3rd/8th digit (edge widths)"),
-}
+KNOWN = {}
 
 
 def _int_dtype_arg(a, k):
