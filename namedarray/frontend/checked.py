@@ -179,7 +179,10 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
             raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
                                 f"for {dt}")
     if type(fill_value) is complex and dt.kind != "c":
-        fill_value = fill_value.real     # NumPy's cast drops the imaginary part
+        # NumPy's cast: bool reads both parts, other types drop the imaginary part
+        fill_value = bool(fill_value) if dt.kind == "b" else fill_value.real
+    elif dt.kind == "b" and onp.dtype(getattr(fill_value, "dtype", onp.int8)).kind == "c":
+        fill_value = asarray(fill_value) != 0
     return _full_like(a, fill_value, dtype, shape=shape)
 
 
