@@ -231,8 +231,9 @@ DEVIATIONS = {
              "supported (one clear TypeError)"),
 }
 
-# name -> (predicate, repro): deviations found by this fuzz and not fixed yet;
-# a matching call is not compared, so that the rest of the function is.
+# name -> (predicate, repro): deviations found by this fuzz and not fixed yet, or
+# where NumPy's value is platform-defined (each text says which); a matching call
+# is not compared, so that the rest of the function is.
 # ``NAMEDARRAY_FUZZ_KNOWN=1`` compares them too (they fail).
 KNOWN = {}
 
@@ -243,10 +244,15 @@ def _int_dtype_arg(a, k):
 
 
 for _n in ("mean", "var", "std", "nanmean", "nanvar", "nanstd"):
-    KNOWN[_n] = (_int_dtype_arg, "np.mean(np.asarray(onp.zeros(0, bool)), dtype=int) is 0 "
-                 "(NumPy: NaN cast, -2**63); np.mean(np.asarray(False), dtype=bool): "
-                 "TypeError; np.std(x, dtype=np.int8): ValueError (NumPy computes); "
-                 "np.var(complex64 array, dtype=np.float32): ValueError (NumPy computes)")
+    KNOWN[_n] = (_int_dtype_arg,
+                 "two kinds. (1) Platform-defined in NumPy: a NaN or out-of-range float "
+                 "cast to an integer dtype is undefined behaviour in C; on x86-64 NumPy "
+                 "gives the CPU's 'integer indefinite' (np.mean(np.asarray(onp.zeros(0, "
+                 "bool)), dtype=int) is -2**63 there, 0 here: XLA's cast). (2) Open "
+                 "differences: np.mean(np.asarray(False), dtype=bool) raises TypeError "
+                 "(NumPy: False); np.std(np.asarray([1., 2., 4.]), dtype=np.int8) raises "
+                 "ValueError (NumPy computes in int8: 1); np.var(complex64 array, "
+                 "dtype=np.float32) raises ValueError (NumPy: the float32 variance)")
 
 
 def _cast_out_of_range(a, k):
@@ -260,8 +266,15 @@ def _cast_out_of_range(a, k):
 
 for _n in ("sum", "prod", "nansum", "nanprod", "cumsum", "cumprod", "nancumsum",
            "nancumprod", "cumulative_sum", "cumulative_prod"):
-    KNOWN[_n] = (_cast_out_of_range, "np.sum(np.asarray(onp.float16([128.])), dtype=onp.int8)"
-                 " is 127 (NumPy's out-of-range cast wraps: -128, with a RuntimeWarning)")
+    KNOWN[_n] = (_cast_out_of_range,
+                 "NumPy casts the data to the integer dtype first, and a NaN or "
+                 "out-of-range float cast to an integer is undefined behaviour in C: on "
+                 "x86-64 NumPy's value is the CPU's truncating conversion (through int32 "
+                 "for narrower types, the 'integer indefinite' 0x80...0 outside, then "
+                 "wrapped): np.sum(np.asarray(onp.float16([128.])), dtype=onp.int8) is "
+                 "-128 there, 3e9 gives 0, 1e19 or NaN into int64 -2**63, -1. into uint64 "
+                 "2**64 - 1; namedarray casts as XLA does (saturating: 127, 127, 2**63 - 1, "
+                 "NaN 0, 0)")
 
 
 def _sum_overflows(a, k):
