@@ -4,7 +4,9 @@ the outer edges (the data's extremes, or ``range`` as given), the edges by
 NumPy's ``linspace`` in the promoted dtype, a value's bin from its offset over
 the range (then corrected against the edges), densities ``n / widths / n.sum()``.
 So edges, counts and densities of float16 or float32 data are NumPy's bit for bit,
-not a float64 or a ``jax.numpy`` computation of them.
+not a float64 or a ``jax.numpy`` computation of them.  A string ``bins`` (NumPy's
+estimators, 'auto', 'fd', ...) takes NumPy's estimate of the data's values, so it
+needs concrete data (under ``jax.jit`` pass an int).
 
 >>> import namedarray as np
 >>> h, e = np.histogram(np.asarray([0.5, 1.0, 1.0], dtype=np.float16), bins=2)
@@ -300,11 +302,25 @@ def _total(counts):
     return counts.sum().astype(onp.zeros(1, dt).sum().dtype)
 
 
+def _estimated(fn, a, bins, range, weights):
+    """The number of equal bins NumPy's estimator ``bins`` ('auto', 'fd',
+    'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt') picks for the data:
+    NumPy's own estimate of the values (they must be concrete)."""
+    if not _concrete(a, weights):
+        raise TypeError(f"{fn}: bins={bins!r} estimates the number of bins from the data's "
+                        "values, which are not known under jax.jit/vmap or inside nmap; "
+                        "pass an int bins (or the edges) instead")
+    rng = None if range is None else tuple(onp.asarray(_value(v)).item() for v in range)
+    w = None if weights is None else onp.asarray(weights)
+    try:
+        edges = onp.histogram_bin_edges(onp.asarray(a), bins, rng, w)
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"{fn}: {e}") from None
+    return len(edges) - 1
+
+
 def _bins_arg(fn, bins):
     """``bins`` as NumPy reads it: (a count, None) or (None, 1-d edges)."""
-    if isinstance(bins, str):
-        raise ValueError(f"{fn}: bins={bins!r}: the string estimators are not supported; "
-                         "pass an int or the edges")
     if onp.ndim(_value(bins)) == 0:
         try:
             n = operator.index(_value(bins))
@@ -333,6 +349,8 @@ def _histogram(fn, a, bins, range, density, weights):
     a = jnp.ravel(a)
     if a.dtype == bool:    # NumPy: "Converting input from bool to uint8"
         a = a.astype(onp.uint8)
+    if isinstance(bins, str):
+        bins = _estimated(fn, a, bins, range, weights)
     n, edges = _bins_arg(fn, bins)
     ntype = onp.dtype(onp.intp) if weights is None else onp.dtype(weights.dtype)
     if n is not None:
@@ -350,9 +368,12 @@ def _histogram(fn, a, bins, range, density, weights):
 
 
 def _edges_only(fn, a, bins, range, weights):
+    weights = None if weights is None else jnp.asarray(weights)
     a = jnp.ravel(a)
     if a.dtype == bool:
         a = a.astype(onp.uint8)
+    if isinstance(bins, str):
+        bins = _estimated(fn, a, bins, range, weights)
     n, edges = _bins_arg(fn, bins)
     if n is None:
         return jnp.asarray(_value(bins))
@@ -369,7 +390,7 @@ _edges = wrap(lambda a, bins, range, weights: _edges_only(
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """``numpy.histogram``: counts ``intp`` (the weights' dtype when given),
     densities float64, edges in NumPy's dtype (float64 for bool and integer
-    data), each step as NumPy computes it."""
+    data), each step as NumPy computes it; a string ``bins`` needs concrete data."""
     w = None if weights is None else asarray(weights)
     return _hist(asarray(a), bins, range, density, w)
 

@@ -116,3 +116,28 @@ def test_complex_data_bins_outside_the_edges_raise_as_numpy():
         onp.histogram(x, bins=3)
     with pytest.raises(ValueError, match="histogram: 'list' argument must have no negative"):
         np.histogram(np.asarray(x), bins=3)
+
+
+@pytest.mark.parametrize("est", ["auto", "fd", "doane", "scott", "stone", "rice",
+                                 "sturges", "sqrt"])
+@pytest.mark.parametrize("dt", [onp.float32, onp.int16, onp.bool_])
+def test_string_estimators_are_numpys(est, dt):
+    x = (onp.random.default_rng(1).normal(size=50) * 5).astype(dt)
+    for kw in ({}, {"range": (-1.0, 2.0), "density": True}):
+        exp, got = _both("histogram", x, bins=est, **kw)
+        _identical(got, exp)
+    exp, got = _both("histogram_bin_edges", x, bins=est)
+    _identical(got, exp)
+
+
+def test_string_estimators_errors():
+    x = onp.arange(5.0)
+    for kw, exc in (({"bins": "bogus"}, ValueError), ({"bins": "auto", "weights": x}, TypeError)):
+        exp, got = _both("histogram", x, **kw)      # NumPy's class
+        assert exp is None
+    with pytest.raises(ValueError, match="histogram: 'bogus' is not a valid estimator"):
+        np.histogram(np.asarray(x), bins="bogus")
+    with pytest.raises(TypeError, match="histogram: bins='auto' estimates the number of bins "
+                       "from the data's values, .* pass an int bins"):
+        jax.jit(lambda v: np.histogram(v, bins="auto"))(np.asarray(x))
+
