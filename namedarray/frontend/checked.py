@@ -5,8 +5,8 @@ error or the wrong class: NumPy's checks first, then the table's declaration
 >>> import namedarray as np
 >>> np.convolve(np.asarray([1, 2, 3]), np.asarray([0, 1]))
 array([0, 1, 2, 3])
->>> np.histogram(np.asarray([1.0, 2.0, 2.0]), bins=2)[0]
-array([1, 2])
+>>> np.repeat(np.asarray([1, 2]), 2)
+array([1, 1, 2, 2])
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, rewrap
+from ..core.array import NamedArray
 from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -29,9 +29,33 @@ def _decl(name, named=None):
 
 
 _bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
-_repeat, _pad, _histogram = _decl("repeat"), _decl("pad"), _decl("histogram")
-_histogram_bin_edges = _decl("histogram_bin_edges")
-_convolve, _correlate, _full_like = _decl("convolve"), _decl("correlate"), _decl("full_like")
+_repeat, _pad = _decl("repeat"), _decl("pad")
+_full_like = _decl("full_like")
+
+
+def _by_parts(jfn, conj):
+    """``jfn`` (``jax.numpy``'s convolve or correlate) with complex operands as
+    four real ones combined as NumPy's complex products are, ``ac - bd`` and
+    ``ad + bc`` (XLA's complex convolution takes three real ones, ``c(a + b)``
+    ..., whose sum overflows or meets ``0 * inf`` where NumPy's products do not);
+    ``conj``: the second operand is conjugated (correlate)."""
+    def f(a, v, mode, **kw):
+        a, v = jnp.asarray(a), jnp.asarray(v)
+        dt = jnp.result_type(a, v)
+        if not jnp.issubdtype(dt, jnp.complexfloating):
+            return jfn(a, v, mode, **kw)
+        a, v = a.astype(dt), v.astype(dt)
+        ar, ai, vr, vi = a.real, a.imag, v.real, v.imag
+        s = -1 if conj else 1
+        re = jfn(ar, vr, mode) - s * jfn(ai, vi, mode)
+        im = s * jfn(ar, vi, mode) + jfn(ai, vr, mode)
+        return jax.lax.complex(re, im)
+    f.__name__ = f.__qualname__ = jfn.__name__
+    return f
+
+
+_convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
+_correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
 
 def _host(v):
@@ -123,50 +147,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return _pad(x, pad_width, mode, **kwargs)
 
 
-def _computed(bins):
-    return isinstance(bins, (int, str)) or onp.ndim(bins) == 0
-
-
-def _edge_data(a, bins):
-    """Bool or integer data as float64 where the edges are computed from it (a
-    count or a rule for ``bins``), as NumPy computes them."""
-    a = asarray(a)
-    return a.astype(onp.float64) if _computed(bins) and a.dtype.kind in "biu" else a
-
-
-def _range(a, bins, range):
-    """NumPy's range for edges computed from no data: [0, 1]."""
-    if range is None and _computed(bins) and asarray(a).size == 0:
-        return (0.0, 1.0)
-    return range
-
-
-def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    """``numpy.histogram_bin_edges``: edges computed from bool or integer data
-    are float64, as in NumPy; given edges are returned as they are; edges of
-    no data span [0, 1]."""
-    range = _range(a, bins, range)
-    edges = _histogram_bin_edges(_edge_data(a, bins), bins, range, weights)
-    return edges if _computed(bins) else asarray(bins)
-
-
-def histogram(a, bins=10, range=None, density=None, weights=None):
-    """``numpy.histogram``: counts are ``intp`` (weights' dtype when given,
-    float64 densities); the edges of bool or integer data are float64, as
-    NumPy computes them."""
-    range = _range(a, bins, range)
-    hist, edges = _histogram(_edge_data(a, bins), bins, range, weights=weights)
-    if not _computed(bins):
-        edges = asarray(bins)
-    want = onp.intp if weights is None else asarray(weights).dtype
-    if hist.dtype != want:
-        hist = rewrap(hist, hist.data.astype(want))
-    if density:      # NumPy: counts / float64 widths / total
-        widths = jnp.diff(edges.data).astype(onp.float64)
-        hist = rewrap(hist, hist.data / widths / hist.data.sum())
-    return hist, edges
-
-
 def _int_conv(name, f):
     def g(a, v, mode="full" if name == "convolve" else "valid"):
         da, dv = getattr(a, "dtype", None), getattr(v, "dtype", None)
@@ -177,9 +157,10 @@ def _int_conv(name, f):
         want = onp.result_type(da, dv)
         if want.kind in "biu":   # exact integer accumulation, NumPy's dtype
             return f(a, v, mode, preferred_element_type=want)
-        return f(a, v, mode)
+        return f(asarray(a).astype(want), asarray(v).astype(want), mode)
     g.__name__ = g.__qualname__ = name
-    g.__doc__ = f"``numpy.{name}``: integer inputs give NumPy's integer result."
+    g.__doc__ = (f"``numpy.{name}``: computed in NumPy's result dtype (integer inputs "
+                 "exactly); complex products as NumPy forms them.")
     return g
 
 
@@ -198,7 +179,10 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
             raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
                                 f"for {dt}")
     if type(fill_value) is complex and dt.kind != "c":
-        fill_value = fill_value.real     # NumPy's cast drops the imaginary part
+        # NumPy's cast: bool reads both parts, other types drop the imaginary part
+        fill_value = bool(fill_value) if dt.kind == "b" else fill_value.real
+    elif dt.kind == "b" and onp.dtype(getattr(fill_value, "dtype", onp.int8)).kind == "c":
+        fill_value = asarray(fill_value) != 0
     return _full_like(a, fill_value, dtype, shape=shape)
 
 
@@ -226,5 +210,5 @@ def lexsort(keys, axis=-1):
     return _lexsort(keys, axis)
 
 
-__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad", "histogram",
-           "histogram_bin_edges", "convolve", "correlate", "full_like"]
+__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
+           "convolve", "correlate", "full_like"]

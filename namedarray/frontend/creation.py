@@ -173,6 +173,27 @@ ones = _creator("ones")
 empty = _creator("empty")
 
 
+def _big_int_fill(v, dt):
+    """A Python int fill value as NumPy's unsafe copy into ``dt`` takes it: an
+    integer type must hold it (``OverflowError``), bool takes a C long, inexact
+    types its Python float (inf where the type's range ends; ``OverflowError``
+    beyond a float's)."""
+    if dt.kind in "iu":
+        info = onp.iinfo(dt)
+        if not info.min <= v <= info.max:
+            raise OverflowError(f"full: Python integer {v} out of bounds for {dt}")
+        return v
+    if -2**63 <= v < 2**63:
+        return v
+    if dt.kind == "b":
+        raise OverflowError(f"full: Python int too large to convert to C long ({v}); "
+                            "pass a bool")
+    try:
+        return float(v)
+    except OverflowError:
+        raise OverflowError(f"full: int too large to convert to float ({v})") from None
+
+
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; the dtype is that of ``numpy.array(fill_value)`` by default."""
     check_dtype("full", dtype)
@@ -186,12 +207,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             return res
         v = v.data
     else:
-        if type(fill_value) is int and dtype is not None and onp.dtype(dtype).kind in "iu":
-            info = onp.iinfo(dtype)
-            if not info.min <= fill_value <= info.max:
-                raise OverflowError(f"full: Python integer {fill_value} out of bounds for "
-                                    f"{onp.dtype(dtype)}")
+        if type(fill_value) is int and dtype is not None:
+            v = _big_int_fill(fill_value, onp.dtype(dtype))
         v = np_asarray(v)
+    if dtype is not None and onp.dtype(dtype) == bool and v.dtype.kind == "c":
+        v = v != 0       # NumPy: either part nonzero (XLA's cast reads the real part)
     if (dtype is None or onp.dtype(dtype) == v.dtype) and host.creates(dims):
         h = host.buffer(v) if v.ndim == 0 else None
         if h is not None:           # on the host: no program to compile

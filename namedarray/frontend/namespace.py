@@ -27,8 +27,8 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
 from ..core.array import NamedArray
-from . import (checked, conversion, creation, einsum, elementwise, index_tricks, io,
-               joining, logic, manipulation, methods)
+from . import (checked, conversion, creation, einsum, elementwise, histograms,
+               index_tricks, io, joining, logic, manipulation, methods)
 from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -53,7 +53,7 @@ _NUMPY_OWN = [
 _SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, checked, index_tricks, logic, ported)
+            conversion, selection, checked, histograms, index_tricks, logic, ported)
 
 
 def _declare(ns):

@@ -324,3 +324,28 @@ def test_big_python_ints_and_casts_in_creation(src):
     else:
         assert (got.dtype, got.shape) == (exp.dtype, exp.shape)
         onp.testing.assert_array_equal(got, exp)
+
+
+@pytest.mark.parametrize("v", [2**63, 2**64, -2**70, 2**200, 2**1100])
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "bool"])
+def test_full_of_an_int_beyond_int64(v, dt):
+    """A Python int beyond int64 with an inexact dtype is its Python float (inf
+    where the dtype's range ends, OverflowError beyond a float's); bool takes a C
+    long only (OverflowError), as NumPy's unsafe copy."""
+    try:
+        exp = onp.full(3, v, dtype=dt)
+    except OverflowError:
+        with pytest.raises(OverflowError, match="full: .*too large to convert to"):
+            np.full(3, v, dtype=dt)
+        return
+    got = onp.asarray(np.full(3, v, dtype=dt))
+    assert got.dtype == exp.dtype
+    onp.testing.assert_array_equal(got, exp)
+
+
+def test_full_of_complex_into_bool_reads_both_parts():
+    for v in (1j, 0j, onp.complex64(2 - 0j), onp.asarray([0j, 1j])):
+        w = np.asarray(v) if isinstance(v, onp.ndarray) else v
+        assert_same(np.full(2, w, dtype=bool), onp.full(2, v, dtype=bool))
+        assert_same(np.full_like(np.zeros(2, bool), w), onp.full_like(onp.zeros(2, bool), v))
+

@@ -51,6 +51,31 @@ def test_convolve_keeps_integers(fn, a, v):
     assert_same(getattr(np, fn)(np.asarray(ya), np.asarray(yv)), getattr(onp, fn)(ya, yv))
 
 
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("fn", ["convolve", "correlate", "polymul"])
+def test_convolve_complex_products_as_numpy(fn, mode):
+    """Complex coefficients near the top of the range (finite products) and
+    parts 16 orders apart: NumPy's ``ac - bd``, ``ad + bc`` products, not a
+    three-multiplication form that overflows (NaN) or loses the small part."""
+    cases = [([1e308 + 1e308j], [1.0]), ([1.0, 1e308], [1j, -2.0]),
+             ([1e8 + 1e-8j, 2.0], [1.0, 1j, 3.0]), ([False], [8.9e307 + 8.9e307j]),
+             ([3e200 + 1j, 1 - 1j, 2j], [1e-9 + 1j, 2.0])]
+    for a, v in cases:
+        ya, yv = onp.asarray(a), onp.asarray(v)
+        args = () if fn == "polymul" else (mode,)
+        res = getattr(np, fn)(np.asarray(ya), np.asarray(yv), *args)
+        exp = getattr(onp, fn)(ya, yv, *args)
+        assert res.dtype == exp.dtype
+        onp.testing.assert_allclose(onp.asarray(res), exp, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("da,dv", [(onp.int64, onp.float32), (onp.int32, onp.complex64),
+                                   (onp.float16, onp.int16), (onp.uint64, onp.float16)])
+def test_convolve_in_numpys_dtype(da, dv):
+    ya, yv = onp.asarray([1, 2, 3], da), onp.asarray([3, 1], dv)
+    assert_same(np.convolve(np.asarray(ya), np.asarray(yv)), onp.convolve(ya, yv))
+
+
 def test_histogram_counts_are_integers():
     y = onp.asarray([1.0, 2, 2, 3, 7])
     for kw in ({}, {"bins": 3}, {"density": True}, {"weights": onp.arange(5.0)}):

@@ -191,3 +191,18 @@ def test_complex_float_power_of_zero_is_numpy_s():
     assert got.dtype == exp.dtype
     onp.testing.assert_allclose(got, exp, rtol=1e-12, equal_nan=True)
     assert complex(np.float_power(np.asarray(False), 1 + 1j)) == 0
+
+
+@pytest.mark.parametrize("other", [3, -2, 2.5, 0.3 - 1j, onp.complex64(1.7 + 0.3j),
+                                   onp.asarray([2.5, -1.5, 0.5], onp.float32),
+                                   onp.asarray([1 - 2j, 0.5j, 3], onp.complex64)])
+def test_complex64_float_power_in_complex128(other):
+    # NumPy's float_power loops are d and D only: complex64 operands are
+    # computed in complex128, to complex128 precision
+    x = onp.asarray([1.1 + 2.3j, 3 - 1j, -0.7 + 0.2j], onp.complex64)
+    for a, b in ((x, other), (other, x)):
+        exp = onp.float_power(a, b)
+        got = onp.asarray(np.float_power(*(np.asarray(v) if isinstance(v, onp.ndarray)
+                                           else v for v in (a, b))))
+        assert got.dtype == exp.dtype == onp.complex128
+        onp.testing.assert_allclose(got, exp, rtol=1e-14, atol=0)

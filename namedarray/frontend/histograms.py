@@ -1,0 +1,404 @@
+"""``histogram`` and ``histogram_bin_edges`` with NumPy's own steps
+(``numpy/lib/_histograms_impl.py``), each in the dtype NumPy computes it in:
+the outer edges (the data's extremes, or ``range`` as given), the edges by
+NumPy's ``linspace`` in the promoted dtype, a value's bin from its offset over
+the range (then corrected against the edges), densities ``n / widths / n.sum()``.
+So edges, counts and densities of float16 or float32 data are NumPy's bit for bit,
+not a float64 or a ``jax.numpy`` computation of them.  A string ``bins`` (NumPy's
+estimators, 'auto', 'fd', ...) takes NumPy's estimate of the data's values, so it
+needs concrete data (under ``jax.jit`` pass an int).
+
+>>> import namedarray as np
+>>> h, e = np.histogram(np.asarray([0.5, 1.0, 1.0], dtype=np.float16), bins=2)
+>>> h, e
+(array([1, 2]), array([0.5 , 0.75, 1.  ], dtype=float16))
+>>> np.histogram(np.asarray([1, 2, 2, 5]), bins=[0, 2, 6], density=True)[0]
+array([0.125 , 0.1875])
+"""
+from __future__ import annotations
+
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import NamedArray
+from .creation import asarray
+from .elementwise import _barrier_div
+from .engines.generic import wrap
+
+_UNSIGNED = {onp.dtype(s): onp.dtype(u) for s, u in
+             zip("bhilq", "BHILQ")}
+
+
+def _divide(x, y):
+    """``x / y`` as NumPy divides (XLA would multiply by a reciprocal of a
+    scalar or a broadcast, 1 ulp off)."""
+    dt = jnp.result_type(x, y)
+    if jnp.issubdtype(dt, jnp.complexfloating):
+        return _smith(jnp.asarray(x, dt), jnp.asarray(y, dt))
+    if not jnp.issubdtype(dt, jnp.floating):
+        return jnp.true_divide(x, y)
+    x, y = jnp.asarray(x, dt), jnp.asarray(y, dt)
+    nd = max(x.ndim, y.ndim)
+    return _barrier_div(x.reshape((1,) * (nd - x.ndim) + x.shape),
+                        y.reshape((1,) * (nd - y.ndim) + y.shape))
+
+
+def _smith(x, y):
+    """NumPy's complex ``x / y`` (Smith's: the ratio of ``y``'s parts, then a
+    reciprocal; parts over zeros where ``y`` is 0)."""
+    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
+    big = jnp.abs(yr) >= jnp.abs(yi)
+    rat = _divide(jnp.where(big, yi, yr), jnp.where(big, yr, yi))
+    scl = _divide(jnp.ones_like(rat), jnp.where(big, yr + yi * rat, yi + yr * rat))
+    re = jnp.where(big, (xr + xi * rat) * scl, (xr * rat + xi) * scl)
+    im = jnp.where(big, (xi - xr * rat) * scl, (xi * rat - xr) * scl)
+    zero = (yr == 0) & (yi == 0)
+    re = jnp.where(zero, _divide(xr, jnp.abs(yr)), re)
+    im = jnp.where(zero, _divide(xi, jnp.abs(yi)), im)
+    return jax.lax.complex(re, im)
+
+
+def _cast(x, dt):
+    """``x.astype(dt)`` rounded once, as NumPy casts: float64 to float16 goes
+    through float32 rounded to odd (XLA's float64 -> float32 -> float16 would
+    round twice)."""
+    dt = onp.dtype(dt)
+    if not (x.dtype == onp.float64 and dt == onp.float16):
+        return x.astype(dt)
+    r = x.astype(onp.float32)
+    back = r.astype(onp.float64)
+    r = jnp.where(jnp.abs(back) > jnp.abs(x), jnp.nextafter(r, jnp.zeros_like(r)), r)
+    bits = jax.lax.bitcast_convert_type(r, onp.uint32)
+    odd = jax.lax.bitcast_convert_type(bits | 1, onp.float32)
+    r = jnp.where((r.astype(onp.float64) != x) & jnp.isfinite(x), odd, r)
+    return r.astype(dt)
+
+
+def _concrete(*vs):
+    return not any(isinstance(v, jax.core.Tracer) for v in vs)
+
+
+def _proto(v):
+    """What NumPy's promotion sees of a ``range`` value: a Python scalar is weak
+    (kept as it is), anything else its dtype."""
+    if type(v) in (int, float, complex, bool):
+        return v
+    return onp.asarray(v.data if isinstance(v, NamedArray) else v).dtype
+
+
+def _value(v):
+    return v.data if isinstance(v, NamedArray) else v
+
+
+def _outer_edges(fn, a, range):
+    """NumPy's ``_get_outer_edges``: (first, last, their promotion protos)."""
+    if range is not None:
+        first, last = (_value(v) for v in range)
+        if _concrete(first, last):
+            if first > last:
+                raise ValueError(f"{fn}: max must be larger than min in range parameter.")
+            if not (onp.isfinite(first) and onp.isfinite(last)):
+                raise ValueError(f"{fn}: supplied range of [{first}, {last}] is not finite")
+            if first == last:
+                first, last = first - 0.5, last + 0.5
+        pf, pl = _proto(first), _proto(last)
+        return first, last, pf, pl
+    if a.size == 0:
+        return 0, 1, 0, 1
+    first, last = jnp.min(a), jnp.max(a)
+    if a.dtype.kind == "c":    # NumPy's min and max of complex data: the first NaN
+        nan = jnp.isnan(a.real) | jnp.isnan(a.imag)
+        some = a[jnp.argmax(nan)]
+        first, last = jnp.where(nan.any(), some, first), jnp.where(nan.any(), some, last)
+    p = a.dtype
+    if _concrete(a):
+        if not (bool(jnp.isfinite(first)) and bool(jnp.isfinite(last))):
+            raise ValueError(f"{fn}: autodetected range of [{first}, {last}] is not finite")
+        if bool(first == last):
+            p = onp.result_type(a.dtype, 0.5)
+            first, last = first.astype(p) - 0.5, last.astype(p) + 0.5
+    else:       # under a transformation the same, by value
+        p = onp.result_type(a.dtype, 0.5)
+        eq = first == last
+        first = jnp.where(eq, first.astype(p) - 0.5, first.astype(p))
+        last = jnp.where(eq, last.astype(p) + 0.5, last.astype(p))
+    return first, last, p, p
+
+
+def _linspace(first, last, pf, pl, num, dtype):
+    """``numpy.linspace(first, last, num, dtype=dtype)``, step by step in
+    NumPy's computation dtype."""
+    dt = onp.result_type(pf, pl, 0.0)
+    if dt.kind not in "fc":
+        dt = onp.result_type(dt, float)
+    start, stop = jnp.asarray(first, dt), jnp.asarray(last, dt)
+    div = num - 1
+    delta = stop - start
+    step = _divide(delta, jnp.asarray(div, dt))
+    y = jnp.arange(num, dtype=dt)
+    y = jnp.where(step == 0, _divide(y, jnp.asarray(div, dt)) * delta, y * step)
+    y = (y + start).at[-1].set(stop)
+    return _cast(y, dtype)
+
+
+def _equal_bins(fn, a, n, first, last, pf, pl):
+    """The edges of ``n`` equal bins: NumPy's bin dtype and ``linspace``."""
+    bin_type = onp.result_type(pf, pl, a.dtype)
+    if bin_type.kind in "biu":
+        bin_type = onp.result_type(bin_type, float)
+    edges = _linspace(first, last, pf, pl, n + 1, bin_type)
+    if _concrete(edges) and bool(jnp.any(jnp.greater_equal(edges[:-1], edges[1:]))):
+        raise ValueError(f"{fn}: Too many bins for data range. Cannot create {n} "
+                         "finite-sized bins.")
+    return edges
+
+
+def _as(v, p, dt):
+    """A value of proto ``p`` in dtype ``dt`` (a Python int beyond ``dt``'s
+    range stays out of it: clipped one past the end, for comparisons)."""
+    if type(p) is int and onp.dtype(dt).kind in "iu":
+        info = onp.iinfo(dt)
+        return jnp.asarray(min(max(p, info.min), info.max), dt), p < info.min, p > info.max
+    return jnp.asarray(v, dt), False, False
+
+
+def _keep(a, first, last, pf, pl):
+    """``(a >= first) & (a <= last)`` in NumPy's comparison dtypes."""
+    lo, below, _ = _as(first, pf, onp.result_type(a.dtype, pf))
+    hi, _, above = _as(last, pl, onp.result_type(a.dtype, pl))
+    ge = jnp.ones(a.shape, bool) if below else jnp.greater_equal(a.astype(lo.dtype), lo)
+    le = jnp.ones(a.shape, bool) if above else jnp.less_equal(a.astype(hi.dtype), hi)
+    return ge & le
+
+
+def _difference(x, y, dt):
+    """NumPy's ``_unsigned_subtract``: ``x - y`` in ``dt``, wrapped into the
+    unsigned type of a signed integer ``dt``."""
+    u = _UNSIGNED.get(onp.dtype(dt))
+    if u is None:
+        return jnp.asarray(x, dt) - jnp.asarray(y, dt)
+    return jnp.asarray(x, dt).astype(u) - jnp.asarray(y, dt).astype(u)
+
+
+def _sum_weights(idx, keep, w, n, ntype):
+    """``numpy.bincount(idx, weights=w)`` (float64 sums, complex parts apart)
+    cast to ``ntype``; values outside the range (``keep`` False) count nothing."""
+    if w is None:
+        return jnp.zeros(n, ntype).at[idx].add(keep.astype(ntype))
+    if ntype.kind == "c":
+        re = jnp.zeros(n, onp.float64).at[idx].add(jnp.where(keep, w.real, 0))
+        im = jnp.zeros(n, onp.float64).at[idx].add(jnp.where(keep, w.imag, 0))
+        part = onp.empty(0, ntype).real.dtype
+        return jax.lax.complex(re.astype(part), im.astype(part))
+    s = jnp.zeros(n, onp.float64).at[idx].add(jnp.where(keep, w.astype(onp.float64), 0))
+    return s.astype(ntype) if ntype.kind != "b" else s != 0
+
+
+def _uniform_counts(fn, a, w, edges, n, first, last, pf, pl, ntype):
+    """NumPy's counting over equal bins: a value's bin from its offset over the
+    range (``(a - first) / (last - first) * n`` in NumPy's dtypes), then moved
+    one down or up where the edges say otherwise."""
+    keep = _keep(a, first, last, pf, pl)
+    t = a.astype(edges.dtype)
+    diff_dt = onp.result_type(edges.dtype, pf)
+    den_dt = onp.result_type(pl, pf)
+    den = _difference(last, first, den_dt)
+    f_dt = onp.result_type(diff_dt, _UNSIGNED.get(den_dt, den_dt))
+    f = _divide(_difference(t, first, diff_dt).astype(f_dt), den.astype(f_dt)) * jnp.asarray(
+        n, f_dt)
+    if f_dt.kind == "c":
+        f = f.real
+    idx = jnp.where(keep, f, 0).astype(onp.intp)
+    idx = jnp.where(idx == n, n - 1, idx)
+    first_look = idx
+    idx = idx - jnp.less(t, edges[idx]).astype(idx.dtype)
+    second_look = idx + 1
+    up = jnp.greater_equal(t, edges[idx + 1]) & (idx != n - 1)
+    idx = jnp.where(keep, idx + up.astype(idx.dtype), 0)
+    if t.dtype.kind == "c" and _concrete(t):    # the real part's bin may be any
+        _check_bins(fn, keep, first_look, second_look, idx, n)
+    return _sum_weights(idx, keep, w, n, ntype)
+
+
+def _check_bins(fn, keep, first, second, final, n):
+    """NumPy's errors where complex data's bins (from the real part of a complex
+    offset) fall outside the edges: IndexError looking them up, ValueError
+    counting a negative one."""
+    keep = onp.asarray(keep)
+    for look in (first, second):
+        v = onp.asarray(look)[keep]
+        bad = v[(v < -(n + 1)) | (v > n)]
+        if bad.size:
+            raise IndexError(f"{fn}: index {bad[0]} is out of bounds for axis 0 with size "
+                             f"{n + 1}")
+    if (onp.asarray(final)[keep] < 0).any():
+        raise ValueError(f"{fn}: 'list' argument must have no negative elements")
+
+
+def _running_sum(fn, w, ntype):
+    """``numpy.cumsum(w)`` added into ``ntype`` as NumPy's ``cum_n += ...``:
+    floats one by one in their dtype (a scan; XLA's parallel prefix rounds
+    otherwise), integers exactly; a bool total refused as NumPy refuses it."""
+    cdt = onp.zeros(1, ntype).cumsum().dtype
+    if not onp.can_cast(cdt, ntype, "same_kind"):
+        raise TypeError(f"{fn}: Cannot cast ufunc 'add' output from dtype('{cdt}') to "
+                        f"dtype('{ntype}') with casting rule 'same_kind'")
+    if cdt.kind in "fc":
+        def step(c, v):
+            c = c + v
+            return c, c
+        return jax.lax.scan(step, jnp.zeros((), cdt), w.astype(cdt))[1].astype(ntype)
+    return jnp.cumsum(w, dtype=cdt).astype(ntype)
+
+
+def _edge_counts(fn, a, w, edges, ntype):
+    """NumPy's counting over given edges: the sorted data searched for each
+    edge (the last one inclusive), weights summed as differences of their
+    running sum."""
+    dt = onp.result_type(a.dtype, edges.dtype)
+    order = jnp.argsort(a.astype(dt), stable=True)
+    sa = a.astype(dt)[order]
+    e = edges.astype(dt)
+    pos = jnp.concatenate([jnp.searchsorted(sa, e[:-1], side="left"),
+                           jnp.searchsorted(sa, e[-1:], side="right")])
+    if w is None:
+        return jnp.diff(pos.astype(ntype))
+    cw = jnp.concatenate([jnp.zeros(1, ntype), _running_sum(fn, w[order], ntype)])
+    return jnp.diff(cw[pos])
+
+
+def _pairwise(x):
+    """NumPy's pairwise sum of a 1-d float array: up to 8 values one by one,
+    up to 128 in 8 running sums, longer ones halved (at a multiple of 8)."""
+    n = x.shape[0]
+    if n < 8:
+        res = jnp.asarray(-0.0, x.dtype)
+        for i in range(n):
+            res = res + x[i]
+        return res
+    if n <= 128:
+        m = n - n % 8
+        r = x[:8]
+        for i in range(8, m, 8):
+            r = r + x[i:i + 8]
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(m, n):
+            res = res + x[i]
+        return res
+    h = n // 2 - (n // 2) % 8
+    return _pairwise(x[:h]) + _pairwise(x[h:])
+
+
+def _total(counts):
+    """``counts.sum()`` as NumPy sums: integers exactly in its dtype, real
+    floats pairwise (float16 in float32), complex by XLA."""
+    dt = counts.dtype
+    if dt.kind == "f":
+        wide = onp.float32 if dt == onp.float16 else dt
+        return _pairwise(counts.astype(wide)).astype(dt)
+    return counts.sum().astype(onp.zeros(1, dt).sum().dtype)
+
+
+def _estimated(fn, a, bins, range, weights):
+    """The number of equal bins NumPy's estimator ``bins`` ('auto', 'fd',
+    'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt') picks for the data:
+    NumPy's own estimate of the values (they must be concrete)."""
+    if not _concrete(a, weights):
+        raise TypeError(f"{fn}: bins={bins!r} estimates the number of bins from the data's "
+                        "values, which are not known under jax.jit/vmap or inside nmap; "
+                        "pass an int bins (or the edges) instead")
+    rng = None if range is None else tuple(onp.asarray(_value(v)).item() for v in range)
+    w = None if weights is None else onp.asarray(weights)
+    try:
+        edges = onp.histogram_bin_edges(onp.asarray(a), bins, rng, w)
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"{fn}: {e}") from None
+    return len(edges) - 1
+
+
+def _bins_arg(fn, bins):
+    """``bins`` as NumPy reads it: (a count, None) or (None, 1-d edges)."""
+    if onp.ndim(_value(bins)) == 0:
+        try:
+            n = operator.index(_value(bins))
+        except TypeError:
+            raise TypeError(f"{fn}: `bins` must be an integer, a string, or an array "
+                            f"(got {bins!r})") from None
+        if n < 1:
+            raise ValueError(f"{fn}: `bins` must be positive, when an integer (got {n})")
+        return n, None
+    if onp.ndim(_value(bins)) != 1:
+        raise ValueError(f"{fn}: `bins` must be 1d, when an array")
+    edges = jnp.asarray(_value(bins))
+    if _concrete(edges) and bool(jnp.any(jnp.greater(edges[:-1], edges[1:]))):
+        raise ValueError(f"{fn}: `bins` must increase monotonically, when an array")
+    return None, edges
+
+
+def _histogram(fn, a, bins, range, density, weights):
+    """(counts, edges) of positional ``jax`` data, NumPy's steps."""
+    if weights is not None:
+        weights = jnp.asarray(weights)
+        if weights.shape != jnp.shape(a):
+            raise ValueError(f"{fn}: weights should have the same shape as a "
+                             f"({weights.shape} vs {jnp.shape(a)}).")
+        weights = jnp.ravel(weights)
+    a = jnp.ravel(a)
+    if a.dtype == bool:    # NumPy: "Converting input from bool to uint8"
+        a = a.astype(onp.uint8)
+    if isinstance(bins, str):
+        bins = _estimated(fn, a, bins, range, weights)
+    n, edges = _bins_arg(fn, bins)
+    ntype = onp.dtype(onp.intp) if weights is None else onp.dtype(weights.dtype)
+    if n is not None:
+        first, last, pf, pl = _outer_edges(fn, a, range)
+        edges = _equal_bins(fn, a, n, first, last, pf, pl)
+        counts = _uniform_counts(fn, a, weights, edges, n, first, last, pf, pl, ntype)
+    else:
+        counts = _edge_counts(fn, a, weights, edges, ntype)
+    if density:
+        db = jnp.diff(edges).astype(onp.float64)
+        r = _divide(counts, db)
+        total = _total(counts)
+        counts = _divide(r, total.astype(onp.result_type(r.dtype, total.dtype)))
+    return counts, edges
+
+
+def _edges_only(fn, a, bins, range, weights):
+    weights = None if weights is None else jnp.asarray(weights)
+    a = jnp.ravel(a)
+    if a.dtype == bool:
+        a = a.astype(onp.uint8)
+    if isinstance(bins, str):
+        bins = _estimated(fn, a, bins, range, weights)
+    n, edges = _bins_arg(fn, bins)
+    if n is None:
+        return jnp.asarray(_value(bins))
+    first, last, pf, pl = _outer_edges(fn, a, range)
+    return _equal_bins(fn, a, n, first, last, pf, pl)
+
+
+_hist = wrap(lambda a, bins, range, density, weights: _histogram(
+    "histogram", a, bins, range, density, weights), "histogram")
+_edges = wrap(lambda a, bins, range, weights: _edges_only(
+    "histogram_bin_edges", a, bins, range, weights), "histogram_bin_edges")
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """``numpy.histogram``: counts ``intp`` (the weights' dtype when given),
+    densities float64, edges in NumPy's dtype (float64 for bool and integer
+    data), each step as NumPy computes it; a string ``bins`` needs concrete data."""
+    w = None if weights is None else asarray(weights)
+    return _hist(asarray(a), bins, range, density, w)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """``numpy.histogram_bin_edges``: the edges ``histogram`` uses; given edges
+    are returned as they are."""
+    return _edges(asarray(a), bins, range, weights)
+
+
+__all__ = ["histogram", "histogram_bin_edges"]
