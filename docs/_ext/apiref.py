@@ -357,10 +357,11 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
               "selection": "Masked selections and data-dependent sizes",
               "index_tricks": "Index tricks", "logic": "Whole-array comparisons",
               "checked": "Functions with NumPy's input checks",
-              "ported": "Functions computed with NumPy's own steps"}
+              "ported": "Functions computed with NumPy's own steps",
+              "histograms": "Histograms"}
     for key in ("creation", "joining", "manipulation", "indexing", "index_tricks",
-                "selection", "sorting", "logic", "checked", "ported", "io", "conversion",
-                "other"):
+                "selection", "sorting", "logic", "checked", "ported", "histograms", "io",
+                "conversion", "other"):
         names = [n for n in by_module.get(key, []) if n not in sections[0][2]]
         if names:
             sections.append((titles.get(key, "Other functions"),
