@@ -26,7 +26,7 @@ from jax.scipy.special import logsumexp as _jlogsumexp
 from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, new, operand
-from .elementwise import UFUNCS
+from .elementwise import UFUNCS, _barrier_div
 from .engines.args import np_asarray
 from .engines.generic import wrap
 from .engines.out import store_out
@@ -139,6 +139,8 @@ def _moment_ddof(jfn):
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
         ddof = correction if correction is not None else ddof
+        if _integral(a, dtype) and not kw:
+            return _integral_moment(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
         r = jfn(a, axis=axis, dtype=dtype, ddof=0, keepdims=keepdims, where=where, **kw)
         if not ddof:
             return r
@@ -174,13 +176,67 @@ def _nan_arg(jfn):
     return f
 
 
+def _integral(a, dtype) -> bool:
+    """Whether ``dtype=`` is an integer or bool type for real data: NumPy then
+    computes the moments' sums in that type (its own steps below)."""
+    return dtype is not None and _onp.dtype(dtype).kind in "biu" and \
+        not jnp.iscomplexobj(a) and config.numpy_dtypes()
+
+
+def _count(a, axis, keepdims, where):
+    ones = jnp.ones(jnp.shape(a), jnp.int64)
+    return jnp.sum(ones if where is None else jnp.where(where, ones, 0), axis=axis,
+                   keepdims=keepdims)
+
+
+def _quotient_in(s, n, dtype):
+    """NumPy's ``true_divide(s, n)`` (float64, exactly rounded) cast unsafely into
+    the integer or bool ``dtype`` (a NaN or infinite quotient: C's undefined
+    cast, 0 here)."""
+    q = _barrier_div(s.astype(jnp.float64), jnp.asarray(n, jnp.float64))
+    if _onp.dtype(dtype) == bool:
+        return q != 0
+    return jnp.where(jnp.isfinite(q), q, 0).astype(dtype)
+
+
+def _integral_mean(a, axis, dtype, keepdims, where):
+    """NumPy's ``_mean`` with an integer or bool ``dtype``: the elements cast to
+    it and summed there (wrapping), the sum divided in float64, cast back."""
+    s = jnp.sum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    return _quotient_in(s, _count(a, axis, keepdims, where), dtype)
+
+
+def _integral_moment(name, a, axis, dtype, ddof, keepdims, where):
+    """NumPy's ``_var``/``_std`` with an integer or bool ``dtype``: the mean in
+    that type, the squared deviations summed in it, the sum divided and cast."""
+    m = _integral_mean(a, axis, dtype, True, where)
+    dt = _onp.result_type(a.dtype, dtype)
+    if dt == bool:
+        raise TypeError(f"{name}: numpy boolean subtract, the `-` operator, is not "
+                        "supported, use the bitwise_xor, the `^` operator, or the "
+                        "logical_xor function instead.")
+    x = a.astype(dt) - m.astype(dt)
+    s = jnp.sum(x * x, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    v = _quotient_in(s, jnp.maximum(_count(a, axis, keepdims, where) - ddof, 0), dtype)
+    if name == "var":
+        return v
+    root = _onp.sqrt(_onp.zeros(0, dtype)).dtype
+    if v.ndim or keepdims:      # NumPy's sqrt into the integer result array
+        raise TypeError(f"std: Cannot cast ufunc 'sqrt' output from {root!r} to "
+                        f"{_onp.dtype(dtype)!r} with casting rule 'same_kind'")
+    r = jnp.sqrt(v.astype(root)).astype(jnp.float64)
+    return r != 0 if _onp.dtype(dtype) == bool else r.astype(dtype)
+
+
 def _mean_int(jfn):
-    """mean with an integer ``dtype=``: NumPy divides in floating point and casts
-    (XLA's integer division of an empty sum by 0 kills the process)."""
+    """mean with an integer ``dtype=``: NumPy's own steps (``_integral_mean``;
+    XLA's integer division of an empty sum by 0 kills the process)."""
     @functools.wraps(jfn)
     def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
         if dtype is None and not keepdims and where is None and not kw:
             return jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
+        if _integral(a, dtype) and not kw:
+            return _integral_mean(a, axis, dtype, keepdims, where)
         if dtype is not None and jnp.issubdtype(dtype, jnp.integer):
             r = jfn(a, axis=axis, dtype=jnp.float64 if config.numpy_dtypes() else None,
                     keepdims=keepdims, where=where, **kw)

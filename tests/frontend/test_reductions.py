@@ -388,3 +388,43 @@ def test_median_of_complex_axis_checks(fn):
     assert_same(getattr(np, fn)(np.asarray(y), axis=0), getattr(onp, fn)(y, axis=0))
     with pytest.raises(onp.exceptions.AxisError, match=f"{fn}: axis 1 is out of bounds"):
         getattr(np, fn)(np.asarray(y), axis=1)
+
+
+@given(st.data())
+def test_moments_with_an_integer_dtype_are_numpy_s(data):
+    """mean/var/std with an integer or bool ``dtype=`` follow NumPy's steps: the
+    elements cast to it (truncated) and summed there, the sums divided in
+    float64 and cast back.  (Casts of NaNs or out-of-range floats are C's
+    undefined behaviour in NumPy; the data stays in range.)"""
+    dt = data.draw(st.sampled_from([onp.int8, onp.int16, onp.int64, onp.uint8, bool]))
+    src = data.draw(st.sampled_from([onp.float64, onp.float32, onp.int32, bool]))
+    shape = data.draw(st.sampled_from([(5,), (2, 3), (3, 1, 2)]))
+    # (squared deviations within int8: NumPy casts larger ones as C does, undefined)
+    vals = data.draw(st.lists(st.integers(0, 800).map(lambda i: i / 100), min_size=6,
+                              max_size=6))
+    x = (onp.resize(onp.asarray(vals), shape) * (1 if src is bool else 1.37)).astype(src)
+    axis = data.draw(st.sampled_from([None, 0, -1]))
+    for name in ("mean", "var", "std"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                ref = getattr(onp, name)(x, axis=axis, dtype=dt)
+            except TypeError as e:
+                with pytest.raises(TypeError, match=re.escape(str(e)[:30])):
+                    getattr(np, name)(np.asarray(x), axis=axis, dtype=dt)
+                continue
+        assert_same(getattr(np, name)(np.asarray(x), axis=axis, dtype=dt), ref)
+
+
+def test_mean_with_an_integer_dtype_truncates_each_element_first():
+    x = np.asarray([1.5, 2.5, 7.9, 3.2, -4.7, 8.8])
+    assert_same(np.mean(x, dtype=np.int8), onp.int8(2))      # (1+2+7+3-4+8) // 6
+    assert_same(np.mean(np.asarray([18.0] * 6), dtype=np.int64), onp.int64(18))
+    assert_same(np.var(x, dtype=np.int8), onp.int8(20))
+    assert_same(np.std(np.asarray([1.0, 2.0, 4.0]), dtype=np.int8), onp.int8(1))
+    assert_same(np.mean(np.asarray(False), dtype=bool), onp.False_)
+    with pytest.raises(TypeError, match=r"std: Cannot cast ufunc 'sqrt' output from "
+                       r"dtype\('float32'\) to dtype\('int16'\)"):
+        np.std(x.reshape(2, 3), axis=1, dtype=np.int16)
+    with pytest.raises(TypeError, match="var: numpy boolean subtract"):
+        np.var(np.asarray([True, False]), dtype=bool)
