@@ -435,7 +435,8 @@ for _n in ("mean", "std", "var", "median", "nanmedian"):
 
 def _exact_as(name):
     """nanmean, nanvar, nanstd of bool or integer data (which has no NaN) are
-    NumPy's mean, var, std: their ddof and 0-d axis rules included."""
+    NumPy's mean, var, std: their ddof and 0-d axis rules included; inexact
+    data takes an inexact ``dtype=`` only (NumPy's TypeError)."""
     nan_f, f = REDUCTIONS[name], REDUCTIONS[name[3:]]
 
     @functools.wraps(nan_f)
@@ -444,7 +445,13 @@ def _exact_as(name):
         if dt is None:
             a = np_asarray(a)
             dt = a.dtype
-        return (f if _onp.dtype(dt).kind in "biu" else nan_f)(a, *args, **kw)
+        if _onp.dtype(dt).kind in "biu":
+            return f(a, *args, **kw)
+        want = kw.get("dtype", args[1] if len(args) > 1 else None)
+        if want is not None and _onp.dtype(want).kind not in "fc":
+            raise TypeError(f"{name}: If a is inexact, then dtype must be inexact "
+                            f"(got dtype={_onp.dtype(want)} for {_onp.dtype(dt)} data)")
+        return nan_f(a, *args, **kw)
     return g
 
 

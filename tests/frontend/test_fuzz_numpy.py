@@ -238,11 +238,6 @@ DEVIATIONS = {
 KNOWN = {}
 
 
-def _int_dtype_arg(a, k):
-    dt = None if k.get("dtype") is None else onp.dtype(k["dtype"])
-    return dt is not None and (dt.kind in "biu" or (_kind(a[0]) == "c" and dt.kind != "c"))
-
-
 def _undefined_int_cast(a, k):
     """mean/var/std with an integer ``dtype=``, where NumPy's steps cast a NaN,
     an infinity or a float outside that type (C's undefined behaviour), divide
@@ -273,16 +268,17 @@ for _n in ("mean", "var", "std"):
                  "dtype=int) is -2**63 there, 0 here: XLA's cast). Open: "
                  "np.var(complex64 array, dtype=np.float32) raises ValueError (NumPy: "
                  "the float32 variance of the data with the real part's mean)")
+def _nan_undefined_int_cast(a, k):
+    """As ``_undefined_int_cast``; inexact data with an integer or bool
+    ``dtype=`` is NumPy's TypeError, compared."""
+    dt = k.get("dtype")
+    if dt is not None and onp.dtype(dt).kind in "biu" and _kind(a[0]) == "f":
+        return False
+    return _undefined_int_cast(a, k)
+
+
 for _n in ("nanmean", "nanvar", "nanstd"):
-    KNOWN[_n] = (_int_dtype_arg,
-                 "two kinds. (1) Platform-defined in NumPy: a NaN or out-of-range float "
-                 "cast to an integer dtype is undefined behaviour in C; on x86-64 NumPy "
-                 "gives the CPU's 'integer indefinite' (np.mean(np.asarray(onp.zeros(0, "
-                 "bool)), dtype=int) is -2**63 there, 0 here: XLA's cast). (2) Open "
-                 "differences: np.mean(np.asarray(False), dtype=bool) raises TypeError "
-                 "(NumPy: False); np.std(np.asarray([1., 2., 4.]), dtype=np.int8) raises "
-                 "ValueError (NumPy computes in int8: 1); np.var(complex64 array, "
-                 "dtype=np.float32) raises ValueError (NumPy: the float32 variance)")
+    KNOWN[_n] = (_nan_undefined_int_cast, KNOWN["mean"][1])
 
 
 def _cast_out_of_range(a, k):

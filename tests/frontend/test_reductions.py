@@ -428,3 +428,21 @@ def test_mean_with_an_integer_dtype_truncates_each_element_first():
         np.std(x.reshape(2, 3), axis=1, dtype=np.int16)
     with pytest.raises(TypeError, match="var: numpy boolean subtract"):
         np.var(np.asarray([True, False]), dtype=bool)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+def test_nan_moments_of_inexact_data_take_an_inexact_dtype_only(name):
+    x = np.asarray([1.5, onp.nan, 7.9])
+    for dt in (onp.int8, bool):
+        with pytest.raises(TypeError, match=f"{name}: If a is inexact, then dtype must "
+                           "be inexact"):
+            getattr(np, name)(x, dtype=dt)
+        with pytest.raises(TypeError, match="If a is inexact"):
+            getattr(onp, name)(onp.asarray(x), dtype=dt)
+    got = getattr(np, name)(x, dtype=onp.float32)
+    assert got.dtype == onp.float32
+    onp.testing.assert_allclose(onp.asarray(got), getattr(onp, name)(
+        onp.asarray(x), dtype=onp.float32), rtol=1e-6)
+    ints = onp.asarray([1, 2, 7])
+    assert_same(getattr(np, name)(np.asarray(ints), dtype=onp.int8),
+                getattr(onp, name)(ints, dtype=onp.int8))
