@@ -1,6 +1,7 @@
 """Host NumPy data onto the device: ``np.asarray``/``np.array`` of NumPy data and
 lists give what ``jax.numpy.asarray`` gives (dtype, weak type, bits) in both x64
 modes and inside ``jax.jit``, compile nothing, and never share the host buffer."""
+import contextlib
 import warnings
 
 import jax
@@ -122,7 +123,9 @@ def test_host_buffer_is_never_shared(n, dt):
         assert int(x[0]) == 0, i
 
 
-def test_numpy_data_reaches_the_device_without_compiling():
+@contextlib.contextmanager
+def _compilations():
+    """Counts the XLA compilations in its block (``count[0]``)."""
     count = [0]
 
     def listener(event, duration, **kw):
@@ -130,12 +133,17 @@ def test_numpy_data_reaches_the_device_without_compiling():
             count[0] += 1
     jax.monitoring.register_event_duration_secs_listener(listener)
     try:
+        yield count
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+
+
+def test_numpy_data_reaches_the_device_without_compiling():
+    with _compilations() as count:
         # a shape no other test uses, so nothing is cached for it
         x = np.asarray(onp.linspace(0.0, 1.0, 4093))
         y = np.asarray([[1, 2, 3]] * 1361)
         onp.asarray(x), onp.asarray(y)
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
     assert count[0] == 0
     assert x.shape == (4093,) and y.shape == (1361, 3)
 
@@ -196,20 +204,12 @@ def test_creation_and_reshape_elsewhere_are_jnp_s():
 
 
 def test_creation_and_reshape_compile_nothing():
-    count = [0]
-
-    def listener(event, duration, **kw):
-        if event == "/jax/core/compile/backend_compile_duration":
-            count[0] += 1
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
+    with _compilations() as count:
         # shapes no other test uses, so nothing is cached for them
         made = [np.zeros((1367, 3)), np.ones(2719, dtype=onp.int32),
                 np.full((3, 911), 7.5), np.empty(4099, dtype=bool),
                 np.asarray(onp.arange(4100.0)).reshape(41, 100)]
         for m in made:
             onp.asarray(m)
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
     assert count[0] == (0 if jax.default_backend() == "cpu" else count[0])
     assert made[-1].shape == (41, 100) and float(made[-1][40, 99]) == 4099.0
