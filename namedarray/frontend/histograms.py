@@ -25,40 +25,11 @@ import numpy as onp
 
 from ..core.array import NamedArray
 from .creation import asarray
-from .elementwise import _barrier_div
+from .elementwise import exact_divide
 from .engines.generic import wrap
 
 _UNSIGNED = {onp.dtype(s): onp.dtype(u) for s, u in
              zip("bhilq", "BHILQ")}
-
-
-def _divide(x, y):
-    """``x / y`` as NumPy divides (XLA would multiply by a reciprocal of a
-    scalar or a broadcast, 1 ulp off)."""
-    dt = jnp.result_type(x, y)
-    if jnp.issubdtype(dt, jnp.complexfloating):
-        return _smith(jnp.asarray(x, dt), jnp.asarray(y, dt))
-    if not jnp.issubdtype(dt, jnp.floating):
-        return jnp.true_divide(x, y)
-    x, y = jnp.asarray(x, dt), jnp.asarray(y, dt)
-    nd = max(x.ndim, y.ndim)
-    return _barrier_div(x.reshape((1,) * (nd - x.ndim) + x.shape),
-                        y.reshape((1,) * (nd - y.ndim) + y.shape))
-
-
-def _smith(x, y):
-    """NumPy's complex ``x / y`` (Smith's: the ratio of ``y``'s parts, then a
-    reciprocal; parts over zeros where ``y`` is 0)."""
-    xr, xi, yr, yi = x.real, x.imag, y.real, y.imag
-    big = jnp.abs(yr) >= jnp.abs(yi)
-    rat = _divide(jnp.where(big, yi, yr), jnp.where(big, yr, yi))
-    scl = _divide(jnp.ones_like(rat), jnp.where(big, yr + yi * rat, yi + yr * rat))
-    re = jnp.where(big, (xr + xi * rat) * scl, (xr * rat + xi) * scl)
-    im = jnp.where(big, (xi - xr * rat) * scl, (xi * rat - xr) * scl)
-    zero = (yr == 0) & (yi == 0)
-    re = jnp.where(zero, _divide(xr, jnp.abs(yr)), re)
-    im = jnp.where(zero, _divide(xi, jnp.abs(yi)), im)
-    return jax.lax.complex(re, im)
 
 
 def _cast(x, dt):
@@ -137,9 +108,9 @@ def _linspace(first, last, pf, pl, num, dtype):
     start, stop = jnp.asarray(first, dt), jnp.asarray(last, dt)
     div = num - 1
     delta = stop - start
-    step = _divide(delta, jnp.asarray(div, dt))
+    step = exact_divide(delta, jnp.asarray(div, dt))
     y = jnp.arange(num, dtype=dt)
-    y = jnp.where(step == 0, _divide(y, jnp.asarray(div, dt)) * delta, y * step)
+    y = jnp.where(step == 0, exact_divide(y, jnp.asarray(div, dt)) * delta, y * step)
     y = (y + start).at[-1].set(stop)
     return _cast(y, dtype)
 
@@ -207,7 +178,7 @@ def _uniform_counts(fn, a, w, edges, n, first, last, pf, pl, ntype):
     den_dt = onp.result_type(pl, pf)
     den = _difference(last, first, den_dt)
     f_dt = onp.result_type(diff_dt, _UNSIGNED.get(den_dt, den_dt))
-    f = _divide(_difference(t, first, diff_dt).astype(f_dt), den.astype(f_dt)) * jnp.asarray(
+    f = exact_divide(_difference(t, first, diff_dt).astype(f_dt), den.astype(f_dt)) * jnp.asarray(
         n, f_dt)
     if f_dt.kind == "c":
         f = f.real
@@ -361,9 +332,9 @@ def _histogram(fn, a, bins, range, density, weights):
         counts = _edge_counts(fn, a, weights, edges, ntype)
     if density:
         db = jnp.diff(edges).astype(onp.float64)
-        r = _divide(counts, db)
+        r = exact_divide(counts, db)
         total = _total(counts)
-        counts = _divide(r, total.astype(onp.result_type(r.dtype, total.dtype)))
+        counts = exact_divide(r, total.astype(onp.result_type(r.dtype, total.dtype)))
     return counts, edges
 
 

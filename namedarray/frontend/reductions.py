@@ -26,7 +26,7 @@ from jax.scipy.special import logsumexp as _jlogsumexp
 from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, new, operand
-from .elementwise import UFUNCS, _barrier_div
+from .elementwise import UFUNCS, _barrier_div, exact_divide
 from .engines.args import np_asarray
 from .engines.generic import wrap
 from .engines.out import store_out
@@ -228,6 +228,26 @@ def _integral_moment(name, a, axis, dtype, ddof, keepdims, where):
     return r != 0 if _onp.dtype(dtype) == bool else r.astype(dtype)
 
 
+def _complex_mean(jfn, total):
+    """mean/nanmean of complex data: the sum over the count by NumPy's complex
+    division (each part times ``1 / n``: an infinite part makes the other NaN,
+    ``mean([inf+infj])`` is ``nan+nanj``; XLA's division kept ``inf+infj``)."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
+        if kw or not (jnp.iscomplexobj(a) or (
+                dtype is not None and jnp.issubdtype(dtype, jnp.complexfloating))):
+            return jfn(a, axis, dtype, out, keepdims, where=where, **kw)
+        s = total(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+        ok = jnp.ones(jnp.shape(a), bool) if total is jnp.sum else ~jnp.isnan(a)
+        n = jnp.sum(ok if where is None else ok & where, axis=axis, keepdims=keepdims,
+                    dtype=jnp.int64 if config.numpy_dtypes() else None)
+        if total is jnp.nansum and not isinstance(n, jax.core.Tracer) and bool(
+                jnp.any(n == 0)):
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
+        return exact_divide(s, n.astype(s.real.dtype))
+    return f
+
+
 def _mean_int(jfn):
     """mean with an integer ``dtype=``: NumPy's own steps (``_integral_mean``;
     XLA's integer division of an empty sum by 0 kills the process)."""
@@ -296,11 +316,10 @@ def _complex_median(a, axis, keepdims, skip_nan):
     lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0]
     hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0]
     # NumPy's mean of the middle value(s): their sum over the count by its complex
-    # division (Smith's: an infinite part times the zero ratio is NaN)
+    # division (an infinite part makes the other NaN)
     odd = (k[..., 0] % 2) == 1
     tot = jnp.where(odd, lo, lo + hi)
-    scale = jnp.where(odd, 1.0, 0.5).astype(tot.real.dtype)
-    r = jax.lax.complex((tot.real + tot.imag * 0) * scale, (tot.imag - tot.real * 0) * scale)
+    r = exact_divide(tot, jnp.where(odd, 1, 2).astype(tot.real.dtype))
     if skip_nan:
         r = jnp.where(k[..., 0] == 0, jnp.asarray(jnp.nan, t.dtype), r)
     else:
@@ -350,11 +369,29 @@ def _zero_d_axis(f):
     return g
 
 
+def _mean_part(a, axis=None, dtype=None, keepdims=False, **kw):
+    """What each instance of a map sums for a mean over mapped names: its part,
+    in the mean's computation dtype (half precision sums in float32)."""
+    if dtype is None and a.dtype in (jnp.float16, jnp.bfloat16):
+        dtype = jnp.float32
+    return jnp.sum(a, axis, dtype=dtype, keepdims=keepdims)
+
+
+def _mean_of_parts(s, names, count):
+    """The mean over names bound by nmap from each instance's sum of its
+    ``count`` elements: one ``psum``, one division by the whole count, as the
+    physical mean divides (a mean of means rounds twice, and a complex
+    infinity would spread NaN to the other part twice)."""
+    return UFUNCS["true_divide"](parallel.psum(s, names),
+                                 count * parallel.axis_size(names, s))
+
+
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, parallel.psum, {}),
     "prod": (jnp.prod, parallel.pprod, {}),
-    "mean": (_mean_int(jnp.mean), parallel.pmean, {}),
+    "mean": (_mean_int(_complex_mean(jnp.mean, jnp.sum)), _mean_of_parts,
+             {"local": _mean_part}),
     "max": (_complex_nan(jnp.max), parallel.pmax, {}),
     "min": (_complex_nan(jnp.min), parallel.pmin, {}),
     "amax": (_complex_nan(jnp.amax), parallel.pmax, {}),
@@ -371,7 +408,7 @@ _TABLE = {
     "var": (_moment_ddof(jnp.var), None, {}),
     "nanstd": (jnp.nanstd, None, {}),
     "nanvar": (jnp.nanvar, None, {}),
-    "nanmean": (jnp.nanmean, None, {}),
+    "nanmean": (_complex_mean(jnp.nanmean, jnp.nansum), None, {}),
     "ptp": (jnp.ptp, None, {}),
     "median": (_empty_median(jnp.median), None, {}),
     "nanmedian": (_empty_median(jnp.nanmedian), None, {}),

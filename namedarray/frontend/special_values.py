@@ -33,6 +33,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as onp
 
 _NAN = float("nan")
 _INF = float("inf")
@@ -293,7 +294,53 @@ _COMPLEX = {
 _CUTS = {"sqrt": _upper, "log": _upper, "arccos": _upper, "acos": _upper,
          "arccosh": _upper, "acosh": _upper, "arcsinh": _odd_upper, "asinh": _odd_upper,
          "arctanh": _odd_upper, "atanh": _odd_upper}
-def _reciprocal(z):
+_BITS = {jnp.dtype(jnp.float64): jnp.int64, jnp.dtype(jnp.float32): jnp.int32}
+_ZERO: list = []
+
+
+def runtime_zero():
+    """An int32 zero on the device, given to a compiled call as an argument (a
+    value the compiler cannot see, for :func:`unfused`)."""
+    if not _ZERO:
+        _ZERO.append(jax.device_put(onp.int32(0)))
+    return _ZERO[0]
+
+
+def unfused(x, zero):
+    """``x`` unchanged, through an integer operation on the runtime ``zero``:
+    XLA on a CPU would otherwise fuse a product and the sum that uses it into
+    one fused multiply-add, rounded once where NumPy rounds twice.  (Under a
+    trace a literal zero is folded away, and the product may fuse.)"""
+    if x.dtype.kind == "c":
+        return _c(unfused(x.real, zero), unfused(x.imag, zero))
+    it = _BITS.get(x.dtype)
+    if it is None:
+        return x
+    return jax.lax.bitcast_convert_type(
+        jax.lax.bitcast_convert_type(x, it) ^ zero.astype(it), x.dtype)
+
+
+def complex_quotient(x, y, zero):
+    """NumPy's complex ``x / y`` loop (Smith's: the ratio of ``y``'s parts,
+    then a reciprocal; the parts over ``|y.real|`` where ``y`` is 0), operands
+    of one complex dtype, each operation rounded as there."""
+    x, y = jnp.broadcast_arrays(x, y)
+    xr, xi, yr, yi, zero = jax.lax.optimization_barrier(
+        (x.real, x.imag, y.real, y.imag, zero))
+    big = jnp.abs(yr) >= jnp.abs(yi)
+    p, q = jnp.where(big, yr, yi), jnp.where(big, yi, yr)
+    u, v = jnp.where(big, xr, xi), jnp.where(big, xi, xr)
+    rat = q / p
+    scl = 1 / (p + unfused(q * rat, zero))
+    w = unfused(u * rat, zero)
+    re = (u + unfused(v * rat, zero)) * scl
+    im = jnp.where(big, v - w, w - v) * scl
+    at0 = (yr == 0) & (yi == 0)
+    ay = jnp.abs(yr)
+    return _c(jnp.where(at0, xr / ay, re), jnp.where(at0, xi / ay, im))
+
+
+def _reciprocal(z, zero):
     """NumPy's complex ``reciprocal`` loop (Smith's ratio; ``inf + inf j`` and
     ``nan + inf j`` give NaN, as there); its integer loop is ``1 / x``
     truncated (1, -1 or 0), and ``1 / 0`` (an infinity converted) is the
@@ -308,11 +355,23 @@ def _reciprocal(z):
         if info.min < 0:
             r = jnp.where(z == -1, -1, r)
         return r.astype(z.dtype)
-    a, b = z.real, z.imag
+    return _complex_reciprocal(z, zero)
+
+
+@jax.custom_jvp
+def _complex_reciprocal(z, zero):
+    a, b, zero = jax.lax.optimization_barrier((z.real, z.imag, zero))
     big = jnp.abs(a) >= jnp.abs(b)
-    r = jnp.where(big, b / a, a / b)
-    d = jnp.where(big, a + b * r, b + a * r)
+    p, q = jnp.where(big, a, b), jnp.where(big, b, a)
+    r = q / p
+    # (through a barrier: XLA would rewrite ``(q / p) / d`` as ``q / (p * d)``)
+    r, d = jax.lax.optimization_barrier((r, p + unfused(q * r, zero)))
     return _c(jnp.where(big, 1 / d, r / d), jnp.where(big, -r / d, -1 / d))
+
+
+# the derivative of jax.numpy's reciprocal (the branches' would be NaN at a zero part)
+_complex_reciprocal.defjvps(
+    lambda g, r, z, zero: g * (-1 * jax.lax.integer_pow(z, -2)), None)
 
 
 def _exp2(z):
@@ -377,7 +436,7 @@ class _Special:
     """A ``jax.numpy`` ufunc whose special values are corrected for the dtype
     kinds in ``kind`` (``"c"``: complex, ``"f"``: real floating)."""
 
-    def __init__(self, jfn, fix, kind, cut=None, whole=None):
+    def __init__(self, jfn, fix, kind, cut=None, whole=None, zero=False):
         self._f = jfn
         self.__name__ = jfn.__name__
         self._kind = kind
@@ -385,7 +444,10 @@ class _Special:
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
             jfn, jnp.ufunc) else None
         self._plain = (props or {}).get("call") or jfn
-        if whole is not None:
+        if zero:            # ``whole`` rounds as NumPy given a runtime zero
+            compiled = jax.jit(whole)
+            self._fixed = lambda *a: compiled(*a, runtime_zero())
+        elif whole is not None:
             self._fixed = jax.jit(whole)
         elif cut is not None:
             self._fixed = jax.jit(lambda z: fix(z, cut(jfn, z)))
@@ -423,7 +485,7 @@ def special(name, jfn):
         return _Special(jfn, _COMPLEX[name], "c", cut=_CUTS.get(name))
     if name in _VIA:
         kind = {"sign": "cf", "reciprocal": "cbiu"}.get(name, "c")
-        return _Special(jfn, None, kind, whole=_VIA[name])
+        return _Special(jfn, None, kind, whole=_VIA[name], zero=name == "reciprocal")
     if name in _FLOAT:
         return _Special(jfn, _FLOAT[name], "f")
     return jfn

@@ -232,7 +232,14 @@ def pmean(x, axis_name):
         d = s.data
         if not jnp.issubdtype(d.dtype, jnp.inexact):
             d = d.astype(jnp.result_type(float))
-        return new(d / n, s.dims, s.mapped)
+        if jnp.issubdtype(d.dtype, jnp.complexfloating):
+            # NumPy's complex division by a real count: each part times 1 / n, an
+            # infinite part makes the other NaN (XLA's division keeps inf+infj)
+            r = 1 / jnp.asarray(n, d.real.dtype)
+            d = lax.complex((d.real + d.imag * 0) * r, (d.imag - d.real * 0) * r)
+        else:
+            d = d / n
+        return new(d, s.dims, s.mapped)
     return _each(one, x)
 
 

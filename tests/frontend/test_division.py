@@ -16,6 +16,7 @@ from jax.test_util import check_grads
 import namedarray as np
 
 RNG = onp.random.default_rng(7)
+INF, NAN = float("inf"), float("nan")
 DTYPES = ["float16", "float32", "float64"]
 
 
@@ -48,6 +49,8 @@ def _cases(dt):
 def _assert_bits(got, want, what):
     got = onp.asarray(got)
     assert got.dtype == want.dtype and got.shape == want.shape, what
+    if want.dtype.kind == "c":      # part by part
+        want, got = onp.stack([want.real, want.imag]), onp.stack([got.real, got.imag])
     bad = got.view(f"u{want.itemsize}") != want.view(f"u{want.itemsize}")
     assert not bad.any(), (what, got[bad][:4], want[bad][:4])
 
@@ -152,12 +155,112 @@ def test_division_inside_nmap_is_exact(mesh):
         _assert_bits(by.untag("b", "f"), x / y[:, :1], "own scalar")
 
 
-def test_integer_and_complex_division_unchanged():
+def test_integer_division_unchanged():
     i = onp.arange(-20, 20)
     _assert_bits(np.asarray(i) / 3, i / 3, "integers")
     _assert_bits(jax.jit(lambda a: a / 7)(np.asarray(i)), i / 7, "integers, jit")
-    z = (RNG.standard_normal(8) + 1j * RNG.standard_normal(8))
-    w = (RNG.standard_normal(8) + 1j * RNG.standard_normal(8))
-    got = np.asarray(z) / np.asarray(w)
-    assert got.dtype == onp.complex128
-    onp.testing.assert_allclose(onp.asarray(got), z / w, rtol=1e-15)
+
+
+# complex division: NumPy's loop (Smith's algorithm), its special values and,
+# eager, its bits; XLA divides by another algorithm ((inf+1j) / 1j is inf-infj)
+
+_PARTS = [0.0, -0.0, 1.0, -1.0, 3.0, -0.5, 1e150, -1e-150, INF, -INF, NAN]
+
+
+def _same_parts(got, want, what):
+    """Equal per part, zero signs included, NaN matching NaN."""
+    got = onp.asarray(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, what
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        bad = ~(((g == w) & (onp.signbit(g) == onp.signbit(w))) |
+                (onp.isnan(g) & onp.isnan(w)))
+        assert not bad.any(), (what, got[bad][:4], want[bad][:4])
+
+
+def _complex_data(dt, n=4000):
+    """Complex values with parts spread over many magnitudes (their quotients
+    stay normal: XLA on a CPU flushes subnormal results to zero)."""
+    def one():
+        m = onp.exp(RNG.uniform(-40, 40, n))
+        return (RNG.standard_normal(n) * m + 1j * RNG.standard_normal(n) * m).astype(dt)
+    return one(), one()
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_division_is_numpys_loop_bit_for_bit(dt):
+    z, w = _complex_data(dt)
+    t = onp.dtype(dt).type
+    cases = [
+        ("arrays", lambda a, b: a / b, z / w),
+        ("by a scalar", lambda a, b: a / t(w[3]), z / w[3]),
+        ("by a Python complex", lambda a, b: np.divide(a, 0.3 - 1.7j), z / t(0.3 - 1.7j)),
+        ("by a real array", lambda a, b: a / b.real, z / w.real),
+        ("real over complex", lambda a, b: a.real / b, z.real / w),
+        ("over", lambda a, b: (2 + 1j) / b, t(2 + 1j) / w),
+        ("reciprocal", lambda a, b: np.reciprocal(b), onp.reciprocal(w)),
+    ]
+    a, b = np.asarray(z), np.asarray(w)
+    for name, f, want in cases:
+        _assert_bits(f(a, b), want, name)
+        # compiled, XLA may fuse a product into an addition: NumPy's up to rounding
+        onp.testing.assert_allclose(onp.asarray(jax.jit(f)(a, b)), want,
+                                    rtol=1e-5 if dt == "complex64" else 1e-14,
+                                    err_msg=f"{name}, jax.jit")
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_division_special_values_are_numpys(dt):
+    v = onp.array([complex(a, b) for a in _PARTS for b in _PARTS], dt)
+    z, w = onp.meshgrid(v, v)
+    with onp.errstate(all="ignore"):
+        want, want_r = z / w, onp.reciprocal(v)
+    a, b = np.asarray(z), np.asarray(w)
+    _same_parts(a / b, want, "eager")
+    _same_parts(jax.jit(np.divide)(a, b), want, "jax.jit")
+    _same_parts(jax.vmap(lambda p, q: np.divide(p, q).data)(z, w), want, "vmap")
+    _same_parts(np.reciprocal(np.asarray(v)), want_r, "reciprocal")
+    _same_parts(jax.jit(np.reciprocal)(np.asarray(v)), want_r, "reciprocal, jax.jit")
+    # (inf+infj) / 1j: NumPy's nan+nanj, where XLA's algorithm gives inf-infj
+    got = complex(np.asarray(complex(INF, INF)) / 1j)
+    assert onp.isnan(got.real) and onp.isnan(got.imag)
+
+
+def test_complex_means_divide_as_numpy():
+    """mean, nanmean and median divide a complex sum by the count as NumPy
+    does (an infinite part makes the other NaN), physically, over a name and
+    inside nmap."""
+    x = onp.array([[complex(INF, INF), 1 + 2j, 3j],
+                   [complex(INF, 1), 2 + 0j, complex(NAN, 1)],
+                   [1 - 1j, complex(-INF, 2), 4 + 0j]])
+    a = np.asarray(x)
+    with onp.errstate(all="ignore"):
+        # (not nanmedian along an axis: NumPy's masked-array path there gives NaN
+        # for a slice with a NaN and an infinity, its 1-d path inf+nanj)
+        for name, axes in (("mean", (None, 0, 1)), ("nanmean", (None, 0, 1)),
+                           ("median", (None, 0, 1)), ("nanmedian", (None,))):
+            for axis in axes:
+                want = getattr(onp, name)(x, axis=axis)
+                _same_parts(getattr(np, name)(a, axis=axis), onp.asarray(want),
+                            f"{name}, axis={axis}")
+        want = onp.mean(x, axis=0)
+    named = a.tag("i", None)
+    _same_parts(np.mean(named, axis="i"), want, "over a name")
+    _same_parts(np.nmap(lambda v: np.mean(v, axis="i"))(named), want, "inside nmap")
+    _same_parts(jax.jit(lambda v: np.mean(v, axis=0))(a), want, "jax.jit")
+
+
+def test_complex_division_gradients_are_jax_divisions():
+    """Derivatives of the complex division and reciprocal are JAX's, also for
+    a divisor with a zero part (where the algorithm's unused branch divides by
+    zero)."""
+    z = jnp.asarray([1 + 2j, -3 + 0.5j, 2j])
+    for w in (jnp.asarray([2 - 1j, 0.5 + 4j, 1 + 1j]), jnp.asarray([2 + 0j, 3j, -1 + 0j])):
+        check_grads(lambda a, b: np.divide(a, b).data, (z, w), order=2,
+                    modes=("fwd", "rev"))
+        check_grads(lambda b: np.reciprocal(b).data, (w,), order=2, modes=("fwd", "rev"))
+        f = lambda a, b: jnp.sum(jnp.abs(np.divide(a, b).data))             # noqa: E731
+        g = lambda a, b: jnp.sum(jnp.abs(jnp.divide(a, b)))                  # noqa: E731
+        for got, want in zip(jax.grad(f, (0, 1))(z, w), jax.grad(g, (0, 1))(z, w)):
+            onp.testing.assert_allclose(got, want, rtol=1e-14)
+    m = jax.grad(lambda v: jnp.abs(np.mean(v).data))(z)
+    onp.testing.assert_allclose(m, jax.grad(lambda v: jnp.abs(jnp.mean(v)))(z), rtol=1e-14)

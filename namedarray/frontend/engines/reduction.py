@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import warnings
 
 import jax
@@ -43,12 +44,18 @@ def _split_axis(fn, axis, x):
     return split_axis(fn, axis, x.ndim)
 
 
-def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True):
+def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True,
+              local=None):
     """Declare a NumPy reduction over NamedArrays.
 
     ``collective``: the parallel primitive for names an enclosing map holds
     part of, called as ``collective(local_result, names)``; ``None`` -> gather
     the whole axes first.
+    ``local``: what each instance reduces of its part before the collective,
+    where that is not ``jfn`` (``mean``: the sum, then one division by the whole
+    count, not a mean of means); the collective is then called as
+    ``collective(local_result, names, count)``, ``count`` the elements each
+    instance reduces along the other axes.
     ``flat_none``: the function flattens for ``axis=None`` (``argmax``).
     ``takes_tuple``: the ``jax.numpy`` function accepts a tuple ``axis``.
     """
@@ -110,7 +117,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                 reraise(name, e)
         else:
             res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
-                         takes_tuple, has_keepdims)
+                         takes_tuple, has_keepdims, local)
         if want is not None and res.dtype != want:
             res = new(res.data.astype(want), res.dims, res.mapped)
         return _store_out(name, out, res) if out is not None else res
@@ -188,7 +195,8 @@ def _strip_kw(kwargs):
             for k, v in kwargs.items()}
 
 
-def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd):
+def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, has_kd,
+           local=None):
     pos, names, scalar = _split_axis(fn, axis, x)
     keepdims = kwargs.get("keepdims", False)
     where = kwargs.get("where")
@@ -225,6 +233,11 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
     all_axes = pos + phys
     data = x.data
     n = x.ndim
+    count = None
+    if partial and local is not None:
+        jfn = local
+        # (a split name's block counts in the collective's whole size)
+        count = math.prod(data.shape[i] for i in all_axes if x.dims[i] not in partial)
     if flat_none and axis is None and n != 1:
         # jnp flattens everything for axis=None; flatten only the positional axes
         data = data.reshape((-1,) + data.shape[n:])
@@ -264,7 +277,7 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
         out = new(res, dims)
     out = new(out.data, out.dims, tuple({**dict(x.mapped), **elsewhere}.items()))
     if partial:
-        out = collective(out, partial)
+        out = collective(out, partial) if count is None else collective(out, partial, count)
     return out
 
 
