@@ -82,6 +82,7 @@ from ..core.array import NamedArray, align, new, normalize_axis, operand, positi
 from .engines import host
 from .engines.args import numpy_args, to_device
 from .engines.generic import wrap
+from .special_values import unfused
 
 _Tracer = jax.core.Tracer
 
@@ -583,7 +584,7 @@ def evaluate(roots):
         vals = host.within_budget(_HOST_SPENT, (key, tuple(a.shape for a in leaves)),
                                   _on_host, prog, dtypes, outs, leaves, consts)
     if vals is None:
-        consts[int].append(0)       # the runtime zero of the barriers
+        consts[int].append(0)       # the runtime zero of `unfused`
         packs = tuple(_pack(t, v) for t, v in consts.items() if v)
         fn = _PROGRAMS.get(key)
         if fn is None:
@@ -684,26 +685,10 @@ def _program(nleaves, types, prog, outs):
         for i, (f, refs) in enumerate(fns):
             v = f(*[get(r) for r in refs])
             outputs.append(v)
-            nodes.append(_barrier(v, zero) if i in used else v)
+            nodes.append(unfused(v, zero) if i in used else v)
         return tuple(get(r, True) for r in outs)
 
     return jax.jit(run)
-
-
-_BITS = {onp.dtype(onp.float64): onp.int64, onp.dtype(onp.float32): onp.int32}
-
-
-def _barrier(x, zero):
-    """``x`` unchanged, through an integer operation on a runtime zero: XLA
-    would otherwise fuse a multiply and the add that uses it into one fused
-    multiply-add (another rounding than the eager calls, and NumPy's)."""
-    if x.dtype.kind == "c":
-        return jax.lax.complex(_barrier(x.real, zero), _barrier(x.imag, zero))
-    it = _BITS.get(x.dtype)
-    if it is None:
-        return x
-    return jax.lax.bitcast_convert_type(
-        jax.lax.bitcast_convert_type(x, it) ^ zero.astype(it), x.dtype)
 
 
 def _op_fn(op):
