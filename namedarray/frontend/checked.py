@@ -71,6 +71,11 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     h = _host(x)
     if h is not None and h.size and h.min() < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
+    if h is not None and h.size and (int(h.max()) + 1) * 8 > 2**63 - 1:
+        # NumPy's error (its count overflows at the int64 maximum)
+        raise ValueError("bincount: array is too big; `arr.size * arr.dtype.itemsize` "
+                         f"is larger than the maximum possible size (the largest value "
+                         f"is {int(h.max())})")
     kw = {} if length is None else {"length": length}
     return _bincount(x, weights, minlength, **kw)
 

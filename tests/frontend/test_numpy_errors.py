@@ -9,6 +9,8 @@ from support import assert_same
 CASES = [
     ("bincount of negatives", ValueError, "bincount: 'list' argument must have no negative",
      lambda m: m.bincount(m.asarray([-1, 2]))),
+    ("bincount of a huge value", ValueError, "bincount: array is too big; .*the largest "
+     "value is 1152921504606846976", lambda m: m.bincount(m.asarray([3, 2**60]))),
     ("unravel_index out of range", ValueError, "unravel_index: index 10 is out of bounds "
      "for array with size 6", lambda m: m.unravel_index(10, (2, 3))),
     ("full_like overflow", OverflowError, "full_like: Python integer 300 out of bounds for "
