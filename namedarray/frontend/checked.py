@@ -10,6 +10,8 @@ array([1, 1, 2, 2])
 """
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -18,6 +20,7 @@ from ..core.array import NamedArray
 from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
+from .engines.select import result_type
 from .manipulation import _untag_listed, check_py_ints
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
@@ -54,6 +57,37 @@ def _by_parts(jfn, conj):
     return f
 
 
+def _bool_trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """``jnp.trace`` where a complex diagonal summed as bool is true where
+    either part is nonzero (XLA's cast to bool reads the real part only)."""
+    a = jnp.asarray(a)
+    if dtype is not None and a.dtype.kind == "c" and onp.dtype(dtype) == bool:
+        a = a != 0
+    return jnp.trace(a, offset, axis1, axis2, dtype, out)
+
+
+_bool_trace.__name__ = _bool_trace.__qualname__ = "trace"
+trace = wrap(numpy_args(_bool_trace, "trace"), "trace")
+def _numpy_promoted(name):
+    """``jnp.<name>`` with its arrays cast to NumPy's common dtype first (JAX
+    promotes int16 with float16 to float16, NumPy to float32)."""
+    jfn = getattr(jnp, name)
+
+    def f(*args, **kw):
+        arrays = [v for v in jax.tree_util.tree_leaves(args) if hasattr(v, "dtype")]
+        if arrays:
+            dt = result_type(*[v.dtype for v in arrays])
+            args = jax.tree_util.tree_map(
+                lambda v: v.astype(dt) if hasattr(v, "dtype") and v.dtype != dt else v,
+                args)
+        return jfn(*args, **kw)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = jfn.__doc__
+    f.__signature__ = inspect.signature(getattr(onp, name))
+    return wrap(numpy_args(f, name), name)
+
+
+block, cross, vdot = (_numpy_promoted(n) for n in ("block", "cross", "vdot"))
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
@@ -216,4 +250,4 @@ def lexsort(keys, axis=-1):
 
 
 __all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
-           "convolve", "correlate", "full_like"]
+           "convolve", "correlate", "full_like", "trace", "block", "cross", "vdot"]

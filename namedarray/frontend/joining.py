@@ -88,6 +88,13 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return store_out("concatenate", out, res)
 
 
+def concat(arrays, /, *, axis=0):
+    """``numpy.concat`` (the Array API's name): ``concatenate``, NumPy's
+    dtype promotion included (``jnp.concat`` promoted int16 with float16 to
+    float16; NumPy gives float32)."""
+    return concatenate(arrays, axis=axis)
+
+
 def _stacker(name):
     jfn = getattr(jnp, name)
 
@@ -161,5 +168,5 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
     return vstack(tup, dtype=dtype, casting=casting)
 
 
-__all__ = ["stack", "concatenate", "hstack", "vstack", "dstack", "column_stack", "append",
+__all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack", "column_stack", "append",
            "insert", "row_stack"]

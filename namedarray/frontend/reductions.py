@@ -25,12 +25,13 @@ from jax.scipy.special import logsumexp as _jlogsumexp
 
 from .. import parallel
 from ..core import config
-from ..core.array import NamedArray, new, operand
+from ..core.array import NamedArray, new, normalize_axis, operand
 from .elementwise import UFUNCS, _barrier_div, exact_divide
 from .engines.args import np_asarray
 from .engines.generic import wrap
 from .engines.out import store_out
 from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction
+from .engines.select import result_type
 
 
 def _logsumexp_coll(x, names):
@@ -60,6 +61,26 @@ def _truth(jfn):
     return f
 
 
+def _ptp(a, axis=None, out=None, keepdims=False):
+    """``jnp.ptp`` with NumPy's TypeError for bool data (its maximum less its
+    minimum is a boolean subtract), after NumPy's axis checks."""
+    if a.dtype == jnp.bool_:
+        _check_axes("ptp", axis, a.ndim)
+        jnp.max(a, axis=axis)       # (an empty axis: its ValueError first, as NumPy's)
+        raise TypeError("ptp: numpy boolean subtract, the `-` operator, is not supported, "
+                        "use the bitwise_xor, the `^` operator, or the logical_xor "
+                        "function instead.")
+    return jnp.ptp(a, axis=axis, keepdims=keepdims)
+
+
+def _check_axes(fn, axis, ndim):
+    """NumPy's AxisError for an int ``axis`` out of range (axis 0 or -1 of a
+    0-d array is the whole array), before the other argument checks."""
+    for ax in (axis if isinstance(axis, (tuple, list)) else (axis,)):
+        if type(ax) is int and not (ndim == 0 and ax in (0, -1)):
+            normalize_axis(fn, ax, ndim)
+
+
 def _initial_fits(initial, dtype):
     """A Python int ``initial`` must fit an integer result's dtype (NumPy's
     OverflowError; jnp would wrap it)."""
@@ -76,6 +97,7 @@ def _nan_extreme(jfn):
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
         if not keepdims and initial is None and where is None:
             return jfn(a, axis)
+        _check_axes(jfn.__name__, axis, a.ndim)
         _initial_fits(initial, a.dtype)
         return jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
     return f
@@ -90,9 +112,10 @@ def _complex_nan(jfn):
         if not keepdims and initial is None and where is None:
             r = jfn(a, axis)   # jax.numpy's fast call (keywords cost a slower dispatch)
         else:
+            _check_axes(jfn.__name__, axis, a.ndim)
+            _initial_fits(initial, a.dtype)
             r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
         kind = _onp.dtype(r.dtype).kind       # (cheaper than jnp's dtype predicates)
-        _initial_fits(initial, r.dtype)
         if kind != "c" or where is not None or a.size == 0:
             return r
         axes = tuple(range(a.ndim)) if axis is None else (
@@ -132,6 +155,55 @@ def _complex_arg(jfn, is_max):
     return f
 
 
+def _moment_in(name, a, axis, dtype, ddof, keepdims, where, in_place=False):
+    """NumPy's ``_var``/``_std`` with a real floating ``dtype=`` other than the
+    data's: the mean summed in ``dtype``; the deviations from it in the data's
+    and ``dtype``'s common type (``var(float64 data, dtype=float32)`` keeps the
+    data's precision there); their squared magnitudes summed in ``dtype`` and
+    divided by the count less ``ddof``.  Complex data: the sum's cast drops the
+    imaginary parts (NumPy's ComplexWarning), so the mean is the real parts'.
+    ``in_place``: the deviations are in the data's dtype (``_nanvar`` writes
+    them into its copy of the data)."""
+    dt = _onp.dtype(dtype)
+    if a.dtype.kind == "c":
+        warnings.warn(f"{name}: Casting complex values to real discards the imaginary "
+                      "part", _onp.exceptions.ComplexWarning, stacklevel=4)
+    m = exact_divide(jnp.sum(a.real, axis=axis, dtype=dt, keepdims=True, where=where),
+                     _count(a, axis, True, where).astype(dt))
+    rt = _onp.result_type(a.dtype, dt)
+    x = a.astype(rt) - m.astype(rt)
+    xt = _onp.dtype(a.dtype) if in_place else rt
+    x = x.astype(xt)
+    sq = x.real * x.real + x.imag * x.imag if xt.kind == "c" else x * x
+    s = jnp.sum(sq, axis=axis, dtype=dt, keepdims=keepdims, where=where)
+    v = exact_divide(s, jnp.maximum(_count(a, axis, keepdims, where) - ddof, 0).astype(dt))
+    return jnp.sqrt(v) if name.endswith("std") else v
+
+
+def _moment_in_dtype(a, dtype, kw) -> bool:
+    """Whether var/std of ``a`` take NumPy's steps of ``_moment_in``."""
+    return dtype is not None and not kw and config.numpy_dtypes() and \
+        _onp.dtype(dtype).kind == "f" and _onp.dtype(a.dtype) != _onp.dtype(dtype)
+
+
+def _nan_moment(jfn):
+    """nanvar/nanstd with a real ``dtype=`` other than the data's as NumPy's
+    ``_nanvar``: ``_moment_in`` over the values that are not NaN, NaN where
+    the degrees of freedom are not positive."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+          **kw):
+        if not _moment_in_dtype(a, dtype, kw):
+            return jfn(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+                       where=where, **kw)
+        ok = ~jnp.isnan(a)
+        ok = ok if where is None else ok & where
+        r = _moment_in(jfn.__name__, jnp.where(ok, a, 0), axis, dtype, ddof,
+                       keepdims, ok, in_place=True)
+        return jnp.where(_count(a, axis, keepdims, ok) - ddof > 0, r, jnp.nan)
+    return f
+
+
 def _moment_ddof(jfn):
     """var/std with ``ddof`` at least the count: NumPy divides by 0 (inf, or
     NaN for a zero sum of squares); jnp gives NaN."""
@@ -141,6 +213,8 @@ def _moment_ddof(jfn):
         ddof = correction if correction is not None else ddof
         if _integral(a, dtype) and not kw:
             return _integral_moment(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
+        if _moment_in_dtype(a, dtype, kw):
+            return _moment_in(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
         r = jfn(a, axis=axis, dtype=dtype, ddof=0, keepdims=keepdims, where=where, **kw)
         if not ddof:
             return r
@@ -177,10 +251,11 @@ def _nan_arg(jfn):
 
 
 def _integral(a, dtype) -> bool:
-    """Whether ``dtype=`` is an integer or bool type for real data: NumPy then
-    computes the moments' sums in that type (its own steps below)."""
+    """Whether ``dtype=`` is an integer or bool type: NumPy then computes the
+    moments' sums in that type (its own steps below; complex data cast by
+    its real parts)."""
     return dtype is not None and _onp.dtype(dtype).kind in "biu" and \
-        not jnp.iscomplexobj(a) and config.numpy_dtypes()
+        config.numpy_dtypes()
 
 
 def _count(a, axis, keepdims, where):
@@ -202,6 +277,8 @@ def _quotient_in(s, n, dtype):
 def _integral_mean(a, axis, dtype, keepdims, where):
     """NumPy's ``_mean`` with an integer or bool ``dtype``: the elements cast to
     it and summed there (wrapping), the sum divided in float64, cast back."""
+    if jnp.iscomplexobj(a) and _onp.dtype(dtype) == bool:
+        a = a != 0      # true where either part is (XLA's cast reads the real part)
     s = jnp.sum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     return _quotient_in(s, _count(a, axis, keepdims, where), dtype)
 
@@ -216,12 +293,13 @@ def _integral_moment(name, a, axis, dtype, ddof, keepdims, where):
                         "supported, use the bitwise_xor, the `^` operator, or the "
                         "logical_xor function instead.")
     x = a.astype(dt) - m.astype(dt)
-    s = jnp.sum(x * x, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    sq = x.real * x.real + x.imag * x.imag if dt.kind == "c" else x * x
+    s = jnp.sum(sq, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     v = _quotient_in(s, jnp.maximum(_count(a, axis, keepdims, where) - ddof, 0), dtype)
     if name == "var":
         return v
     root = _onp.sqrt(_onp.zeros(0, dtype)).dtype
-    if v.ndim or keepdims:      # NumPy's sqrt into the integer result array
+    if v.ndim:      # NumPy's sqrt into the integer result array (a 0-d one is a scalar)
         raise TypeError(f"std: Cannot cast ufunc 'sqrt' output from {root!r} to "
                         f"{_onp.dtype(dtype)!r} with casting rule 'same_kind'")
     r = jnp.sqrt(v.astype(root)).astype(jnp.float64)
@@ -277,18 +355,19 @@ def _empty_median(jfn):
                 warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
             dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else jnp.float64
             return jnp.full(shape, jnp.nan, dt)
-        if jnp.iscomplexobj(a):
-            return _complex_median(a, axis, keepdims, jfn is jnp.nanmedian)
-        return jfn(a, axis=axis, keepdims=keepdims)
+        return _sorted_median(a, axis, keepdims, jfn is jnp.nanmedian)
     return f
 
 
-def _complex_median(a, axis, keepdims, skip_nan):
-    """median/nanmedian of complex data in NumPy's sort order: by real part,
-    then imaginary part, values holding a NaN last (``a + nanj``, then
-    ``nan + bj``, then ``nan + nanj``).  median: a slice holding a NaN gives
-    its last value in that order; nanmedian: the NaNs are left out (a slice
-    of NaNs only is NaN, with NumPy's RuntimeWarning)."""
+def _sorted_median(a, axis, keepdims, skip_nan):
+    """median/nanmedian as NumPy takes them: the middle value of the sorted
+    slice, or the mean of the two middle ones (``jnp.median`` averaged one
+    value with itself, which overflows: the median of ``[3e38]`` in float32
+    was inf).  Complex data in NumPy's sort order: by real part, then
+    imaginary part, values holding a NaN last (``a + nanj``, then ``nan +
+    bj``, then ``nan + nanj``).  median: a slice holding a NaN gives its last
+    value in that order; nanmedian: the NaNs are left out (a slice of NaNs
+    only is NaN, with NumPy's RuntimeWarning)."""
     axes = tuple(range(a.ndim)) if axis is None else (
         tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
     for ax in axes:
@@ -297,38 +376,56 @@ def _complex_median(a, axis, keepdims, skip_nan):
                 f"{'nanmedian' if skip_nan else 'median'}: axis {ax} is out of bounds for "
                 f"array of dimension {a.ndim}")
     axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
+    r, k = _median_of(a, axes, keepdims, skip_nan)
+    if skip_nan and not isinstance(k, jax.core.Tracer) and bool(jnp.any(k == 0)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    return r
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3))
+def _median_of(a, axes, keepdims, skip_nan):
+    """``_sorted_median`` over the normalized ``axes``, compiled; and the count
+    of values it took the middle of."""
     keep = [i for i in range(a.ndim) if i not in axes]
     t = jnp.transpose(a, keep + list(axes)).reshape(
         tuple(a.shape[i] for i in keep) + (-1,))
-    re, im = jnp.real(t), jnp.imag(t)
-    nre, nim = jnp.isnan(re), jnp.isnan(im)
-    cls = jnp.where(nre, 2, 0) + jnp.where(nim, 1, 0)
-    cls = jnp.where(nre & ~nim, 2, jnp.where(~nre & nim, 1, cls))
-    order = jnp.lexsort((jnp.where(nim, 0, im), jnp.where(nre, 0, re), cls), axis=-1)
-    srt = jnp.take_along_axis(t, order, -1)
+    if jnp.iscomplexobj(t):
+        re, im = jnp.real(t), jnp.imag(t)
+        nre, nim = jnp.isnan(re), jnp.isnan(im)
+        cls = jnp.where(nre, 2, 0) + jnp.where(nim, 1, 0)
+        cls = jnp.where(nre & ~nim, 2, jnp.where(~nre & nim, 1, cls))
+        order = jnp.lexsort((jnp.where(nim, 0, im), jnp.where(nre, 0, re), cls), axis=-1)
+        srt = jnp.take_along_axis(t, order, -1)
+        nan = nre | nim
+        ct = t.dtype
+    else:
+        srt = jnp.sort(t, axis=-1)      # (NaNs last)
+        nan = jnp.isnan(t)
+        # NumPy's mean of the middle values: in float64 for integers, float32
+        # for half precision
+        ct = t.dtype if t.dtype.kind == "f" and t.dtype.itemsize > 2 else (
+            jnp.float32 if t.dtype.kind == "f" else jnp.result_type(float))
     n = t.shape[-1]
     if skip_nan:
-        k = jnp.sum(~(nre | nim), axis=-1, keepdims=True)
-        if not isinstance(k, jax.core.Tracer) and bool(jnp.any(k == 0)):
-            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=5)
+        k = jnp.sum(~nan, axis=-1, keepdims=True)
     else:
         k = jnp.full(t.shape[:-1] + (1,), n)
-    lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0]
-    hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0]
-    # NumPy's mean of the middle value(s): their sum over the count by its complex
-    # division (an infinite part makes the other NaN)
+    lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0].astype(ct)
+    hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0].astype(ct)
+    # NumPy's mean of the middle value(s): their sum over the count (a complex
+    # division: an infinite part makes the other NaN)
     odd = (k[..., 0] % 2) == 1
     tot = jnp.where(odd, lo, lo + hi)
     r = exact_divide(tot, jnp.where(odd, 1, 2).astype(tot.real.dtype))
     if skip_nan:
-        r = jnp.where(k[..., 0] == 0, jnp.asarray(jnp.nan, t.dtype), r)
+        r = jnp.where(k[..., 0] == 0, jnp.asarray(jnp.nan, r.dtype), r)
     else:
-        last = srt[..., -1]
+        last = srt[..., -1].astype(r.dtype)
         r = jnp.where(jnp.isnan(last), last, r)
-    r = r.astype(a.dtype)
+    r = r.astype(a.dtype if a.dtype.kind in "fc" else ct)
     if keepdims:
         r = jnp.expand_dims(r, axes)
-    return r
+    return r, k
 
 
 def _scalar_axis(jfn, name):
@@ -406,10 +503,10 @@ _TABLE = {
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
     "std": (_moment_ddof(jnp.std), None, {}),
     "var": (_moment_ddof(jnp.var), None, {}),
-    "nanstd": (jnp.nanstd, None, {}),
-    "nanvar": (jnp.nanvar, None, {}),
+    "nanstd": (_nan_moment(jnp.nanstd), None, {}),
+    "nanvar": (_nan_moment(jnp.nanvar), None, {}),
     "nanmean": (_complex_mean(jnp.nanmean, jnp.nansum), None, {}),
-    "ptp": (jnp.ptp, None, {}),
+    "ptp": (_ptp, None, {}),
     "median": (_empty_median(jnp.median), None, {}),
     "nanmedian": (_empty_median(jnp.nanmedian), None, {}),
     "argmax": (_complex_arg(jnp.argmax, True), None, {"flat_none": True,
@@ -590,21 +687,35 @@ for _n in _KEEP:
     globals()[_n] = wrap(_numpy_typed(_n), _n, named="keep")
 
 
+def _ones_like_names(a):
+    """True of ``a``'s shape and names (``a * 0 + 1`` would be NaN at an
+    infinity): weights broadcast by it keep their dtype."""
+    return UFUNCS["logical_or"](UFUNCS["isnan"](a), True)
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """``numpy.average``; ``axis`` may name axes (weights aligned by name)."""
     if weights is None:
         avg = REDUCTIONS["mean"](a, axis, keepdims=keepdims)
+        if avg.size == 0:       # NumPy scales by a.size / avg.size there
+            raise ZeroDivisionError("average: division by zero (the result is empty)")
         if returned:
             x = operand(a)
-            cnt = REDUCTIONS["sum"](UFUNCS["add"](UFUNCS["multiply"](x, 0), 1).astype(
-                avg.dtype), axis, keepdims=keepdims)
+            cnt = REDUCTIONS["sum"](_ones_like_names(x).astype(avg.dtype), axis,
+                                    keepdims=keepdims)
             return avg, cnt
         return avg
-    wsum = REDUCTIONS["sum"](UFUNCS["multiply"](weights, UFUNCS["add"](
-        UFUNCS["multiply"](a, 0), 1)), axis, keepdims=keepdims)
+    # NumPy's result dtype: the data's and the weights' (with float64 for
+    # integer data); the weights and the products are summed in it
+    adt, wdt = (_onp.dtype(getattr(v, "dtype", None) or np_asarray(v).dtype)
+                for v in (a, weights))
+    rt = result_type(adt, wdt, *((_onp.float64,) if adt.kind in "biu" else ()))
+    wsum = REDUCTIONS["sum"](UFUNCS["multiply"](weights, _ones_like_names(a)), axis,
+                             dtype=rt, keepdims=keepdims)
     if not isinstance(wsum.data, jax.core.Tracer) and bool((wsum.data == 0).any()):
         raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
-    num = REDUCTIONS["sum"](UFUNCS["multiply"](a, weights), axis, keepdims=keepdims)
+    num = REDUCTIONS["sum"](UFUNCS["multiply"](a, weights, dtype=rt), axis,
+                            keepdims=keepdims)
     avg = UFUNCS["true_divide"](num, wsum)
     if returned:
         return avg, wsum.astype(avg.dtype)

@@ -241,14 +241,13 @@ KNOWN = {}
 def _undefined_int_cast(a, k):
     """mean/var/std with an integer ``dtype=``, where NumPy's steps cast a NaN,
     an infinity or a float outside that type (C's undefined behaviour), divide
-    by a zero count, or square deviations out of its range; or complex data
-    with a real ``dtype=`` (open: ValueError here)."""
+    by a zero count, or square deviations out of its range."""
     dt = None if k.get("dtype") is None else onp.dtype(k["dtype"])
     if dt is None:
         return False
     x = onp.asarray(a[0])
-    if x.dtype.kind == "c":
-        return dt.kind != "c"
+    if x.dtype.kind == "c":         # (NumPy casts the real parts; var/std square both)
+        x = onp.concatenate([x.real.ravel(), x.imag.ravel()])
     if dt.kind not in "iu" or x.dtype.kind not in "fiub":
         return False
     if x.size == 0 or k.get("where") is not None or k.get("ddof") or k.get("correction"):
@@ -265,9 +264,7 @@ for _n in ("mean", "var", "std"):
                  "platform-defined in NumPy: a NaN or out-of-range float cast to an "
                  "integer dtype is undefined behaviour in C; on x86-64 NumPy gives the "
                  "CPU's 'integer indefinite' (np.mean(np.asarray(onp.zeros(0, bool)), "
-                 "dtype=int) is -2**63 there, 0 here: XLA's cast). Open: "
-                 "np.var(complex64 array, dtype=np.float32) raises ValueError (NumPy: "
-                 "the float32 variance of the data with the real part's mean)")
+                 "dtype=int) is -2**63 there, 0 here: XLA's cast)")
 def _nan_undefined_int_cast(a, k):
     """As ``_undefined_int_cast``; inexact data with an integer or bool
     ``dtype=`` is NumPy's TypeError, compared."""

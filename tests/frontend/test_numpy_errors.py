@@ -11,6 +11,17 @@ CASES = [
      lambda m: m.bincount(m.asarray([-1, 2]))),
     ("bincount of a huge value", ValueError, "bincount: array is too big; .*the largest "
      "value is 1152921504606846976", lambda m: m.bincount(m.asarray([3, 2**60]))),
+    ("where= broadcasting the operand", ValueError, r"sum: where= of shape \(2, 3\) does "
+     r"not broadcast to the operand's shape \(3,\)",
+     lambda m: m.sum(m.ones(3), where=m.ones((2, 3), bool))),
+    ("where= of a list broadcasting the operand", ValueError, r"mean: where= of shape "
+     r"\(2, 1\)", lambda m: m.mean(m.ones(3), where=[[True], [False]])),
+    ("ptp of bool", TypeError, "ptp: numpy boolean subtract",
+     lambda m: m.ptp(m.asarray(True), axis=0)),
+    ("axis before initial", onp.exceptions.AxisError, "nanmax: axis 1 is out of bounds",
+     lambda m: m.nanmax(m.asarray([0], dtype=m.uint8), axis=1, initial=-1)),
+    ("average of an empty result", ZeroDivisionError, "average: division by zero",
+     lambda m: m.average(m.zeros((0, 3)), axis=1)),
     ("unravel_index out of range", ValueError, "unravel_index: index 10 is out of bounds "
      "for array with size 6", lambda m: m.unravel_index(10, (2, 3))),
     ("full_like overflow", OverflowError, "full_like: Python integer 300 out of bounds for "

@@ -446,3 +446,68 @@ def test_nan_moments_of_inexact_data_take_an_inexact_dtype_only(name):
     ints = onp.asarray([1, 2, 7])
     assert_same(getattr(np, name)(np.asarray(ints), dtype=onp.int8),
                 getattr(onp, name)(ints, dtype=onp.int8))
+
+
+@given(st.data())
+def test_moments_with_another_float_dtype_are_numpy_s(data):
+    """var/std/nanvar/nanstd with a real floating ``dtype=`` other than the
+    data's follow NumPy's steps: the mean summed in ``dtype``, the deviations
+    in the common type (nanvar: the data's), their squares summed in
+    ``dtype``; ``var(16777217.0, dtype=float32)`` is 1.0, not 0.0.  Complex
+    data: the mean of the real parts, with NumPy's ComplexWarning (jax.numpy
+    refused the call)."""
+    src = data.draw(st.sampled_from([onp.complex64, onp.complex128, onp.float16,
+                                     onp.float32, onp.float64, onp.int16]))
+    dt = data.draw(st.sampled_from([onp.float32, onp.float64]))
+    shape = data.draw(st.sampled_from([(5,), (2, 3), (3, 1, 2)]))
+    x = onp.asarray(data.draw(nst.named_arrays(dtypes=[src], shape=shape, max_names=0)).data)
+    if data.draw(st.booleans()) and x.dtype.kind in "fc":
+        x = x.copy()
+        x.flat[0] = complex(1, onp.nan) if x.dtype.kind == "c" else onp.nan
+    kw = data.draw(st.sampled_from([{}, {"axis": 0}, {"axis": -1, "ddof": 1},
+                                    {"axis": 0, "keepdims": True}, {"ddof": 9}]))
+    for name in ("var", "std", "nanvar", "nanstd"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = getattr(onp, name)(x, dtype=dt, **kw)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = getattr(np, name)(np.asarray(x), dtype=dt, **kw)
+        complex_warned = [w for w in seen if issubclass(w.category,
+                                                        onp.exceptions.ComplexWarning)]
+        assert len(complex_warned) == (x.dtype.kind == "c" and x.dtype != dt), name
+        assert got.dtype == ref.dtype and got.shape == ref.shape, name
+        onp.testing.assert_allclose(onp.asarray(got), ref, rtol=1e-5, err_msg=name)
+
+
+def test_moments_keep_the_data_s_precision_in_the_deviations():
+    x = onp.asarray(16777217.0)         # float32 rounds it to 16777216
+    for name in ("var", "nanvar"):
+        assert_same(getattr(np, name)(np.asarray(x), dtype=onp.float32),
+                    getattr(onp, name)(x, dtype=onp.float32))
+        assert float(getattr(np, name)(np.asarray(x), dtype=onp.float32)) == 1.0
+    with pytest.warns(onp.exceptions.ComplexWarning, match="var: Casting complex"):
+        got = np.var(np.asarray([1 + 2j, 3 - 1j], onp.complex64), dtype=onp.float32)
+    assert float(got) == onp.var(onp.asarray([1 + 2j, 3 - 1j], onp.complex64),
+                                 dtype=onp.float32) == 3.5
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.sum(x, dtype=bool), lambda m, x: m.prod(x, dtype=bool),
+    lambda m, x: m.nansum(x, dtype=bool), lambda m, x: m.nanprod(x, dtype=bool),
+    lambda m, x: m.mean(x, dtype=bool), lambda m, x: m.add.reduce(x, dtype=bool),
+    lambda m, x: m.multiply.reduce(x, axis=1, dtype=bool),
+    lambda m, x: m.trace(x, dtype=bool), lambda m, x: x.sum(axis=0, dtype=bool)])
+def test_complex_data_reduced_as_bool_is_true_where_either_part_is(call):
+    """A complex number cast to bool is true where either part is nonzero
+    (XLA's cast read the real part only: sum([2j, 3j], dtype=bool) was False)."""
+    x = onp.array([[2j, 3j], [1 + 0j, 1j]])
+    assert_same(call(np, np.asarray(x)), call(onp, x))
+    x[1, 1] = 0
+    assert_same(call(np, np.asarray(x)), call(onp, x))
+
+
+def test_complex_data_reduced_as_bool_over_a_name():
+    x = np.asarray(onp.array([2j, 3j])).tag("i")
+    assert bool(np.sum(x, axis="i", dtype=bool)) is True
+    assert bool(np.nmap(lambda v: np.prod(v, axis="i", dtype=bool))(x)) is True

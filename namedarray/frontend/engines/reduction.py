@@ -39,6 +39,12 @@ REDUCE_OF_UFUNC: dict = {}
 _COMPILED = {"sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all"}
 
 
+def _broadcasts_to(shape, target) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` (NumPy's rule)."""
+    return len(shape) <= len(target) and all(
+        s in (1, t) for s, t in zip(shape[::-1], target[::-1]))
+
+
 def _split_axis(fn, axis, x):
     """-> (positional physical axes tuple or None for all, names tuple, was_scalar)"""
     return split_axis(fn, axis, x.ndim)
@@ -98,6 +104,16 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))
+        w = kwargs.get("where")
+        if w is not None and not _broadcasts_to(w.shape, x.shape):
+            # NumPy broadcasts the mask to the operand, never the operand to the mask
+            raise ValueError(f"{name}: where= of shape {w.shape} does not broadcast to "
+                             f"the operand's shape {x.shape}")
+        if kwargs.get("dtype") is not None and x.dtype.kind == "c" and \
+                onp.dtype(kwargs["dtype"]) == bool and name not in ("var", "std"):
+            # a complex number is true where either part is nonzero (XLA's cast to
+            # bool reads the real part only); var/std subtract the mean in complex
+            x = new(x.data != 0, x.dims, x.mapped)
         want = None
         if np_fn is not None and _config.numpy_dtypes():
             want = numpy_dtype(name, np_fn, x.dtype, kwargs.get("dtype"), args)
@@ -112,7 +128,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                 r = jfn(x.data, axis, *args, **_strip_kw(kwargs))
                 res = new(r, (None,) * r.ndim, x.mapped)
             except (ValueError, TypeError) as e:
-                if isinstance(axis, int) and not isinstance(axis, bool):
+                if isinstance(axis, int) and not isinstance(axis, bool) and not (
+                        x.ndim == 0 and axis in (0, -1)):   # (a 0-d array's whole)
                     normalize_axis(name, axis, x.ndim)
                 reraise(name, e)
         else:
