@@ -10,13 +10,15 @@ array([1, 1, 2, 2])
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray
+from ..core import config
+from ..core.array import NamedArray, normalize_axis
 from .creation import asarray
 from .engines.args import numpy_args
 from .engines.generic import wrap
@@ -88,6 +90,100 @@ def _numpy_promoted(name):
 
 
 block, cross, vdot = (_numpy_promoted(n) for n in ("block", "cross", "vdot"))
+
+
+def _checked(name, check):
+    """``jnp.<name>`` after ``check(*args, **kw)``, which raises NumPy's error,
+    returns the arguments to pass on, or returns the result itself (an
+    array); NumPy's signature kept."""
+    jfn = getattr(jnp, name)
+
+    def f(*args, **kw):
+        checked = check(*args, **kw)
+        if isinstance(checked, jax.Array):
+            return checked
+        args, kw = checked
+        return jfn(*args, **kw)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = jfn.__doc__
+    f.__signature__ = inspect.signature(getattr(onp, name))
+    return wrap(numpy_args(f, name), name)
+
+
+def _whole_0d(a, axis=None, *rest, **kw):
+    """Axis 0 (or -1) of a 0-d array is the array, as one element along it
+    (NumPy's squeeze, packbits and unpackbits take it)."""
+    a = jnp.asarray(a)
+    if a.ndim == 0 and axis in (0, -1):
+        a, axis = a.reshape(1), 0
+    return (a, axis, *rest), kw
+
+
+def _squeeze_0d(a, axis=None):
+    a = jnp.asarray(a)
+    return ((a, None if a.ndim == 0 and axis in (0, -1, (0,), (-1,)) else axis), {})
+
+
+def _unpack_empty(a, axis=None, count=None, bitorder="big"):
+    (a, axis), _ = _whole_0d(a, axis)
+    if a.dtype != onp.uint8:
+        raise TypeError("unpackbits: Expected an input array of unsigned byte data type")
+    if type(axis) is int:
+        axis = normalize_axis("unpackbits", axis, a.ndim)
+    if a.size == 0:         # (jnp's unpackbits divides by the empty size)
+        shape = (0,) if axis is None else tuple(
+            n * 8 if i == axis % a.ndim else n for i, n in enumerate(a.shape))
+        return jnp.zeros(shape, onp.uint8)
+    return (a, axis, count, bitorder), {}
+
+
+def _real_only(name):
+    def check(x, *args, **kw):
+        axis = kw.get("axis", args[1] if len(args) > 1 else None)
+        if type(axis) is int:       # (NumPy's AxisError first)
+            normalize_axis(name, axis, jnp.ndim(x))
+        if jnp.iscomplexobj(x):
+            raise TypeError(f"{name}: complex data is not supported (NumPy's loop has "
+                            "no complex type)")
+        return (x, *args), kw
+    return check
+
+
+def _same_kind_ends(ary, to_end=None, to_begin=None):
+    ary = jnp.asarray(ary)
+    for arg, v in (("to_begin", to_begin), ("to_end", to_end)):
+        if v is not None and not onp.can_cast(onp.asarray(v).dtype if not hasattr(
+                v, "dtype") else v.dtype, ary.dtype, casting="same_kind"):
+            raise TypeError(f"ediff1d: dtype of `{arg}` must be compatible with input "
+                            "`ary` under the `same_kind` rule.")
+    return (ary, to_end, to_begin), {}
+
+
+@functools.lru_cache(maxsize=None)
+def _angle_dtype(dt):
+    return onp.angle(onp.zeros(0, dt)).dtype
+
+
+def _angle(z, deg=False):
+    """``jnp.angle`` in NumPy's dtype: of real data, ``arctan2(0, z)``'s
+    (float16 for int8 and float16; jnp gave float64)."""
+    z = jnp.asarray(z)
+    r = jnp.angle(z, deg)
+    if z.dtype.kind in "biuf" and config.numpy_dtypes():
+        r = r.astype(_angle_dtype(z.dtype))
+    return r
+
+
+_angle.__name__ = _angle.__qualname__ = "angle"
+_angle.__signature__ = inspect.signature(onp.angle)
+angle = wrap(numpy_args(_angle, "angle"), "angle")
+squeeze = _checked("squeeze", _squeeze_0d)
+packbits = _checked("packbits", _whole_0d)
+unpackbits = _checked("unpackbits", _unpack_empty)
+unwrap = _checked("unwrap", _real_only("unwrap"))
+isneginf = _checked("isneginf", _real_only("isneginf"))
+isposinf = _checked("isposinf", _real_only("isposinf"))
+ediff1d = _checked("ediff1d", _same_kind_ends)
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
@@ -250,4 +346,5 @@ def lexsort(keys, axis=-1):
 
 
 __all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
-           "convolve", "correlate", "full_like", "trace", "block", "cross", "vdot"]
+           "convolve", "correlate", "full_like", "trace", "block", "cross", "vdot",
+           "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d"]

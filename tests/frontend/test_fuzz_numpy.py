@@ -317,6 +317,24 @@ KNOWN["polymul"] = (_sum_overflows, "np.polymul(np.asarray([1e308j, 0]), "
                     "NumPy gives [nan+infj, 0, 0]: its convolution sums the products with "
                     "BLAS dot (OpenBLAS zdotu), whose inf/NaN pattern under overflow depends "
                     "on the kernel's summation order and lane combination (platform-defined)")
+def _undefined_cast(src, dt):
+    """An inexact ``src`` cast to the integer ``dt`` where a value is NaN,
+    infinite or out of its range (C's undefined behaviour)."""
+    src, dt = onp.asarray(src), onp.dtype(dt)
+    if dt.kind not in "iu" or src.dtype.kind not in "fc" or not src.size:
+        return False
+    with onp.errstate(all="ignore"):
+        v = onp.trunc(src.real.astype(onp.float64))
+        info = onp.iinfo(dt)
+        return bool((~onp.isfinite(v) | (v < info.min) | (v > info.max)).any())
+
+
+KNOWN["astype"] = (lambda a, k: _undefined_cast(a[0], a[1]),
+                   "platform-defined in NumPy: a NaN, infinite or out-of-range float cast "
+                   "to an integer is undefined behaviour in C (np.float16(128).astype(int8) "
+                   "is -128 on x86-64, 127 here: XLA saturates)")
+KNOWN["copyto"] = (lambda a, k: k.get("casting") == "unsafe" and _undefined_cast(
+    a[1], a[0].dtype), KNOWN["astype"][1])
 KNOWN["roots"] = (lambda a, k: a[0].size > 2 and _kind(a[0]) in ("f", "c") and bool(
     (onp.abs(a[0][a[0] != 0]) > 1e100).any() or (onp.abs(a[0][a[0] != 0]) < 1e-100).any()),
     "np.roots(np.asarray([8e-147, 1., 1.])): XLA's eigvals of a companion matrix with "

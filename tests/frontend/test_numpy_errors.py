@@ -22,6 +22,14 @@ CASES = [
      lambda m: m.nanmax(m.asarray([0], dtype=m.uint8), axis=1, initial=-1)),
     ("average of an empty result", ZeroDivisionError, "average: division by zero",
      lambda m: m.average(m.zeros((0, 3)), axis=1)),
+    ("unpackbits of bool", TypeError, "unpackbits: Expected an input array of unsigned "
+     "byte", lambda m: m.unpackbits(m.asarray([True]))),
+    ("unwrap of complex", TypeError, "unwrap: complex data",
+     lambda m: m.unwrap(m.asarray([1j, 2j]))),
+    ("isneginf of complex", TypeError, "isneginf: complex data",
+     lambda m: m.isneginf(m.asarray([1j]))),
+    ("ediff1d to_begin of another kind", TypeError, "ediff1d: dtype of `to_begin` must be "
+     "compatible", lambda m: m.ediff1d(m.asarray([1, 2], dtype=m.uint8), to_begin=-1)),
     ("unravel_index out of range", ValueError, "unravel_index: index 10 is out of bounds "
      "for array with size 6", lambda m: m.unravel_index(10, (2, 3))),
     ("full_like overflow", OverflowError, "full_like: Python integer 300 out of bounds for "
@@ -101,3 +109,34 @@ def test_round_of_a_full_reduction_is_an_int():
     assert type(round(s)) is int and round(s) == round(onp.sum([1.5, 2.0]))
     assert list(range(round(np.mean(np.arange(5))))) == [0, 1]
     assert_same(round(np.asarray([1.26, 2.0]), 1), onp.round([1.26, 2.0], 1))
+
+
+U8 = onp.uint8
+I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float16)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.squeeze(m.asarray(False), axis=0),
+    lambda m: m.packbits(m.asarray(U8(5)), axis=0),
+    lambda m: m.unpackbits(m.asarray(U8(5)), axis=0),
+    lambda m: m.unpackbits(m.asarray(onp.zeros((0, 3), U8)), axis=1),
+    lambda m: m.unpackbits(m.asarray(onp.zeros((0, 0), U8)), axis=-2),
+    lambda m: m.angle(m.asarray(onp.array([1, -2], onp.int8))),
+    lambda m: m.angle(m.asarray(onp.float16(-1))),
+    lambda m: m.concat([m.asarray(I16), m.asarray(F16)]),
+    lambda m: m.block([[m.asarray(I16)], [m.asarray(F16)]]),
+    lambda m: m.cross(m.asarray(I16), m.asarray(F16)),
+    lambda m: m.vdot(m.asarray(I16), m.asarray(F16)),
+    lambda m: m.average(m.asarray(onp.array([1, 2], onp.int8)),
+                        weights=m.asarray(onp.array([1, 3], onp.float16))),
+    lambda m: m.average(m.asarray(onp.array([1, 2], onp.float16)),
+                        weights=m.asarray(onp.array([1, 3], onp.int8)), returned=True),
+    lambda m: m.median(m.asarray(onp.float32(3e38))),
+    lambda m: m.median(m.asarray(onp.array([[1, 5, 2], [7, 7, 9]], onp.int8)), axis=1),
+])
+def test_values_and_dtypes_are_numpys(call):
+    """Results the differential fuzz found off NumPy's: 0-d arrays taken whole
+    along axis 0, empty unpacking, NumPy's dtypes of angle, the joins and
+    products of int16 with float16 (float32; JAX gives float16), average's,
+    and a median that takes the middle value (not its double, which overflows)."""
+    assert_same(call(np), call(onp))
