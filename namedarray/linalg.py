@@ -45,6 +45,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from .core import config
 from .core.array import NamedArray, rewrap
 from .core.dims import has_names
 from .frontend.einsum import matmul, tensordot, vecdot
@@ -208,7 +209,7 @@ def matrix_power(a, n):
 # the table: name -> (how inputs are cast, which arguments must be square
 # matrices / at least 2-d, what a named `axis` means)
 # --------------------------------------------------------------------------
-_LAPACK, _NORM = "lapack", "norm"
+_LAPACK, _NORM, _PROMOTE = "lapack", "norm", "promote"   # promote: NumPy's common dtype
 _OWN = {"eigh": eigh, "eigvalsh": eigvalsh, "cholesky": cholesky, "pinv": pinv,
         "matrix_rank": matrix_rank, "cond": cond, "lstsq": lstsq, "qr": qr,
         "matrix_power": matrix_power}
@@ -240,9 +241,9 @@ _TABLE = [
     ("trace",        None,     (),     (0,),   1,     None),
     ("diagonal",     None,     (),     (0,),   1,     None),
     ("matrix_transpose", None, (),     (0,),   1,     None),
-    ("outer",        None,     (),     (),     2,     None),
-    ("cross",        None,     (),     (),     2,     None),
-    ("multi_dot",    None,     (),     (),     0,     None),
+    ("outer",        _PROMOTE, (),     (),     2,     None),
+    ("cross",        _PROMOTE, (),     (),     2,     None),
+    ("multi_dot",    _PROMOTE, (),     (),     0,     None),
 ]
 
 
@@ -259,12 +260,25 @@ def _jit(name, f, base):
     return jit_static(f, static, like=base)
 
 
+def _promoted(args):
+    """``args`` with their arrays (in lists too) cast to NumPy's common dtype
+    (JAX promotes int16 with float16 to float16, NumPy to float32)."""
+    dts = [v.dtype for v in jax.tree_util.tree_leaves(args) if hasattr(v, "dtype")]
+    if not dts or not config.numpy_dtypes() or config.any_ml(dts):
+        return args
+    dt = onp.result_type(*dts)
+    return jax.tree_util.tree_map(
+        lambda v: v.astype(dt) if hasattr(v, "dtype") and v.dtype != dt else v, args)
+
+
 def _declare(name, cast, square, min2d, narrays, named):
     base = _OWN.get(name) or getattr(jnp.linalg, name)
     argnames = ("a", "b")
 
     @functools.wraps(base)
     def jfn(*args, **kwargs):
+        if cast == _PROMOTE:
+            return _numpy_result(base(*_promoted(args), **kwargs))
         args = list(args)
         for i in range(min(narrays, len(args))):
             a = args[i]
