@@ -633,17 +633,24 @@ def _quantile(jfn, name):
                 raise TypeError(f"{name}: q must be real numbers, got dtype {qh.dtype}")
             if qh.size and not ((qh >= 0) & (qh <= top)).all():
                 raise ValueError(f"{name}: {what} must be in the range [0, {top}]")
+        if x.size == 0 and not x.names and name.startswith("nan"):
+            # NumPy's: the nanmean of the empty data (whatever q)
+            return store_out(name, out, REDUCTIONS["nanmean"](x, axis, keepdims=keepdims))
         if config.numpy_dtypes() and x.dtype.kind in "biuf":
             weak = isinstance(q, (int, float)) and not isinstance(q, _onp.generic)
             want = _quantile_dtype(name, x.dtype, None if weak else (
                 qh.dtype if qh is not None else _onp.float64), method)
             if x.dtype != want:
                 x = x.astype(want)
-        if x.size == 0 and axis is None and not x.names:
-            if "median" not in name:
+        if x.size == 0 and not x.names:     # an empty slice: NumPy's IndexError
+            axes = range(x.ndim) if axis is None else (
+                axis if isinstance(axis, (tuple, list)) else (axis,))
+            if builtins.any(type(ax) is int and -x.ndim <= ax < x.ndim and x.shape[ax] == 0
+                            for ax in axes):
                 raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with "
                                  "size 0")
         q_arg = qq if qh is None else jnp.asarray(qh)
+        keepdims = keepdims and x.ndim > 0      # (jnp gives a 0-d array shape (1,))
         res = reduction(lambda d, axis, **kw: jfn(d, q_arg, axis, method=method, **kw),
                         name)(x, axis, keepdims=keepdims)
         return store_out(name, out, res)

@@ -30,6 +30,8 @@ CASES = [
      lambda m: m.isneginf(m.asarray([1j]))),
     ("ediff1d to_begin of another kind", TypeError, "ediff1d: dtype of `to_begin` must be "
      "compatible", lambda m: m.ediff1d(m.asarray([1, 2], dtype=m.uint8), to_begin=-1)),
+    ("percentile of an empty slice", IndexError, "percentile: index -1 is out of bounds",
+     lambda m: m.percentile(m.zeros((0, 3)), 50, axis=0)),
     ("unravel_index out of range", ValueError, "unravel_index: index 10 is out of bounds "
      "for array with size 6", lambda m: m.unravel_index(10, (2, 3))),
     ("full_like overflow", OverflowError, "full_like: Python integer 300 out of bounds for "
@@ -136,6 +138,10 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.average(m.asarray(onp.array([1, 2], onp.float16)),
                         weights=m.asarray(onp.array([1, 3], onp.int8)), returned=True),
     lambda m: m.median(m.asarray(onp.float32(3e38))),
+    lambda m: m.nanpercentile(m.asarray(onp.zeros((0, 0), onp.int8)), [10, 90], axis=0),
+    lambda m: m.nanquantile(m.asarray(onp.zeros(0, onp.float16)), [0.1, 0.9]),
+    lambda m: m.quantile(m.asarray(onp.zeros((0, 3), onp.int8)), [0.1, 0.9], axis=1),
+    lambda m: m.quantile(m.asarray(onp.int8(3)), 0.5, keepdims=True),
     lambda m: m.median(m.asarray(onp.array([[1, 5, 2], [7, 7, 9]], onp.int8)), axis=1),
 ])
 def test_values_and_dtypes_are_numpys(call):
