@@ -207,6 +207,9 @@ def bincount(x, weights=None, minlength=0, *, length=None):
                          f"is larger than the maximum possible size (the largest value "
                          f"is {int(h.max())})")
     kw = {} if length is None else {"length": length}
+    if h is not None and h.dtype.kind in "iu" and h.dtype.itemsize < 8:
+        # counted as intp, as NumPy does (jnp's max + 1 overflowed int8 at 127)
+        x = asarray(x).astype(onp.intp)
     return _bincount(x, weights, minlength, **kw)
 
 

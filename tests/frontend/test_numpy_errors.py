@@ -138,6 +138,8 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.average(m.asarray(onp.array([1, 2], onp.float16)),
                         weights=m.asarray(onp.array([1, 3], onp.int8)), returned=True),
     lambda m: m.median(m.asarray(onp.float32(3e38))),
+    lambda m: m.bincount(m.asarray(onp.array([127, 1], onp.int8))),
+    lambda m: m.bincount(m.asarray(onp.array([32767], onp.int16)), minlength=2),
     lambda m: m.nanpercentile(m.asarray(onp.zeros((0, 0), onp.int8)), [10, 90], axis=0),
     lambda m: m.nanquantile(m.asarray(onp.zeros(0, onp.float16)), [0.1, 0.9]),
     lambda m: m.quantile(m.asarray(onp.zeros((0, 3), onp.int8)), [0.1, 0.9], axis=1),
