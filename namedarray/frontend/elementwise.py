@@ -206,7 +206,7 @@ class _ExactDivide:
         self.__name__ = jfn.__name__
         self._real = jax.jit(exact_divide)
         compiled = jax.jit(exact_divide)
-        self._complex = lambda x, y: compiled(x, y, runtime_zero())
+        self._complex = lambda x, y: compiled(x, y, runtime_zero(x, y))
         self._by_types: dict = {}
 
     def for_types(self, types):

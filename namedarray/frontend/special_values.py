@@ -298,9 +298,13 @@ _BITS = {jnp.dtype(jnp.float64): jnp.int64, jnp.dtype(jnp.float32): jnp.int32}
 _ZERO: list = []
 
 
-def runtime_zero():
+def runtime_zero(*operands):
     """An int32 zero on the device, given to a compiled call as an argument (a
-    value the compiler cannot see, for :func:`unfused`)."""
+    value the compiler cannot see, for :func:`unfused`); a NumPy zero where an
+    operand is traced (a device array would be captured as a constant of the
+    enclosing computation, which JAX's dispatch then passes wrongly)."""
+    if any(isinstance(v, jax.core.Tracer) for v in operands):
+        return onp.int32(0)
     if not _ZERO:
         _ZERO.append(jax.device_put(onp.int32(0)))
     return _ZERO[0]
@@ -335,9 +339,11 @@ def complex_quotient(x, y, zero):
     w = unfused(u * rat, zero)
     re = (u + unfused(v * rat, zero)) * scl
     im = jnp.where(big, v - w, w - v) * scl
+    # y == 0: the parts over |y.real| (times 1 / +0 = inf: the same values, one
+    # division fewer)
     at0 = (yr == 0) & (yi == 0)
-    ay = jnp.abs(yr)
-    return _c(jnp.where(at0, xr / ay, re), jnp.where(at0, xi / ay, im))
+    inf = 1 / jnp.abs(yr)
+    return _c(jnp.where(at0, xr * inf, re), jnp.where(at0, xi * inf, im))
 
 
 def _reciprocal(z, zero):
@@ -446,7 +452,7 @@ class _Special:
         self._plain = (props or {}).get("call") or jfn
         if zero:            # ``whole`` rounds as NumPy given a runtime zero
             compiled = jax.jit(whole)
-            self._fixed = lambda *a: compiled(*a, runtime_zero())
+            self._fixed = lambda *a: compiled(*a, runtime_zero(*a))
         elif whole is not None:
             self._fixed = jax.jit(whole)
         elif cut is not None:
