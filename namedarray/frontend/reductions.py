@@ -70,6 +70,9 @@ def _ptp(a, axis=None, out=None, keepdims=False):
         raise TypeError("ptp: numpy boolean subtract, the `-` operator, is not supported, "
                         "use the bitwise_xor, the `^` operator, or the logical_xor "
                         "function instead.")
+    if jnp.iscomplexobj(a):     # NumPy's maximum less its minimum, NaNs propagated
+        return (_complex_nan(jnp.max)(a, axis, keepdims=keepdims) -
+                _complex_nan(jnp.min)(a, axis, keepdims=keepdims))
     return jnp.ptp(a, axis=axis, keepdims=keepdims)
 
 
