@@ -172,9 +172,9 @@ _smith_div.defjvps(
 
 def exact_divide(x, y, zero=None):
     """``x / y`` as NumPy divides (integers as ``jnp.true_divide``), in the
-    operands' result dtype: real floating operands by ``_barrier_div``, complex ones by NumPy's
-    loop (``complex_quotient``; its products rounded apart given a runtime
-    ``zero``)."""
+    operands' result dtype: real floating operands by ``_barrier_div``,
+    complex ones by NumPy's loop (``complex_quotient``; its products rounded
+    apart given a runtime ``zero``)."""
     dt = jnp.result_type(x, y)
     if not jnp.issubdtype(dt, jnp.inexact):
         return jnp.true_divide(x, y)
@@ -197,15 +197,14 @@ class _ExactDivide:
     literal under ``jax.jit``), by a square root or an exponential, or of a
     quotient, into a multiplication by a reciprocal, 1 ulp off on about a
     third of the values, and divides complex numbers by another algorithm than
-    NumPy's (``(inf+1j) / 1j`` is ``inf-infj`` there, NaN in NumPy).  Inexact
-    operands go through ``exact_divide``: no extra operation per element for
-    real ones, eager or compiled."""
+    NumPy's (``(inf+infj) / 1j`` is ``inf-infj`` there, ``nan+nanj`` in
+    NumPy).  Inexact operands go through ``exact_divide``: no extra operation
+    per element for real ones, eager or compiled."""
 
     def __init__(self, jfn):
         self._f = jfn
         self.__name__ = jfn.__name__
-        self._real = jax.jit(exact_divide)
-        compiled = jax.jit(exact_divide)
+        self._real = compiled = jax.jit(exact_divide)
         self._complex = lambda x, y: compiled(x, y, runtime_zero(x, y))
         self._by_types: dict = {}
 
