@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 from jax.test_util import check_grads
 
 import namedarray as np
@@ -448,6 +448,7 @@ def test_nan_moments_of_inexact_data_take_an_inexact_dtype_only(name):
                 getattr(onp, name)(ints, dtype=onp.int8))
 
 
+@settings(max_examples=12)     # (each example runs four moments on a new shape)
 @given(st.data())
 def test_moments_with_another_float_dtype_are_numpy_s(data):
     """var/std/nanvar/nanstd with a real floating ``dtype=`` other than the
