@@ -138,8 +138,10 @@ def _unpack_empty(a, axis=None, count=None, bitorder="big"):
 
 
 def _real_only(name):
+    sig = inspect.signature(getattr(onp, name))
+
     def check(x, *args, **kw):
-        axis = kw.get("axis", args[1] if len(args) > 1 else None)
+        axis = sig.bind(x, *args, **kw).arguments.get("axis")
         if type(axis) is int:       # (NumPy's AxisError first)
             normalize_axis(name, axis, jnp.ndim(x))
         if jnp.iscomplexobj(x):

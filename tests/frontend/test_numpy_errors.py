@@ -24,6 +24,8 @@ CASES = [
      lambda m: m.average(m.zeros((0, 3)), axis=1)),
     ("unpackbits of bool", TypeError, "unpackbits: Expected an input array of unsigned "
      "byte", lambda m: m.unpackbits(m.asarray([True]))),
+    ("unwrap axis, named once", onp.exceptions.AxisError, r"^unwrap: axis 3 is out of "
+     "bounds", lambda m: m.unwrap(m.asarray([1.0, 2.0]), axis=3)),
     ("unwrap of complex", TypeError, "unwrap: complex data",
      lambda m: m.unwrap(m.asarray([1j, 2j]))),
     ("isneginf of complex", TypeError, "isneginf: complex data",

@@ -42,6 +42,7 @@ def finish(res, out_dt, dims, mapped=()):
 def reraise(fn, e):
     """Re-raise a JAX error from a positional call as the same type, naming ``fn``."""
     msg = str(e).split("\n--------------------")[0]
+    msg = msg if msg.startswith(f"{fn}:") else f"{fn}: {msg}"
     if "out of bounds" in msg and "axis" in msg and isinstance(e, ValueError):
-        raise onp.exceptions.AxisError(f"{fn}: {msg}") from None
-    raise type(e)(msg if msg.startswith(f"{fn}:") else f"{fn}: {msg}") from None
+        raise onp.exceptions.AxisError(msg) from None
+    raise type(e)(msg) from None
