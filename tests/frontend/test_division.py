@@ -291,3 +291,24 @@ def test_complex_division_gradients_are_jax_divisions():
             onp.testing.assert_allclose(got, want, rtol=1e-14)
     m = jax.grad(lambda v: jnp.abs(np.mean(v).data))(z)
     onp.testing.assert_allclose(m, jax.grad(lambda v: jnp.abs(jnp.mean(v)))(z), rtol=1e-14)
+
+
+def test_mean_over_a_mapped_or_split_name_is_the_physical_mean():
+    """A mean over a name bound by nmap, locally or split over a 4-device mesh,
+    sums each instance's part and divides once, as the physical mean does
+    (a complex infinity spreads NaN as there, not twice)."""
+    x = RNG.standard_normal((8, 5)) + 1j * RNG.standard_normal((8, 5))
+    x[3, 1] = complex(-INF, 2.0)
+    x[5, 2] = complex(INF, INF)
+    a = np.asarray(x).tag("i", "j")
+    mesh = dict(mesh=jax.make_mesh((4,), ("d",)), axis_resources={"i": "d"})
+    for axis in ("i", ("i", "j")):
+        want = onp.asarray(np.mean(a, axis=axis).untag(*[n for n in ("j",)
+                                                          if axis == "i"]))
+        with onp.errstate(all="ignore"):
+            ref = onp.mean(x, axis=0 if axis == "i" else None)
+        _close_parts(want, onp.asarray(ref), 1e-15, "physical")
+        for kw in ({}, mesh):
+            got = np.nmap(lambda v: np.mean(v, axis=axis), axes=("i",), **kw)(a)
+            got = got.untag("j") if axis == "i" else got.data
+            _close_parts(onp.asarray(got), onp.asarray(ref), 1e-14, f"nmap {kw and 'mesh'}")
