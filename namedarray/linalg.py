@@ -40,15 +40,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core import config
 from .core.array import NamedArray, rewrap
 from .core.dims import has_names
 from .frontend.einsum import matmul, tensordot, vecdot
+from .frontend.engines.args import numpy_promoted
 from .frontend.engines.generic import along_names, jit_static, wrap
 
 LinAlgError = onp.linalg.LinAlgError
@@ -141,7 +142,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
         rcond = 1e-15 if rtol is _NOVALUE else rtol
         if rcond is None:
             rcond = max(a.shape[-2:]) * jnp.finfo(a.dtype).eps
-    return jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian)
+    if a.size == 0:   # NumPy keeps an empty matrix's dtype (no float cast)
+        return jnp.zeros(a.shape[:-2] + a.shape[:-3:-1], a.dtype)
+    return jnp.linalg.pinv(_cast("pinv", a, True), rtol=rcond, hermitian=hermitian)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -172,7 +175,10 @@ def cond(x, p=None):
     if x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
         raise LinAlgError(f"cond: cond is not defined on empty arrays "
                           f"(shape {x.shape})")
-    return jnp.linalg.cond(x, p)
+    r = jnp.linalg.cond(x, p)
+    # NumPy's convention for every p (jax.numpy's misses p=None and p=2): a NaN
+    # (0 / 0 for a zero matrix) is inf unless the matrix holds a NaN
+    return jnp.where(jnp.isnan(r) & ~jnp.isnan(x).any(axis=(-2, -1)), jnp.inf, r)
 
 
 def lstsq(a, b, rcond=None):
@@ -229,7 +235,7 @@ _TABLE = [
     ("qr",           _LAPACK,  (),     (0,),   1,     None),
     ("svd",          _LAPACK,  (),     (0,),   1,     None),
     ("svdvals",      _LAPACK,  (),     (0,),   1,     None),
-    ("pinv",         _LAPACK,  (),     (0,),   1,     None),
+    ("pinv",         None,     (),     (0,),   1,     None),   # casts itself
     ("matrix_rank",  _LAPACK,  (),     (),     1,     None),
     ("cond",         _LAPACK,  (),     (0,),   1,     None),
     ("lstsq",        _LAPACK,  (),     (),     2,     None),
@@ -260,15 +266,25 @@ def _jit(name, f, base):
     return jit_static(f, static, like=base)
 
 
-def _promoted(args):
-    """``args`` with their arrays (in lists too) cast to NumPy's common dtype
-    (JAX promotes int16 with float16 to float16, NumPy to float32)."""
-    dts = [v.dtype for v in jax.tree_util.tree_leaves(args) if hasattr(v, "dtype")]
-    if not dts or not config.numpy_dtypes() or config.any_ml(dts):
-        return args
-    dt = onp.result_type(*dts)
-    return jax.tree_util.tree_map(
-        lambda v: v.astype(dt) if hasattr(v, "dtype") and v.dtype != dt else v, args)
+def _tensor_shapes(name, args, kwargs):
+    """NumPy's shape checks of ``tensorsolve``/``tensorinv``, which come before
+    its dtype checks (``LinAlgError``, NumPy's message)."""
+    a = jnp.asarray(args[0])
+    if name == "tensorinv":
+        ind = kwargs.get("ind", args[1] if len(args) > 1 else 2)
+        if ind > 0 and math.prod(a.shape[ind:]) != math.prod(a.shape[:ind]):
+            raise LinAlgError("tensorinv: Last 2 dimensions of the array must be square "
+                              f"(a.shape={a.shape}, ind={ind})")
+        return
+    b = jnp.asarray(args[1]) if len(args) > 1 else jnp.asarray(kwargs["b"])
+    axes = kwargs.get("axes", args[2] if len(args) > 2 else None)
+    if axes is not None:
+        return                         # (moved axes: jax.numpy's checks)
+    n = math.prod(a.shape[b.ndim:])
+    if a.size != n * n:
+        raise LinAlgError("tensorsolve: Input arrays must satisfy the requirement "
+                          f"prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) (a.shape="
+                          f"{a.shape}, b.ndim={b.ndim})")
 
 
 def _declare(name, cast, square, min2d, narrays, named):
@@ -278,7 +294,9 @@ def _declare(name, cast, square, min2d, narrays, named):
     @functools.wraps(base)
     def jfn(*args, **kwargs):
         if cast == _PROMOTE:
-            return _numpy_result(base(*_promoted(args), **kwargs))
+            return _numpy_result(base(*numpy_promoted(args), **kwargs))
+        if name in ("tensorsolve", "tensorinv"):
+            _tensor_shapes(name, args, kwargs)
         args = list(args)
         for i in range(min(narrays, len(args))):
             a = args[i]

@@ -20,9 +20,8 @@ import numpy as onp
 from ..core import config
 from ..core.array import NamedArray, normalize_axis
 from .creation import asarray
-from .engines.args import numpy_args
+from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import wrap
-from .engines.select import result_type
 from .manipulation import _untag_listed, check_py_ints
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
@@ -70,26 +69,19 @@ def _bool_trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 _bool_trace.__name__ = _bool_trace.__qualname__ = "trace"
 trace = wrap(numpy_args(_bool_trace, "trace"), "trace")
-def _numpy_promoted(name):
-    """``jnp.<name>`` with its arrays cast to NumPy's common dtype first (JAX
-    promotes int16 with float16 to float16, NumPy to float32)."""
-    jfn = getattr(jnp, name)
+def _block(arrays):
+    """``numpy.block``: the nested blocks joined, in NumPy's common dtype of
+    them (``jnp.block`` gives float16 for int16 with float16 blocks).
 
-    def f(*args, **kw):
-        arrays = [v for v in jax.tree_util.tree_leaves(args) if hasattr(v, "dtype")]
-        if arrays:
-            dt = result_type(*[v.dtype for v in arrays])
-            args = jax.tree_util.tree_map(
-                lambda v: v.astype(dt) if hasattr(v, "dtype") and v.dtype != dt else v,
-                args)
-        return jfn(*args, **kw)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = jfn.__doc__
-    f.__signature__ = inspect.signature(getattr(onp, name))
-    return wrap(numpy_args(f, name), name)
+    >>> import namedarray as np
+    >>> np.block([[np.ones(2, dtype=np.int16)], [np.ones(2, dtype=np.float16)]]).dtype
+    dtype('float32')
+    """
+    return jnp.block(numpy_promoted(arrays))
 
 
-block, cross, vdot = (_numpy_promoted(n) for n in ("block", "cross", "vdot"))
+_block.__name__ = _block.__qualname__ = "block"
+block = wrap(_block, "block")
 
 
 def _checked(name, check):
@@ -161,6 +153,13 @@ def _same_kind_ends(ary, to_end=None, to_begin=None):
     return (ary, to_end, to_begin), {}
 
 
+def _real_points(x, xp, fp, *args, **kw):
+    if jnp.iscomplexobj(x) or jnp.iscomplexobj(xp):
+        raise TypeError("interp: x and xp must be real (NumPy cannot cast complex data "
+                        "to float64 with the rule 'safe'); fp may be complex")
+    return (x, xp, fp, *args), kw
+
+
 @functools.lru_cache(maxsize=None)
 def _angle_dtype(dt):
     return onp.angle(onp.zeros(0, dt)).dtype
@@ -186,6 +185,7 @@ unwrap = _checked("unwrap", _real_only("unwrap"))
 isneginf = _checked("isneginf", _real_only("isneginf"))
 isposinf = _checked("isposinf", _real_only("isposinf"))
 ediff1d = _checked("ediff1d", _same_kind_ends)
+interp = _checked("interp", _real_points)
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
@@ -351,5 +351,6 @@ def lexsort(keys, axis=-1):
 
 
 __all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
-           "convolve", "correlate", "full_like", "trace", "block", "cross", "vdot",
-           "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d"]
+           "convolve", "correlate", "full_like", "trace", "block",
+           "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d",
+           "interp"]

@@ -19,6 +19,7 @@ from ..core.array import NamedArray, new, operand, positional, rewrap
 from .engines import host
 from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
+from .engines.results import allocating
 from .engines.select import result_type
 from .joining import stack
 
@@ -158,7 +159,8 @@ def _creator(name):
         dtype = float if dtype is None else dtype
         if host.creates(dims):      # on the host: no program to compile
             return positional(to_device(hfn(dims, dtype), fresh=True))
-        return positional(jfn(dims, dtype=dtype))
+        with allocating(name):
+            return positional(jfn(dims, dtype=dtype))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}``: a new positional array (default dtype float64)."
     return f
@@ -216,7 +218,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         h = host.buffer(v) if v.ndim == 0 else None
         if h is not None:           # on the host: no program to compile
             return positional(to_device(onp.full(dims, h), fresh=True))
-    return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
+    with allocating("full"):
+        return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
@@ -266,7 +269,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         args = (args if stop is not None else [0, start]) + [step]
     if onp.dtype(dtype) == bool:
         return positional(jnp.asarray(onp.arange(*args, dtype=bool)))
-    return positional(jnp.arange(*args, dtype=dtype))
+    with allocating("arange"):
+        return positional(jnp.arange(*args, dtype=dtype))
 
 
 def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis):

@@ -4,7 +4,9 @@
 As in NumPy, the whole-array tests return a Python ``bool``: every element
 counts, named axes included.  Under ``jax.jit`` (or inside ``nmap``) the
 answer is not known while tracing, so they return the 0-d bool array instead,
-which ``jax.lax.cond`` and ``where`` take.
+which ``jax.lax.cond`` and ``where`` take.  A Python int no 64-bit integer
+holds is taken as NumPy takes it: compared exactly (``array_equal``), or as a
+float (``isclose``).
 
 >>> import namedarray as np
 >>> np.allclose(np.arange(3.0), [0, 1, 2.0000001])
@@ -25,6 +27,7 @@ from .creation import asarray
 from .elementwise import UFUNCS
 from .engines.args import numpy_args
 from .engines.generic import wrap
+from .engines.select import result_type
 from .reductions import REDUCTIONS
 
 _isclose = wrap(numpy_args(jnp.isclose, "isclose"), "isclose")
@@ -33,6 +36,14 @@ _isclose = wrap(numpy_args(jnp.isclose, "isclose"), "isclose")
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (aligned
     by name)."""
+    # NumPy makes ``b`` inexact (a Python int a float), and ``a``'s arithmetic
+    # with it is then inexact too: an int too big for an array is a float of
+    # the other operand's inexact dtype (float16's inf for 2**64)
+    if _beyond_64_bits(a) or _beyond_64_bits(b):
+        other = b if _beyond_64_bits(a) else a
+        dt = result_type(0.0 if _beyond_64_bits(other) else asarray(other), 0.0)
+        with onp.errstate(over="ignore"):
+            a, b = (onp.asarray(float(v), dt) if _beyond_64_bits(v) else v for v in (a, b))
     x, y = asarray(a), asarray(b)
     try:
         onp.broadcast_shapes(x.shape, y.shape)
@@ -40,6 +51,31 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise ValueError(f"isclose: operands could not be broadcast together with "
                          f"shapes {x.shape} {y.shape}") from None
     return _isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def _beyond_64_bits(v) -> bool:
+    return type(v) is int and not -2**63 <= v < 2**64
+
+
+def _equal_to_int(x: NamedArray, v: int):
+    """``x == v`` for a Python int no integer dtype holds, exactly (NumPy
+    compares through Python objects): only a float equal to ``v`` is."""
+    if x.dtype.kind not in "fc" or float(v) != v:
+        return UFUNCS["logical_and"](x, False)
+    return UFUNCS["equal"](x.astype(onp.result_type(x.dtype, onp.float64)), float(v))
+
+
+def _equal(a1, a2):
+    """The elementwise equality and the two operands as arrays."""
+    if _beyond_64_bits(a1) and _beyond_64_bits(a2):
+        return asarray(a1 == a2), asarray(0), asarray(0)
+    if _beyond_64_bits(a2):
+        a1, a2 = a2, a1
+    if _beyond_64_bits(a1):
+        y = asarray(a2)
+        return _equal_to_int(y, a1), asarray(0), y
+    x, y = asarray(a1), asarray(a2)
+    return UFUNCS["equal"](x, y), x, y
 
 
 def _whole(r: NamedArray):
@@ -69,12 +105,12 @@ def array_equal(a1, a2, equal_nan=False):
     """``numpy.array_equal``: same shape (and named shape) and elements (a
     Python bool)."""
     try:
-        x, y = asarray(a1), asarray(a2)
+        x, y = (asarray(0 if _beyond_64_bits(v) else v) for v in (a1, a2))
     except (TypeError, ValueError):
         return False
     if x.shape != y.shape or x.named_shape != y.named_shape:
         return False
-    eq = UFUNCS["equal"](x, y)
+    eq, x, y = _equal(a1, a2)
     return _whole(_nan_equal(x, y, eq) if equal_nan else eq)
 
 
@@ -82,8 +118,7 @@ def array_equiv(a1, a2):
     """``numpy.array_equiv``: whether the arrays broadcast to one shape with equal
     elements (a Python bool; a name with two sizes does not broadcast)."""
     try:
-        x, y = asarray(a1), asarray(a2)
-        eq = UFUNCS["equal"](x, y)
+        eq = _equal(a1, a2)[0]
     except (TypeError, ValueError):
         return False
     return _whole(eq)

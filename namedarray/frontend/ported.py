@@ -15,6 +15,8 @@ array([2, 1])
 """
 from __future__ import annotations
 
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -23,7 +25,7 @@ from ..core.array import positional
 from .checked import convolve
 from .creation import arange, asarray
 from .elementwise import UFUNCS
-from .engines.args import np_asarray, numpy_args
+from .engines.args import np_asarray, numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .joining import concatenate
 
@@ -564,7 +566,91 @@ gradient = wrap(_gradient, "gradient", named="keep")
 gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
 
 
-__all__ = ["gradient", "tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
+def _polyval(p, x):
+    """``numpy.polyval``'s dtype: Horner's steps start from ``zeros_like(x)``,
+    so with no coefficients the result is ``x``'s dtype, and otherwise NumPy's
+    common dtype of ``p`` and ``x``."""
+    p, x = jnp.asarray(p), jnp.asarray(x)
+    if p.size == 0:
+        return jnp.zeros_like(x)
+    p, x = numpy_promoted([p, x])
+    return jnp.polyval(p, x)
+
+
+_polyval.__name__ = _polyval.__qualname__ = "polyval"
+_polyval.__signature__ = inspect.signature(onp.polyval)
+polyval = wrap(numpy_args(_polyval, "polyval"), "polyval")
+
+
+def _finite(d) -> bool:
+    return isinstance(d, jax.core.Tracer) or bool(jnp.isfinite(d).all())
+
+
+def _lapack_scale(b):
+    """The power of two LAPACK's least squares divides ``b`` by first when its
+    largest magnitude is outside [2**-500, 2**500] (``1e307`` data would
+    overflow the solve's products), else 1; exact, undone on the result."""
+    m = jnp.max(jnp.abs(jnp.where(jnp.isfinite(b), b, 0)), initial=0)
+    s = jnp.exp2(jnp.floor(jnp.log2(jnp.where(m > 0, m, 1))))
+    return jnp.where((s > 2.0**500) | (s < 2.0**-500), s, 1).astype(m.dtype)
+
+
+def _polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """``numpy.polyfit`` in NumPy's dtypes: ``x + 0.0`` sets ``rcond``'s
+    epsilon, the Vandermonde matrix is ``float64`` (``complex128``), ``y`` is
+    solved in ``float64`` (``float16`` is refused, as NumPy's ``lstsq`` refuses
+    it).  On concrete data, NumPy's LAPACK outcomes: a non-finite matrix (``x``
+    or ``w``) raises ``LinAlgError``, and a non-finite ``y * w`` makes every
+    coefficient NaN."""
+    x, y = jnp.asarray(x), jnp.asarray(y)
+    xi = onp.result_type(x.dtype, 0.0)           # x + 0.0, as NumPy 2 promotes it
+    if onp.result_type(y.dtype, 0.0) == onp.float16:
+        raise TypeError("polyfit: array type float16 is unsupported in linalg (cast y "
+                        "to float32 first)")
+    wide = onp.result_type(x.dtype, y.dtype, onp.float64)
+    if rcond is None and x.ndim == 1:
+        rcond = len(x) * float(onp.finfo(xi).eps)
+    if w is not None:
+        w = jnp.asarray(w)
+        if w.dtype.kind == "c" and wide.kind != "c":
+            raise TypeError("polyfit: complex weights for real data (NumPy cannot cast "
+                            "the weighted matrix to float64)")
+        w = w.astype(wide)
+    y = y.astype(wide)
+    rhs = y if w is None else y * (w if y.ndim == 1 else w[:, None])
+    s = _lapack_scale(rhs)
+    r = jnp.polyfit(x.astype(wide), y / s, deg, rcond, full, w, cov)
+    if full:
+        r = (r[0] * s, r[1] * s * s) + tuple(r[2:])
+    elif cov:
+        r = (r[0] * s, r[1] * s * s)
+    else:
+        r = r * s
+    if cov and not full and wide.kind == "c" and x.dtype.kind != "c" and (
+            w is None or w.dtype.kind != "c"):
+        r = (r[0], r[1].real)      # NumPy's: the real matrix's, times real residuals
+    lhs = x if w is None else jnp.concatenate([x.ravel(), w.ravel()])
+    if not _finite(lhs):
+        raise onp.linalg.LinAlgError("polyfit: SVD did not converge in Linear Least "
+                                     "Squares (x or w is not finite)")
+    if _finite(rhs):
+        return r
+    nan = jnp.asarray(onp.nan, wide)   # LAPACK's: every coefficient NaN
+    if full:       # (and the residuals of the columns that are not finite)
+        bad = ~jnp.isfinite(rhs).all(axis=0)
+        resid = jnp.where(bad, nan, r[1]) if r[1].size else r[1]
+        return (jnp.full_like(r[0], nan), resid.astype(r[1].dtype)) + tuple(r[2:])
+    if cov:
+        return tuple(jnp.full_like(v, nan) for v in r)
+    return jnp.full_like(r, nan)
+
+
+_polyfit.__name__ = _polyfit.__qualname__ = "polyfit"
+_polyfit.__signature__ = inspect.signature(onp.polyfit)
+polyfit = wrap(numpy_args(_polyfit, "polyfit"), "polyfit")
+
+
+__all__ = ["polyval", "polyfit", "gradient", "tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
            "meshgrid", "kron", "around", "round", "i0", "histogram2d", "histogramdd",
            "intersect1d", "union1d", "setxor1d", "ix_",
            "trapezoid", "sort_complex", "polyadd", "polysub", "polymul", "polydiv", "polyder",

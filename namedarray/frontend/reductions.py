@@ -675,6 +675,37 @@ _KEEP = ("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
          "cumulative_prod")
 
 
+_PRODUCTS = ("cumprod", "nancumprod", "cumulative_prod")
+
+
+def _complex_cumprod(name, a, axis, dtype, include_initial=False):
+    """A complex running product formed as NumPy's loop forms it: left to
+    right, the first element as it is.  (XLA's scan multiplies in a tree
+    order, starting from the identity, and a complex product with an infinite
+    part depends on both: ``cumprod([infj])`` was ``nan+infj`` there.)"""
+    if dtype is not None:
+        a = a.astype(dtype)
+    if axis is None:
+        if name == "cumulative_prod" and a.ndim > 1:
+            return jnp.cumulative_prod(a, axis=axis)       # (jnp's error)
+        a, axis = a.ravel(), 0
+    axis = normalize_axis(name, axis, a.ndim)
+    if name == "nancumprod":
+        a = jnp.where(jnp.isnan(a), jnp.ones((), a.dtype), a)
+    return _running_product(a, axis, bool(include_initial))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def _running_product(a, axis, include_initial):
+    x = jnp.moveaxis(a, axis, 0)
+    if x.shape[0]:
+        _, rest = lax.scan(lambda c, v: (c * v, c * v), x[0], x[1:])
+        x = jnp.concatenate([x[:1], rest])
+    if include_initial:
+        x = jnp.concatenate([jnp.ones((1,) + x.shape[1:], x.dtype), x])
+    return jnp.moveaxis(x, 0, axis)
+
+
 def _numpy_typed(name):
     """The jax.numpy cumulative function, accumulating in NumPy's dtype."""
     jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
@@ -687,6 +718,10 @@ def _numpy_typed(name):
             # NumPy accumulates a 0-d array as its 1-d view (axis 0 or -1; the
             # Array API's cumulative functions take any 0-d input)
             a, axis = a.reshape(1), 0 if axis in (None, 0, -1, (0,), (-1,)) else axis
+        if name in _PRODUCTS and jnp.issubdtype(
+                jnp.result_type(a.dtype, *(() if dtype is None else (dtype,))),
+                jnp.complexfloating):
+            return _complex_cumprod(name, a, axis, dtype, **kw)
         return jfn(a, axis=axis, dtype=dtype, **kw)
     f.__name__ = name
     f.__signature__ = inspect.signature(jfn)

@@ -1219,6 +1219,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
                         equal_nan=equal_nan, sorted=sorted, **kwargs)
     r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
                    equal_nan=equal_nan, sorted=sorted)
+    if axis is not None and normalize_axis("unique", axis, x.ndim) != 0:
+        # the values' data-dependent length is not their first axis: exact arrays
+        return (tuple(positional(_to_device(v)) for v in r) if isinstance(r, tuple)
+                else positional(_to_device(r)))
     if not isinstance(r, tuple):
         return padded(r)[0]
     # the values, first indices and counts have the data-dependent length; the

@@ -47,6 +47,20 @@ CASES = [
      lambda m: m.repeat(m.arange(3), -1)),
     ("pad unknown mode", ValueError, "pad: mode 'foo' is not supported",
      lambda m: m.pad(m.arange(3), 1, mode="foo")),
+    ("where with a Python int beyond uint64", OverflowError, "where: Python int too large "
+     "to convert to C long", lambda m: m.where(m.asarray([True]), m.asarray([1]), 2**64)),
+    ("interp of complex points", TypeError, "interp: x and xp must be real",
+     lambda m: m.interp(m.ones(2), m.asarray([0j, 1]), m.asarray([1.0, 2.0]))),
+    ("polyfit of float16 data", TypeError, "polyfit: array type float16 is unsupported",
+     lambda m: m.polyfit(m.arange(3.0), m.asarray([1, 2, 3], dtype=m.float16), 1)),
+    ("polyfit of infinite x", onp.linalg.LinAlgError, "polyfit: SVD did not converge",
+     lambda m: m.polyfit(m.asarray([0, 1, m.inf]), m.arange(3.0), 1)),
+    ("polyfit of NaN weights", onp.linalg.LinAlgError, "polyfit: SVD did not converge",
+     lambda m: m.polyfit(m.arange(3.0), m.arange(3.0), 1, w=m.asarray([1, m.nan, 1]))),
+    ("pinv of a 1-d array", ValueError, "pinv",
+     lambda m: m.linalg.pinv(m.zeros(0))),
+    ("an allocation the device cannot make", MemoryError, "zeros: RESOURCE_EXHAUSTED",
+     lambda m: m.zeros(2**50, dtype=m.uint8)),
 ]
 
 
@@ -150,6 +164,37 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.quantile(m.asarray(onp.zeros((0, 3), onp.int8)), [0.1, 0.9], axis=1),
     lambda m: m.quantile(m.asarray(onp.int8(3)), 0.5, keepdims=True),
     lambda m: m.median(m.asarray(onp.array([[1, 5, 2], [7, 7, 9]], onp.int8)), axis=1),
+    # a running product of complex numbers is formed left to right from the first
+    lambda m: m.cumprod(m.asarray(onp.array([complex(0, onp.inf)], onp.complex64))),
+    lambda m: m.nancumprod(m.asarray([complex(onp.inf, 1), 2j, complex(onp.nan, 0), 1 + 1j])),
+    lambda m: m.cumulative_prod(m.asarray([[1j, 2], [complex(0, onp.inf), 3j]]), axis=0,
+                                include_initial=True),
+    lambda m: m.cumprod(m.asarray(onp.array([1, 2, 3], onp.int8)), dtype=onp.complex64),
+    # unique along an axis other than the first
+    lambda m: m.unique(m.asarray(onp.array([[1, 1, 2, 5], [3, 3, 4, 5]])), axis=1,
+                       return_index=True, return_inverse=True, return_counts=True),
+    lambda m: m.unique(m.asarray(onp.zeros((1, 0), onp.int8)), axis=-1, return_counts=True),
+    # Python ints beyond int64 as NumPy takes them
+    lambda m: m.where(m.asarray([True, False]), m.asarray(onp.array([1, 1], onp.int8)), 2**63),
+    lambda m: m.where(m.asarray([True, False]), m.asarray(onp.float16([1, 1])), -2**63 - 1),
+    lambda m: m.isclose(m.asarray([2.0**64, 1.0]), 2**64),
+    lambda m: m.allclose(m.asarray(onp.float16([onp.inf])), 2**70),
+    lambda m: m.array_equiv(m.asarray(onp.zeros(0, bool)), -2**63 - 1),
+    lambda m: m.array_equal(m.asarray(2.0**70), 2**70),
+    lambda m: m.array_equal(m.asarray(2.0**70), 2**70 + 1),
+    lambda m: m.array_equiv(m.asarray([3, 3]), 2**64),
+    # NumPy's common dtype (JAX's is float16 / float32 here)
+    lambda m: m.choose(m.asarray([0, 1]), [m.asarray(I16[:2]), m.asarray(F16[:2])]),
+    lambda m: m.select([m.asarray([True, False])], [m.asarray(F16[:2])],
+                       default=m.asarray(onp.int64(0))),
+    lambda m: m.polyval(m.asarray(onp.array([1, 2], onp.int64)),
+                        m.asarray(onp.float32([1.5, 2]))),
+    lambda m: m.polyval(m.asarray(onp.zeros(0, onp.int8)), m.asarray([True, False])),
+    lambda m: m.polyfit(m.arange(4.0), m.asarray([1, 3, m.inf, 5]), 1),
+    # linalg: an empty pinv keeps its dtype; cond's NaN (0 / 0) is inf
+    lambda m: m.linalg.pinv(m.asarray(onp.zeros((0, 3), onp.int64))),
+    lambda m: m.linalg.cond(m.asarray(onp.zeros((1, 1), onp.float32))),
+    lambda m: m.linalg.cond(m.asarray(onp.zeros((2, 2))), 2),
 ])
 def test_values_and_dtypes_are_numpys(call):
     """Results the differential fuzz found off NumPy's: 0-d arrays taken whole
@@ -157,3 +202,26 @@ def test_values_and_dtypes_are_numpys(call):
     products of int16 with float16 (float32; JAX gives float16), average's,
     and a median that takes the middle value (not its double, which overflows)."""
     assert_same(call(np), call(onp))
+
+
+@pytest.mark.parametrize("x, y, kw", [
+    (onp.arange(4, dtype=onp.float32), onp.float32([1, 3, 2, 5]), {}),
+    (onp.arange(4, dtype=onp.int8), onp.array([1, 3, 2, 5], onp.uint8), {"full": True}),
+    (onp.arange(4), onp.array([1, 3, 2, 5j]), {"cov": True}),
+    (onp.float16([0, 1, 2, 3]), onp.float32([1, 3, 2, 5]), {"w": onp.arange(1.0, 5.0)}),
+    # LAPACK's outcome for a column that is not finite: NaN coefficients (all of
+    # them), a NaN residual for that column
+    (onp.arange(4.0), onp.array([[1, 1], [3, 2], [onp.inf, 3], [5, 4]]), {"full": True}),
+])
+def test_polyfit_in_numpys_dtypes(x, y, kw):
+    """NumPy's steps: a float64 (complex128) Vandermonde matrix whatever ``x``'s
+    dtype, ``rcond`` from ``x + 0.0``'s epsilon; a real covariance for real ``x``."""
+    got = np.polyfit(np.asarray(x), np.asarray(y), 1, **{
+        k: np.asarray(v) if k == "w" else v for k, v in kw.items()})
+    with onp.errstate(all="ignore"):
+        exp = onp.polyfit(x, y, 1, **kw)
+    got, exp = (v if isinstance(v, tuple) else (v,) for v in (got, exp))
+    for g, e in zip(got, exp):
+        g = onp.asarray(g)
+        assert g.shape == onp.shape(e) and (g.ndim == 0 or g.dtype == e.dtype)
+        onp.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-9)

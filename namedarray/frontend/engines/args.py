@@ -73,6 +73,13 @@ _FLOAT64_DATA = {"i0", "sinc", "poly"}
 _WIDE_DATA = {"corrcoef", "cov", "interp"}
 
 
+# functions whose result has NumPy's common dtype of these arguments, which
+# are cast to it first (JAX's promotion gives float16 for int16 with float16,
+# NumPy float32; float32 for int64 with float32, NumPy float64)
+_COMMON_DTYPE = {"choose": ("choices",), "select": ("choicelist", "default"),
+                 "cross": ("a", "b"), "vdot": ("a", "b")}
+
+
 _NO_CONVERT = {"block", "array", "asarray", "piecewise", "apply_along_axis",
                "apply_over_axes", "vectorize", "frompyfunc", "fromfunction"}
 
@@ -242,6 +249,7 @@ def numpy_args(jfn, name):
     tup_result = name in _TUPLE_RESULT
     float64_data = name in _FLOAT64_DATA or name in _WIDE_DATA
     wide = name in _WIDE_DATA
+    common = _COMMON_DTYPE.get(name)
 
     def conv(pname, v):
         if pname is None or pname in _PY_PARAMS or not is_data(v):
@@ -260,6 +268,8 @@ def numpy_args(jfn, name):
         args = [conv(pos_names[i] if i < len(pos_names) else var_pos, a)
                 for i, a in enumerate(args)]
         kwargs = {k: conv(k, v) if k in known else v for k, v in kwargs.items()}
+        if common:
+            args, kwargs = _common_dtype(common, args, kwargs, pos_names)
         if float64_data and config.numpy_dtypes():
             args = [_float64(a, wide) for a in args]
             kwargs = {k: _float64(v, wide) for k, v in kwargs.items()}
@@ -270,6 +280,38 @@ def numpy_args(jfn, name):
             r = tuple(r)
         return r
     return f
+
+
+def numpy_promoted(values):
+    """``values`` (a pytree) with its arrays cast to NumPy's common dtype of
+    them; Python scalars are weak, as in NumPy 2, and with an ML dtype
+    (``bfloat16``, ``float8_*``) among them JAX's promotion holds.
+
+    >>> import jax.numpy as jnp
+    >>> [v.dtype for v in numpy_promoted([jnp.int16(1), jnp.float16(1), 2.0])[:2]]
+    [dtype('float32'), dtype('float32')]
+    """
+    dts = [v.dtype for v in jax.tree_util.tree_leaves(values) if hasattr(v, "dtype")]
+    if not dts or not config.numpy_dtypes() or config.any_ml(dts):
+        return values
+    dt = onp.result_type(*dts)
+    return jax.tree_util.tree_map(
+        lambda v: v.astype(dt) if hasattr(v, "dtype") and v.dtype != dt else v, values)
+
+
+def _common_dtype(params, args, kwargs, pos_names):
+    """``args``/``kwargs`` with the arrays of ``params`` in NumPy's common dtype."""
+    where = [("a", pos_names.index(p)) if p in pos_names and pos_names.index(p) < len(args)
+             else ("k", p) for p in params if p in kwargs or (
+                 p in pos_names and pos_names.index(p) < len(args))]
+    values = [args[i] if kind == "a" else kwargs[i] for kind, i in where]
+    args, kwargs = list(args), dict(kwargs)
+    for (kind, i), v in zip(where, numpy_promoted(values)):
+        if kind == "a":
+            args[i] = v
+        else:
+            kwargs[i] = v
+    return args, kwargs
 
 
 def _float64(v, wide=False):

@@ -30,7 +30,7 @@ from ...core.array import NamedArray, align, meet, normalize_axis, operand, posi
 from ...core.dims import has_names as axis_has_names
 from ...core.vmap import nested_vmap
 from .out import store_out
-from .results import reraise, wrap_result
+from .results import RUNTIME_ERRORS, reraise, wrap_result
 
 
 def has_names(v) -> bool:
@@ -71,7 +71,7 @@ def generic(fn, jfn, args, kwargs, axis_pos=None, named=None, axis_kw="axis"):
         try:
             return wrap_result(jfn(*[_strip(a) for a in args],
                                    **{k: _strip(v) for k, v in kwargs.items()}))
-        except (ValueError, TypeError, IndexError) as e:
+        except (ValueError, TypeError, IndexError, *RUNTIME_ERRORS) as e:
             reraise(fn, e)
     return vmap_names(fn, jfn, args, kwargs)
 

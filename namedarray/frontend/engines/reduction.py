@@ -28,7 +28,7 @@ from ...core.array import NamedArray, align, new, normalize_axis, operand, posit
 from ...core.dims import has_names as _named_axis, split_axis
 from ..selection import lazy as _lazy, reduce as _reduce_selection
 from .out import store_out as _store_out
-from .results import fast_result as _result, reraise
+from .results import RUNTIME_ERRORS, fast_result as _result, reraise
 
 # ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
 REDUCE_OF_UFUNC: dict = {}
@@ -127,7 +127,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
             try:
                 r = jfn(x.data, axis, *args, **_strip_kw(kwargs))
                 res = new(r, (None,) * r.ndim, x.mapped)
-            except (ValueError, TypeError) as e:
+            except (ValueError, TypeError, *RUNTIME_ERRORS) as e:
                 if isinstance(axis, int) and not isinstance(axis, bool) and not (
                         x.ndim == 0 and axis in (0, -1)):   # (a 0-d array's whole)
                     normalize_axis(name, axis, x.ndim)

@@ -1,6 +1,8 @@
 """Results of the engines: JAX values back as NamedArrays, JAX errors as NumPy's."""
 from __future__ import annotations
 
+import contextlib
+
 import jax
 import numpy as onp
 
@@ -39,10 +41,29 @@ def finish(res, out_dt, dims, mapped=()):
     return positional(res) if dims is None else new(res, dims, mapped)
 
 
+#: the JAX errors ``reraise`` translates, besides NumPy's own classes
+RUNTIME_ERRORS = (jax.errors.JaxRuntimeError,)
+
+
+@contextlib.contextmanager
+def allocating(fn):
+    """A block whose device allocation failure is NumPy's ``MemoryError``
+    (naming ``fn``); JAX raises ``RESOURCE_EXHAUSTED``."""
+    try:
+        yield
+    except RUNTIME_ERRORS as e:
+        reraise(fn, e)
+
+
 def reraise(fn, e):
-    """Re-raise a JAX error from a positional call as the same type, naming ``fn``."""
+    """Re-raise a JAX error from a positional call as the same type, naming
+    ``fn``; a device allocation failure as NumPy's ``MemoryError``."""
     msg = str(e).split("\n--------------------")[0]
     msg = msg if msg.startswith(f"{fn}:") else f"{fn}: {msg}"
+    if isinstance(e, RUNTIME_ERRORS):
+        if "RESOURCE_EXHAUSTED" in msg:
+            raise MemoryError(msg) from None
+        raise e
     if "out of bounds" in msg and "axis" in msg and isinstance(e, ValueError):
         raise onp.exceptions.AxisError(msg) from None
     raise type(e)(msg) from None

@@ -26,6 +26,20 @@ def result_type(*args):
     return jnp.result_type(*conv)
 
 
+def _numpy_cast(v, dt):
+    """A Python int beyond ``int64`` as ``numpy.where`` casts it to ``dt``:
+    through ``uint64`` (wrapping, as C casts), or as a Python object (an
+    integer ``dt`` then raises NumPy's ``OverflowError``)."""
+    if type(v) is not int or -2**63 <= v < 2**63:
+        return v
+    with onp.errstate(over="ignore"):
+        try:
+            return onp.asarray(onp.asarray(v).astype(dt))
+        except OverflowError as e:
+            raise OverflowError(f"where: {e} (the Python int {v} as {onp.dtype(dt)})") \
+                from None
+
+
 def where(condition, x=None, y=None, /):
     """``numpy.where``: elementwise choice, aligned by name; one-argument form
     is ``nonzero``."""
@@ -35,6 +49,7 @@ def where(condition, x=None, y=None, /):
         raise ValueError("where: either both or neither of x and y should be given")
     ops = [operand(condition), operand(x), operand(y)]
     dt = result_type(ops[1], ops[2])
+    ops[1:] = [_numpy_cast(o, dt) for o in ops[1:]]
     ops[1:] = [new(o.data.astype(dt), o.dims, o.mapped) if isinstance(o, NamedArray) else o
                for o in ops[1:]]
     if all(not isinstance(o, NamedArray) or not (o.names or o.mapped) for o in ops):
