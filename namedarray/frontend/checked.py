@@ -21,7 +21,8 @@ from ..core import config
 from ..core.array import NamedArray, normalize_axis
 from .creation import asarray
 from .engines.args import numpy_args, numpy_promoted
-from .engines.generic import wrap
+from .engines.generic import generic, wrap
+from .reductions import REDUCTIONS
 from .manipulation import _untag_listed, check_py_ints
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
@@ -58,17 +59,22 @@ def _by_parts(jfn, conj):
     return f
 
 
-def _bool_trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """``jnp.trace`` where a complex diagonal summed as bool is true where
-    either part is nonzero (XLA's cast to bool reads the real part only)."""
-    a = jnp.asarray(a)
-    if dtype is not None and a.dtype.kind == "c" and onp.dtype(dtype) == bool:
-        a = a != 0
-    return jnp.trace(a, offset, axis1, axis2, dtype, out)
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """``numpy.trace``: the sum of the diagonal, by the ``sum`` reduction (its
+    dtypes, its ``dtype=`` casts, ``out=``); named axes are batch axes.
 
-
-_bool_trace.__name__ = _bool_trace.__qualname__ = "trace"
-trace = wrap(numpy_args(_bool_trace, "trace"), "trace")
+    >>> import namedarray as np
+    >>> np.trace(np.asarray([[2j, 1], [1, 0]]), dtype=bool)
+    array(True)
+    """
+    x = asarray(a)
+    if x.ndim >= 2 and type(axis1) is int and type(axis2) is int and \
+            all(-x.ndim <= v < x.ndim for v in (axis1, axis2)) and \
+            axis1 % x.ndim == axis2 % x.ndim:
+        raise ValueError(f"trace: axis1 and axis2 cannot be the same (axis1={axis1}, "
+                         f"axis2={axis2})")
+    d = generic("trace", lambda v: jnp.diagonal(v, offset, axis1, axis2), (x,), {})
+    return REDUCTIONS["sum"](d, -1, dtype=dtype, out=out)
 def _block(arrays):
     """``numpy.block``: the nested blocks joined, in NumPy's common dtype of
     them (``jnp.block`` gives float16 for int16 with float16 blocks).

@@ -59,6 +59,8 @@ CASES = [
      lambda m: m.polyfit(m.arange(3.0), m.arange(3.0), 1, w=m.asarray([1, m.nan, 1]))),
     ("pinv of a 1-d array", ValueError, "pinv",
      lambda m: m.linalg.pinv(m.zeros(0))),
+    ("trace over one axis twice", ValueError, r"trace: axis1 and axis2 cannot be the same",
+     lambda m: m.trace(m.ones((2, 2)), axis1=-1, axis2=1)),
     ("an allocation the device cannot make", MemoryError, "zeros: RESOURCE_EXHAUSTED",
      lambda m: m.zeros(2**50, dtype=m.uint8)),
 ]
@@ -191,6 +193,11 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
                         m.asarray(onp.float32([1.5, 2]))),
     lambda m: m.polyval(m.asarray(onp.zeros(0, onp.int8)), m.asarray([True, False])),
     lambda m: m.polyfit(m.arange(4.0), m.asarray([1, 3, m.inf, 5]), 1),
+    # trace is the sum reduction of the diagonal: NumPy's dtypes and bool casts
+    lambda m: m.trace(m.asarray([[2j, 1], [1, 0]]), dtype=bool),
+    lambda m: m.trace(m.asarray(onp.arange(6, dtype=onp.int8).reshape(2, 3)), offset=1),
+    lambda m: m.trace(m.asarray(onp.ones((2, 3, 4), onp.float16)), axis1=-1, axis2=0,
+                      dtype=onp.float32),
     # linalg: an empty pinv keeps its dtype; cond's NaN (0 / 0) is inf
     lambda m: m.linalg.pinv(m.asarray(onp.zeros((0, 3), onp.int64))),
     lambda m: m.linalg.cond(m.asarray(onp.zeros((1, 1), onp.float32))),
