@@ -166,6 +166,14 @@ def _real_points(x, xp, fp, *args, **kw):
     return (x, xp, fp, *args), kw
 
 
+def _real_bins(x, bins, right=False):
+    for arg, v in (("x", x), ("bins", bins)):
+        if jnp.iscomplexobj(v):
+            raise TypeError(f"digitize: {arg} may not be complex (NumPy cannot cast "
+                            "complex data to float64 with the rule 'safe')")
+    return (x, bins, right), {}
+
+
 @functools.lru_cache(maxsize=None)
 def _angle_dtype(dt):
     return onp.angle(onp.zeros(0, dt)).dtype
@@ -192,6 +200,7 @@ isneginf = _checked("isneginf", _real_only("isneginf"))
 isposinf = _checked("isposinf", _real_only("isposinf"))
 ediff1d = _checked("ediff1d", _same_kind_ends)
 interp = _checked("interp", _real_points)
+digitize = _checked("digitize", _real_bins)
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
@@ -359,4 +368,4 @@ def lexsort(keys, axis=-1):
 __all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
            "convolve", "correlate", "full_like", "trace", "block",
            "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d",
-           "interp"]
+           "interp", "digitize"]

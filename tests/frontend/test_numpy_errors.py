@@ -51,6 +51,8 @@ CASES = [
      "to convert to C long", lambda m: m.where(m.asarray([True]), m.asarray([1]), 2**64)),
     ("interp of complex points", TypeError, "interp: x and xp must be real",
      lambda m: m.interp(m.ones(2), m.asarray([0j, 1]), m.asarray([1.0, 2.0]))),
+    ("digitize with complex bins", TypeError, "digitize: bins may not be complex",
+     lambda m: m.digitize(m.asarray([1.0]), m.asarray([0j, 2]))),
     ("polyfit of float16 data", TypeError, "polyfit: array type float16 is unsupported",
      lambda m: m.polyfit(m.arange(3.0), m.asarray([1, 2, 3], dtype=m.float16), 1)),
     ("polyfit of infinite x", onp.linalg.LinAlgError, "polyfit: SVD did not converge",
