@@ -223,11 +223,23 @@ def _big(v):
     return type(v) is int and not -2**63 <= v < 2**63
 
 
+def _wrapping_difference(x):
+    """Integer data two of whose values differ by more than its dtype holds."""
+    x = onp.asarray(x)
+    return x.dtype.kind in "iu" and x.size > 0 and (
+        int(x.max()) - int(x.min()) > onp.iinfo(x.dtype).max)
+
+
 # name -> (predicate on the NumPy-side (args, kwargs), reason): deliberate
 # decisions (docs/differences.md); a matching call is not compared.
 DEVIATIONS = {
     "empty": (lambda a, k: True, "values are unspecified in NumPy too"),
     "empty_like": (lambda a, k: True, "values are unspecified in NumPy too"),
+    **{n: (lambda a, k: _wrapping_difference(a[0]),
+           "docs/differences.md, 'Quantiles of narrow integers': NumPy subtracts "
+           "neighbours in the integer dtype, which wraps "
+           "(np.quantile(np.int8([-100, 100]), 0.5) is 128.0 there)")
+       for n in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     "full": (lambda a, k: _big(a[1]) and k.get("dtype") is None and not 0 <= a[1] < 2**64,
              "np.full(3, 2**64): NumPy makes an object array; object arrays are not "
              "supported (one clear TypeError)"),
