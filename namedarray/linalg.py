@@ -28,6 +28,9 @@ Differences from NumPy
   inside ``nmap``) the values are abstract and JAX's behaviour holds: a
   singular matrix gives ``inf``/``nan`` entries, a matrix that is not positive
   definite gives ``nan`` entries; check with ``np.isfinite(r).all()`` there.
+  The same holds for input NumPy's LAPACK calls refuse: a NaN matrix for
+  ``svd``, ``svdvals``, ``pinv``, ``matrix_rank`` and ``cond`` ("SVD did not
+  converge"), a NaN or infinite one for ``eig``/``eigvals`` and ``lstsq``.
 * ``eig``/``eigvals`` of a real matrix: NumPy returns real arrays when every
   eigenvalue is real (a value-dependent dtype, decided over the whole batch).
   We do the same on concrete data; under ``jax.jit``/``nmap`` the result stays
@@ -353,6 +356,42 @@ def _raising(name, f):
 
 
 globals().update({n: _raising(n, globals()[n]) for n in _FAILS})
+
+# input NumPy's LAPACK calls refuse (LinAlgError): NaN for an SVD (LAPACK checks
+# the matrix's norm), NaN or inf for eig (NumPy checks) and lstsq's matrix
+_SVD, _FINITE = "nan", "finite"
+_REFUSED = {"svd": (_SVD, "SVD did not converge"),
+            "svdvals": (_SVD, "SVD did not converge"),
+            "pinv": (_SVD, "SVD did not converge"),
+            "matrix_rank": (_SVD, "SVD did not converge"),
+            "cond": (_SVD, "SVD did not converge"),
+            "eig": (_FINITE, "Array must not contain infs or NaNs"),
+            "eigvals": (_FINITE, "Array must not contain infs or NaNs"),
+            "lstsq": (_FINITE, "SVD did not converge in Linear Least Squares")}
+
+
+def _refusing(name, f):
+    """``f`` raising NumPy's ``LinAlgError`` in an eager call on the input its
+    LAPACK call refuses (traced input gives JAX's NaN results)."""
+    rule, msg = _REFUSED[name]
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        a = args[0] if args else next(iter(kwargs.values()))
+        d = a.data if isinstance(a, NamedArray) else a
+        p = args[1] if len(args) > 1 else kwargs.get("p")
+        if (isinstance(d, (jax.Array, onp.ndarray, list)) and not isinstance(
+                d, jax.core.Tracer) and jnp.ndim(d) >= 2 and not (
+                name == "cond" and p not in (None, 2, -2))):
+            d = jnp.asarray(d)
+            if jnp.issubdtype(d.dtype, jnp.inexact) and bool(
+                    (jnp.isnan(d) if rule == _SVD else ~jnp.isfinite(d)).any()):
+                raise LinAlgError(f"{name}: {msg}")
+        return f(*args, **kwargs)
+    return g
+
+
+globals().update({n: _refusing(n, globals()[n]) for n in _REFUSED})
 
 
 def _real_if_real(fn, res, real_input):

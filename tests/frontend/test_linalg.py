@@ -501,6 +501,29 @@ def test_singular_raises_eagerly_and_is_non_finite_under_jit(name):
     assert not onp.isfinite(plain(na.linalg.inv(na.asarray([[onp.nan]])))).all()
 
 
+@pytest.mark.parametrize("name, bad, msg", [
+    ("svd", onp.nan, "SVD did not converge"), ("svdvals", onp.nan, "SVD did not converge"),
+    ("pinv", onp.nan, "SVD did not converge"), ("matrix_rank", onp.nan, "SVD did not converge"),
+    ("cond", onp.nan, "SVD did not converge"),
+    ("eig", onp.inf, "Array must not contain infs or NaNs"),
+    ("eigvals", onp.nan, "Array must not contain infs or NaNs"),
+    ("lstsq", onp.inf, "SVD did not converge in Linear Least Squares"),
+])
+def test_input_lapack_refuses_raises_eagerly(name, bad, msg):
+    """NumPy's LAPACK calls refuse a NaN matrix (an SVD), a non-finite one
+    (eig, lstsq): eager calls raise its LinAlgError, traced ones give NaN."""
+    a = onp.array([[1.0, bad], [0.0, 1.0]])
+    args = (a, onp.ones(2)) if name == "lstsq" else (a,)
+    with pytest.raises(LA.LinAlgError, match=msg):
+        getattr(LA, name)(*args)
+    ours = [na.asarray(v) for v in args]
+    with pytest.raises(LA.LinAlgError, match=f"^{name}: {msg}"):
+        getattr(na.linalg, name)(*ours)
+    if name not in ("lstsq", "eig", "matrix_rank"):
+        r = jax.jit(getattr(na.linalg, name))(ours[0])
+        assert not onp.isfinite(plain(r.S if name == "svd" else r)).all()
+
+
 def test_cholesky_not_positive_definite_raises_eagerly():
     a = -onp.eye(2)
     with pytest.raises(LA.LinAlgError, match="Matrix is not positive definite"):
