@@ -49,6 +49,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from .core import config
 from .core.array import NamedArray, rewrap
 from .core.dims import has_names
 from .frontend.einsum import matmul, tensordot, vecdot
@@ -147,7 +148,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
             rcond = max(a.shape[-2:]) * jnp.finfo(a.dtype).eps
     if a.size == 0:   # NumPy keeps an empty matrix's dtype (no float cast)
         return jnp.zeros(a.shape[:-2] + a.shape[:-3:-1], a.dtype)
-    return jnp.linalg.pinv(_cast("pinv", a, True), rtol=rcond, hermitian=hermitian)
+    (a,), single = _in_double([_cast("pinv", a, True)])
+    return _to_single(jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian), single)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -164,7 +166,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
 @functools.partial(jax.jit, static_argnames="hermitian")
 def _rank(A, tol, rtol, hermitian):
-    S = jnp.linalg.svd(A, compute_uv=False, hermitian=hermitian)
+    (Ad,), single = _in_double([A])
+    S = _to_single(jnp.linalg.svd(Ad, compute_uv=False, hermitian=hermitian), single)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * jnp.finfo(S.dtype).eps
@@ -269,6 +272,33 @@ def _jit(name, f, base):
     return jit_static(f, static, like=base)
 
 
+# NumPy computes every LAPACK call in double precision and casts the results
+# of single-precision input back (a rank-deficient float32 matrix's smallest
+# singular value is then a float64 residue, below pinv's cutoff)
+_WIDER = {onp.dtype(onp.float32): onp.dtype(onp.float64),
+          onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
+_NARROWER = {v: k for k, v in _WIDER.items()}
+_OWN_PRECISION = {"pinv", "matrix_rank"}    # (their cutoffs use the input's eps)
+
+
+def _in_double(arrays):
+    """``arrays`` in double precision, and whether all were single (then the
+    results are cast back); as they are outside NumPy's dtype mode."""
+    dts = [onp.dtype(a.dtype) for a in arrays if hasattr(a, "dtype")]
+    if not dts or not config.numpy_dtypes() or not all(d in _WIDER for d in dts):
+        return list(arrays), False
+    return [a.astype(_WIDER[onp.dtype(a.dtype)]) if hasattr(a, "dtype") else a
+            for a in arrays], True
+
+
+def _to_single(result, single):
+    if not single:
+        return result
+    return jax.tree_util.tree_map(
+        lambda v: v.astype(_NARROWER[onp.dtype(v.dtype)])
+        if hasattr(v, "dtype") and onp.dtype(v.dtype) in _NARROWER else v, result)
+
+
 def _tensor_shapes(name, args, kwargs):
     """NumPy's shape checks of ``tensorsolve``/``tensorinv``, which come before
     its dtype checks (``LinAlgError``, NumPy's message)."""
@@ -311,6 +341,9 @@ def _declare(name, cast, square, min2d, narrays, named):
                 args[i] = _cast(name, a, cast == _LAPACK)
         if name == "matrix_power" and kwargs.get("n", args[1] if len(args) > 1 else 0) < 0:
             args[0] = _cast(name, args[0], True)  # a negative power inverts
+        if cast == _LAPACK and name not in _OWN_PRECISION:
+            args[:narrays], single = _in_double(args[:narrays])
+            return _numpy_result(_to_single(base(*args, **kwargs), single))
         return _numpy_result(base(*args, **kwargs))
 
     f = wrap(_jit(name, jfn, base), name, named=named)

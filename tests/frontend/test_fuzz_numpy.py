@@ -376,11 +376,11 @@ for _n in ("inv", "slogdet", "det", "cond", "solve", "tensorinv", "tensorsolve",
            "matrix_power"):
     KNOWN["linalg." + _n] = (
         _numerically_singular,
-        "platform-defined: LAPACK's LU of a matrix singular to its precision divides "
-        "by a rounding residue (its getrf scales by 1/pivot, which leaves 2**-24 for an "
-        "exact zero), so the result or whether it raises 'Singular matrix' is that "
-        "rounding's: np.linalg.inv(np.asarray([[1.9453125] * 2] * 2, dtype=np.float32)) "
-        "is +-4.5e15 in NumPy, +-8.4e6 here")
+        "platform-defined: the LU factorization of a matrix singular to its precision "
+        "ends in a rounding residue or an exact zero pivot, by the factorization's order "
+        "of operations (LAPACK's getrf scales by 1/pivot): np.linalg.det(np.asarray("
+        "[[6.125] * 2] * 2, dtype=np.float32)) is 5.4e-15 in NumPy, 0 here, and whether "
+        "inv raises 'Singular matrix' follows")
 
 
 KNOWN["polyfit"] = (
@@ -918,13 +918,13 @@ def test_products_and_linalg(name, data):
     if name in SYMMETRIC and a.shape[0] == a.shape[1]:
         a = a @ a.conj().T + onp.eye(n, dtype=a.dtype) * 3 if a.dtype.kind != "i" else a
     args, kw = PRODUCTS[name](d, a)
-    if name in ("linalg.eig", "linalg.eigvals", "linalg.svd", "linalg.qr"):
+    if name in ("linalg.eig", "linalg.eigvals", "linalg.svd", "linalg.qr", "linalg.eigh"):
         return _check_decomposition(name, args)
     check(name, args, kw)
 
 
 def _check_decomposition(name, args):
-    """eig/svd/qr are unique up to order and signs: compare what is unique
+    """eig/eigh/svd/qr are unique up to order and signs: compare what is unique
     (the spectrum, sorted; the reconstruction), dtype and shape, or the error."""
     a = args[0]
     with warnings.catch_warnings(), onp.errstate(all="ignore"):
@@ -945,6 +945,12 @@ def _check_decomposition(name, args):
     if name in ("linalg.eig", "linalg.eigvals"):
         onp.testing.assert_allclose(onp.sort_complex(onp.asarray(got_t[0])),
                                     onp.sort_complex(exp_t[0]), rtol=t, atol=t)
+    elif name == "linalg.eigh":      # (eigenvectors of a repeated eigenvalue: any basis)
+        same(got_t[0], exp_t[0])
+        w, v = (onp.asarray(x) for x in got_t)
+        h = onp.tril(a) + onp.tril(a, -1).conj().T     # the triangle eigh reads
+        onp.testing.assert_allclose((v * w) @ v.conj().T, h, rtol=t, atol=t * max(
+            1.0, float(onp.abs(a).max(initial=0))))
     elif name == "linalg.svd":
         same(got_t[1], exp_t[1])
         u, s, vh = (onp.asarray(v) for v in got_t)
