@@ -31,6 +31,7 @@ import inspect
 
 import jax.numpy as jnp
 
+from .core.array import normalize_axis
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.out import store_out
@@ -110,6 +111,8 @@ def _declare(name, axis_kw, kind, length):
             return jfn(a, *args, **kwargs)
         b = sig.bind(a, *args, **kwargs)
         b.apply_defaults()
+        if type(b.arguments.get("axis")) is int:       # (NumPy's AxisError first)
+            normalize_axis(name, b.arguments["axis"], a.ndim)
         _check_lengths(name, a, length == "c2r", b.arguments)
         dt = a.dtype
         r = jfn(_input(name, a, kind), *args, **kwargs)

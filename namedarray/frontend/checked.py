@@ -277,7 +277,12 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
     """``numpy.repeat``; a negative count raises ``ValueError`` as in NumPy."""
     h = _host(repeats)
     if h is not None and h.size and h.min() < 0:
-        raise ValueError("repeat: negative dimensions are not allowed")
+        x = asarray(a)
+        n = x.size if axis is None else x.shape[axis] if (
+            type(axis) is int and -x.ndim <= axis < x.ndim) else None
+        if n != 0 or x.names:
+            raise ValueError("repeat: negative dimensions are not allowed")
+        repeats = 0     # nothing to repeat: NumPy checks no count (jnp refuses one)
     return _repeat(a, repeats, axis, total_repeat_length=total_repeat_length)
 
 

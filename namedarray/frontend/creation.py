@@ -241,12 +241,18 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
             args = [0] + args
         return positional(np_asarray(onp.arange(*args, dtype=dtype)))
     lo, hi, st = (0, start, 1) if stop is None else (start, stop, 1 if step is None else step)
+    wrap_to = None
     if dtype is not None and onp.dtype(dtype).kind in "iu" and math.ceil((hi - lo) / st) > 0:
-        info = onp.iinfo(dtype)
-        for v in ints:
-            if not info.min <= v <= info.max:
+        # NumPy casts the first value and the second (start + step); the rest
+        # are sums in the dtype, which wrap: arange(250, dtype=int8) ends at -7
+        info, n = onp.iinfo(dtype), math.ceil((hi - lo) / st)
+        for v in [lo] + ([lo + st] if n > 1 else []):
+            if type(v) is int and not info.min <= v <= info.max:
                 raise OverflowError(f"arange: Python integer {v} out of bounds for "
                                     f"{onp.dtype(dtype)}")
+        if all(type(v) is int for v in (lo, hi, st)) and not all(
+                info.min <= v <= info.max for v in (hi, lo + st * n)):
+            wrap_to, dtype = onp.dtype(dtype), onp.int64
     if dtype is None:
         # the dtype NumPy gives these argument types: probe with empty ranges
         probe = [type(start)(0)] + ([type(stop)(0)] if stop is not None else []) + (
@@ -270,7 +276,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if onp.dtype(dtype) == bool:
         return positional(jnp.asarray(onp.arange(*args, dtype=bool)))
     with allocating("arange"):
-        return positional(jnp.arange(*args, dtype=dtype))
+        r = jnp.arange(*args, dtype=dtype)
+    return positional(r if wrap_to is None else r.astype(wrap_to))
 
 
 def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis):

@@ -24,7 +24,7 @@ import numpy as onp
 from ..core.array import positional
 from .checked import convolve
 from .creation import arange, asarray
-from .elementwise import UFUNCS
+from .elementwise import UFUNCS, exact_divide
 from .engines.args import np_asarray, numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .joining import concatenate
@@ -502,14 +502,16 @@ def _gradient_axis(f, axis, h, edge_order, otype):
         return v.reshape([-1 if i == axis else 1 for i in range(f.ndim)]) if jnp.ndim(v) else v
     uniform = jnp.ndim(h) == 0
     if uniform:
-        inner = (at(slice(2, 0)) - at(slice(0, -2))) / (2.0 * h)
+        inner = exact_divide(at(slice(2, 0)) - at(slice(0, -2)), 2.0 * h)
     else:
         d1, d2 = col(h[:-1]), col(h[1:])
         inner = (-d2 / (d1 * (d1 + d2)) * at(slice(0, -2)) + (d2 - d1) / (d1 * d2) *
                  at(slice(1, -1)) + d1 / (d2 * (d1 + d2)) * at(slice(2, 0)))
     if edge_order == 1:
-        first = (at(1) - at(0)) / (h if uniform else h[0])
-        last = (at(-1 % f.shape[axis]) - at(-2 % f.shape[axis])) / (h if uniform else h[-1])
+        # (NumPy's division: a complex difference by a real spacing is Smith's)
+        first = exact_divide(at(1) - at(0), h if uniform else h[0])
+        last = exact_divide(at(-1 % f.shape[axis]) - at(-2 % f.shape[axis]),
+                            h if uniform else h[-1])
     else:
         n = f.shape[axis]
         if uniform:

@@ -61,6 +61,12 @@ CASES = [
      lambda m: m.polyfit(m.arange(3.0), m.arange(3.0), 1, w=m.asarray([1, m.nan, 1]))),
     ("pinv of a 1-d array", ValueError, "pinv",
      lambda m: m.linalg.pinv(m.zeros(0))),
+    ("rfft's axis before its dtype", onp.exceptions.AxisError, "rfft: axis 2 is out of "
+     "bounds", lambda m: m.fft.rfft(m.asarray([[1j]]), n=2, axis=2)),
+    ("arange's second value", OverflowError, "arange: Python integer -1 out of bounds for "
+     "uint8", lambda m: m.arange(0, -3, -1, dtype=m.uint8)),
+    ("diff's join of other shapes", ValueError, "diff: Cannot concatenate",
+     lambda m: m.diff(m.zeros((0, 0)), axis=0, prepend=m.zeros((0, 1)))),
     ("trace over one axis twice", ValueError, r"trace: axis1 and axis2 cannot be the same",
      lambda m: m.trace(m.ones((2, 2)), axis1=-1, axis2=1)),
     ("an allocation the device cannot make", MemoryError, "zeros: RESOURCE_EXHAUSTED",
@@ -195,6 +201,20 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
                         m.asarray(onp.float32([1.5, 2]))),
     lambda m: m.polyval(m.asarray(onp.zeros(0, onp.int8)), m.asarray([True, False])),
     lambda m: m.polyfit(m.arange(4.0), m.asarray([1, 3, m.inf, 5]), 1),
+    # NumPy's arange casts its first two values; the rest are sums that wrap
+    lambda m: m.arange(3, -1, -1, dtype=m.uint64),
+    lambda m: m.arange(250, dtype=m.int8),
+    lambda m: m.arange(0, 300, 100, dtype=m.uint8),
+    # a negative count repeats nothing of an empty array (NumPy checks none)
+    lambda m: m.repeat(m.asarray(onp.zeros(0, bool)), -1),
+    lambda m: m.repeat(m.zeros((0, 2)), -1, axis=0),
+    # diff joins prepend/append (NumPy reads a scalar as an array) in the common dtype
+    lambda m: m.diff(m.asarray(onp.zeros((0, 0), onp.float16)),
+                     prepend=m.asarray(onp.zeros((0, 1), onp.int16))),
+    lambda m: m.diff(m.asarray(onp.arange(3, dtype=onp.int8)), prepend=1000),
+    # gradient divides complex differences as NumPy does (Smith's algorithm)
+    lambda m: m.gradient(m.asarray(onp.array([complex(onp.inf, onp.inf), 0], onp.complex64))),
+    lambda m: m.gradient(m.asarray([complex(0, onp.inf), 1, 2 + 1j]), 0.5),
     # trace is the sum reduction of the diagonal: NumPy's dtypes and bool casts
     lambda m: m.trace(m.asarray([[2j, 1], [1, 0]]), dtype=bool),
     lambda m: m.trace(m.asarray(onp.arange(6, dtype=onp.int8).reshape(2, 3)), offset=1),

@@ -77,7 +77,12 @@ _WIDE_DATA = {"corrcoef", "cov", "interp"}
 # are cast to it first (JAX's promotion gives float16 for int16 with float16,
 # NumPy float32; float32 for int64 with float32, NumPy float64)
 _COMMON_DTYPE = {"choose": ("choices",), "select": ("choicelist", "default"),
-                 "cross": ("a", "b"), "vdot": ("a", "b")}
+                 "cross": ("a", "b"), "vdot": ("a", "b"),
+                 "diff": ("a", "prepend", "append")}
+
+# parameters NumPy reads with ``asanyarray`` (a Python scalar is an array there,
+# not a weak scalar)
+_ARRAY_PARAMS = {"prepend", "append"}
 
 
 _NO_CONVERT = {"block", "array", "asarray", "piecewise", "apply_along_axis",
@@ -252,6 +257,8 @@ def numpy_args(jfn, name):
     common = _COMMON_DTYPE.get(name)
 
     def conv(pname, v):
+        if pname in _ARRAY_PARAMS and v is not None and not hasattr(v, "dtype"):
+            return np_asarray(v)
         if pname is None or pname in _PY_PARAMS or not is_data(v):
             return v
         if pname in _SEQ_PARAMS:

@@ -66,4 +66,6 @@ def reraise(fn, e):
         raise e
     if "out of bounds" in msg and "axis" in msg and isinstance(e, ValueError):
         raise onp.exceptions.AxisError(msg) from None
+    if "Cannot concatenate arrays with shapes" in msg:     # (NumPy's class)
+        raise ValueError(msg) from None
     raise type(e)(msg) from None
