@@ -174,6 +174,20 @@ def _real_bins(x, bins, right=False):
     return (x, bins, right), {}
 
 
+_jdiff = numpy_args(jnp.diff, "diff")     # (prepend/append in the common dtype)
+
+
+def _diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``numpy.diff``: order 0 is ``a`` itself, prepend/append ignored."""
+    if n == 0:
+        return jnp.asarray(a)
+    return _jdiff(a, n, axis, prepend, append)
+
+
+_diff.__name__ = _diff.__qualname__ = "diff"
+diff = wrap(_diff, "diff", named="keep")
+
+
 @functools.lru_cache(maxsize=None)
 def _angle_dtype(dt):
     return onp.angle(onp.zeros(0, dt)).dtype
@@ -373,4 +387,4 @@ def lexsort(keys, axis=-1):
 __all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
            "convolve", "correlate", "full_like", "trace", "block",
            "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d",
-           "interp", "digitize"]
+           "interp", "digitize", "diff"]

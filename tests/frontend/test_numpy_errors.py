@@ -212,6 +212,7 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.diff(m.asarray(onp.zeros((0, 0), onp.float16)),
                      prepend=m.asarray(onp.zeros((0, 1), onp.int16))),
     lambda m: m.diff(m.asarray(onp.arange(3, dtype=onp.int8)), prepend=1000),
+    lambda m: m.diff(m.asarray([True, False]), n=0, prepend=m.asarray(onp.int8(3))),
     # gradient divides complex differences as NumPy does (Smith's algorithm)
     lambda m: m.gradient(m.asarray(onp.array([complex(onp.inf, onp.inf), 0], onp.complex64))),
     lambda m: m.gradient(m.asarray([complex(0, onp.inf), 1, 2 + 1j]), 0.5),
