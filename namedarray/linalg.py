@@ -362,11 +362,15 @@ _FAILS = {"inv": "Singular matrix", "solve": "Singular matrix",
           "matrix_power": "Singular matrix", "cholesky": "Matrix is not positive definite"}
 
 
+_has_nan = jax.jit(lambda d: jnp.isnan(d).any())     # (one dispatch each)
+_has_non_finite = jax.jit(lambda d: ~jnp.isfinite(d).all())
+
+
 def _all_finite(v) -> bool:
     d = v.data if isinstance(v, NamedArray) else v
     if not hasattr(d, "dtype"):
         d = jnp.asarray(d)
-    return not jnp.issubdtype(d.dtype, jnp.inexact) or bool(jnp.isfinite(d).all())
+    return not jnp.issubdtype(d.dtype, jnp.inexact) or not bool(_has_non_finite(d))
 
 
 def _raising(name, f):
@@ -418,7 +422,7 @@ def _refusing(name, f):
                 name == "cond" and p not in (None, 2, -2))):
             d = jnp.asarray(d)
             if jnp.issubdtype(d.dtype, jnp.inexact) and bool(
-                    (jnp.isnan(d) if rule == _SVD else ~jnp.isfinite(d)).any()):
+                    (_has_nan if rule == _SVD else _has_non_finite)(d)):
                 raise LinAlgError(f"{name}: {msg}")
         return f(*args, **kwargs)
     return g
