@@ -164,3 +164,17 @@ def test_arange_linspace_compute_wide_then_cast(dt):
     same(np.arange(0, 3, 0.3, dtype=dt), onp.arange(0, 3, 0.3).astype(dt))
     same(np.arange(7, dtype=dt), onp.arange(7).astype(dt))
     same(np.linspace(0, 1, 7, dtype=dt), onp.linspace(0, 1, 7).astype(dt))
+
+
+@pytest.mark.parametrize("dt", [np.bfloat16, np.float8_e4m3fn])
+def test_ml_scalar_operands(dt):
+    """An ML-dtype NumPy scalar is an operand like np.float32(2): strongly typed,
+    JAX's promotion (it was refused as a non-numeric dtype)."""
+    x = np.ones(2, dtype=dt)
+    for got in (dt(2.0) * x, x * dt(2.0), np.multiply(dt(2.0), x)):
+        assert got.dtype == dt and onp.asarray(got).astype(float).tolist() == [2.0, 2.0]
+    if dt is np.bfloat16:        # JAX does not promote float8 implicitly
+        assert (np.ones(2, dtype=np.float32) * dt(3.0)).dtype == np.float32
+    assert np.add(dt(1.0), dt(2.0)).dtype == dt
+    with pytest.raises(TypeError, match="multiply: operands of dtype <U1 are not supported"):
+        np.multiply(onp.str_("a"), x)

@@ -441,9 +441,9 @@ def _any_negative(d):
 
 def _numpy_scalar(fn, v):
     """A NumPy scalar operand: a strongly typed 0-d array (NumPy 2's rule)."""
-    if v.dtype.kind not in "biufc":
+    if not config.holds(v.dtype):        # an ML scalar (np.bfloat16(2.0)) is numeric
         raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
-                        "holds numeric and bool data only)")
+                        "holds numeric, ML (bfloat16, float8_*) and bool data only)")
     return positional(jnp.asarray(v))
 
 
