@@ -450,15 +450,18 @@ class NamedArray:
         return new(self.data, dims, self.mapped)
 
     # -- conversion --------------------------------------------------------
-    def _plain(self, what):
+    def _plain(self, what, hint=""):
         if self.dims.count(None) != len(self.dims):
             raise TypeError(
                 f"{what}: the array has named axes {self.named_shape}; untag them "
-                "first (x.untag(...)) or reduce over them")
+                "first (x.untag(...)) or reduce over them" + hint)
         return self.data
 
     def __array__(self, dtype=None, copy=None):
-        out = onp.asarray(self._plain("__array__"))
+        # named axes have no order, so a plain array of them needs one: untag
+        out = onp.asarray(self._plain("__array__", f" (numpy.asarray(x.untag("
+                                      f"{', '.join(map(repr, self.names))})) gives "
+                                      "the axes in that order)"))
         return out if dtype is None else out.astype(dtype)
 
     @property
@@ -482,7 +485,9 @@ class NamedArray:
         return self
 
     def _to_jax_array(self):
-        return self._plain("__jax_array__")
+        return self._plain("__jax_array__", "; an elementwise JAX function applies "
+                           "with namedarray.nn.elementwise(fn)(x), any JAX function "
+                           "with namedarray.nmap(fn)(x)")
 
     def __bool__(self):
         return bool(self._plain("bool"))

@@ -15,7 +15,7 @@ LAYERS = [
     ("placement", ["namedarray.placement"]),
     ("parallel", ["namedarray.parallel"]),
     ("frontend", ["namedarray.frontend", "namedarray.linalg", "namedarray.fft",
-                  "namedarray.random", "namedarray._array_api",
+                  "namedarray.random", "namedarray.nn", "namedarray._array_api",
                   "namedarray.lib"]),
     ("mapping", ["namedarray.mapping"]),
     ("top", ["namedarray", "namedarray.tour"]),
