@@ -47,11 +47,12 @@ def _blocks(fn, loss):
         return ()
     bound = dict(loss.mapped)
     if loss.ndim or any(n not in bound for n in loss.names):
+        left = {n: loss.named_shape[n] for n in loss.names if n not in bound}
+        axes = (*range(loss.ndim), *left)       # loss.sum() would keep the named ones
         raise TypeError(
             f"{fn}: the function must return a scalar loss (a 0-d array); it returned "
-            f"positional shape {loss.shape} and named axes "
-            f"{ {n: loss.named_shape[n] for n in loss.names if n not in bound} }; reduce "
-            "them first, e.g. loss.sum() or loss.mean(axis=name)")
+            f"positional shape {loss.shape} and named axes {left}; reduce them first, "
+            f"e.g. loss.mean(axis={axes[0] if len(axes) == 1 else axes!r})")
     return loss.names
 
 

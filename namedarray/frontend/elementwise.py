@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import operand
+from ..core.array import align_plan, operand
 from .engines.out import store_out
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
@@ -281,6 +281,7 @@ def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
         info = onp.iinfo(r.dtype)   # clips nothing is dropped, as NumPy drops it
         lo = None if type(lo) is int and lo < info.min else lo
         hi = None if type(hi) is int and hi > info.max else hi
+    align_plan("clip", [r, lo, hi])    # a name's sizes checked as the user's arguments
     if lo is not None:
         r = UFUNCS["maximum"](r, lo)
     if hi is not None:

@@ -750,6 +750,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                                     keepdims=keepdims)
             return avg, cnt
         return avg
+    _same_sizes("average", a, weights)
     # NumPy's result dtype: the data's and the weights' (with float64 for
     # integer data); the weights and the products are summed in it
     adt, wdt = (_onp.dtype(getattr(v, "dtype", None) or np_asarray(v).dtype)
@@ -768,6 +769,18 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 average = _zero_d_axis(average)
+
+
+def _same_sizes(fn, a, weights):
+    """A name that ``a`` and ``weights`` share has one size (the error names
+    them as the user did)."""
+    if isinstance(a, NamedArray) and isinstance(weights, NamedArray):
+        for n, s in weights.named_shape.items():
+            if a.named_shape.get(n, s) != s:
+                raise ValueError(
+                    f"{fn}: axis name {n!r} has size {a.named_shape[n]} in a (named shape "
+                    f"{a.named_shape}) but size {s} in weights (named shape "
+                    f"{weights.named_shape})")
 
 
 __all__ = sorted(REDUCTIONS) + sorted(_KEEP) + [

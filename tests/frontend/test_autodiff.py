@@ -147,10 +147,15 @@ def test_errors_name_the_way_out():
     x = np.arange(3.0).tag("k")
     with pytest.raises(TypeError, match=r"grad: the function must return a scalar loss "
                                         r"\(a 0-d array\); it returned positional shape "
-                                        r"\(\) and named axes \{'k': 3\}; reduce them"):
+                                        r"\(\) and named axes \{'k': 3\}; reduce them "
+                                        r"first, e.g. loss.mean\(axis='k'\)\s*(-|$)"):
         np.grad(lambda v: v * 2)(x)
-    with pytest.raises(TypeError, match=r"value_and_grad: .* positional shape \(3,\)"):
+    # the suggestion reduces every axis left (loss.sum() would keep the names)
+    with pytest.raises(TypeError, match=r"value_and_grad: .* positional shape \(3,\) and "
+                                        r"named axes \{\}; .* loss.mean\(axis=0\)\s*(-|$)"):
         np.value_and_grad(lambda v: v.untag("k"))(x)
+    with pytest.raises(TypeError, match=r"e.g. loss.mean\(axis=\(0, '[jk]', '[jk]'\)\)\s*(-|$)"):
+        np.grad(lambda v: v * np.ones((2, 2)).tag(None, "j"))(x)
     with pytest.raises(TypeError, match=r"grad: with has_aux=True the function must "
                                         r"return a pair \(loss, aux\), got NamedArray"):
         np.grad(lambda v: v.sum(axis="k"), has_aux=True)(x)

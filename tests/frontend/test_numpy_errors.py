@@ -255,3 +255,23 @@ def test_polyfit_in_numpys_dtypes(x, y, kw):
         g = onp.asarray(g)
         assert g.shape == onp.shape(e) and (g.ndim == 0 or g.dtype == e.dtype)
         onp.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-9)
+
+
+def test_clip_and_average_name_the_users_arguments():
+    """A named bound or weights of the wrong size: the error names the call
+    and the argument the user wrote (clip's max is argument 2; average's
+    weights by name), not the ufunc clip/average runs inside."""
+    a = np.arange(6.0).reshape(2, 3).tag("b", "feat")
+    bad = np.ones(4).tag("feat")
+    with pytest.raises(ValueError, match=r"^clip: axis name 'feat' has size 3 in argument "
+                                         r"0 \(named shape \{'b': 2, 'feat': 3\}\) but size 4 "
+                                         r"in argument 2 \(named shape \{'feat': 4\}\)$"):
+        np.clip(a, 0.0, bad)
+    with pytest.raises(ValueError, match=r"^clip: .* in argument 1 "):
+        np.clip(a, bad, 1.0)
+    with pytest.raises(ValueError, match=r"^clip: .* in argument 2 "):
+        np.clip(a, a_max=bad)
+    with pytest.raises(ValueError, match=r"^average: axis name 'feat' has size 3 in a "
+                                         r"\(named shape \{'b': 2, 'feat': 3\}\) but size 4 "
+                                         r"in weights \(named shape \{'feat': 4\}\)$"):
+        np.average(a, axis="feat", weights=bad)
