@@ -40,11 +40,12 @@ from namedarray.frontend.engines.ufunc import ufunc
 # modules of the package that are layers, not API (DESIGN.md §3, §8)
 INTERNAL = {"core", "frontend", "placement", "tour"}
 # the order of the module pages; a public module not listed comes after them
-ORDER = ["einsum", "mapping", "parallel", "linalg", "fft", "random", "testing"]
+ORDER = ["einsum", "mapping", "parallel", "nn", "linalg", "fft", "random", "testing"]
 TITLES = {
     "einsum": "Named einsum and the dot family",
     "mapping": "Mapping: nmap and shard",
     "parallel": "Parallel primitives",
+    "nn": "namedarray.nn: neural-network functions",
     "linalg": "namedarray.linalg",
     "fft": "namedarray.fft",
     "random": "namedarray.random",
