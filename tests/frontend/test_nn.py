@@ -232,3 +232,16 @@ def test_errors_name_the_function_and_the_argument():
         nn.elementwise(jnp.cumsum)(x)
     with pytest.raises(ValueError, match="gelu: axis name 'f' has size 3 in argument 0"):
         nn.elementwise(jnp.add, "gelu")(x, np.ones(4).tag("f"))
+
+
+def test_bfloat16_attention_scores_in_float32():
+    x = _x(_data(4))
+    lo = x.astype(np.bfloat16)
+    got = nn.dot_product_attention(QUERIES.astype(np.bfloat16), lo, lo, "f",
+                                   query_axis="q", key_axis="b", is_causal=True)
+    want = nn.dot_product_attention(QUERIES.astype(np.bfloat16).astype(np.float32),
+                                    lo.astype(np.float32), lo.astype(np.float32), "f",
+                                    query_axis="q", key_axis="b", is_causal=True)
+    assert got.dtype == np.bfloat16 and got.named_shape == want.named_shape
+    onp.testing.assert_allclose(onp.asarray(_plain(got).astype(np.float32)),
+                                onp.asarray(_plain(want)), rtol=2e-2, atol=2e-2)
