@@ -2,7 +2,7 @@
 and the tutorials write them, and once in plain jax.numpy: the same model,
 init and data, trained under jax.jit.
 
-    python benchmarks/bench_models.py [gpt|mixer] [--steps N] [--repeat R]
+    python benchmarks/bench_models.py [gpt|mixer|gpt-dict|gpt-take] [--steps N] [--repeat R]
 
 For each pair it prints what ``bench_model.py`` prints (float32 losses, which
 must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
@@ -13,7 +13,9 @@ within 10% of the plain program's).
   256, sequence 32, batch 4, vocabulary 128), pre-LayerNorm (mean and
   ``** 2`` variance), optax Adam.  The embedding is the positional lookup
   ``emb.untag("vocab")[tokens]``, the unembedding reuses ``emb`` (tied), and
-  the next-token log-probability is picked by ``take_along_axis(axis="vocab")``.
+  the next-token log-probability is picked by ``take_along_axis(axis="vocab")``
+  (``gpt-dict``, ``gpt-take``: the same model with the lookup written
+  ``emb[{"vocab": tokens}]`` or ``np.take(emb.untag("vocab"), tokens, axis=0)``).
 - ``mixer``: an MLP-mixer classifier on 16x16 images (patches of 4x4 by a
   positional reshape, then tagged; 2 blocks of token- and channel-mixing
   MLPs, LayerNorm, mean pooling), optax AdamW; the label's log-probability is
@@ -88,7 +90,12 @@ def gelu_named(x):
 # --------------------------------------------------------------------------
 # gpt: decoder-only transformer, tied embedding, positional lookup
 # --------------------------------------------------------------------------
-GPT = dict(layers=2, d_model=64, heads=4, mlp=256, seq=32, batch=4, vocab=128)
+GPT = dict(layers=2, d_model=64, heads=4, mlp=256, seq=32, batch=4, vocab=128,
+           lookup="untag")
+#: the embedding lookup in each gather style the docs show (``lookup=``)
+LOOKUPS = {"untag": lambda emb, ids: emb.untag("vocab")[ids],
+           "dict": lambda emb, ids: emb[{"vocab": ids}],
+           "take": lambda emb, ids: np.take(emb.untag("vocab"), ids, axis=0)}
 GPT_NAMES = {"emb": ("vocab", "embed"), "pos": ("seq", "embed"), "g": ("embed",),
              "b": ("embed",), "g1": ("embed",), "b1": ("embed",), "g2": ("embed",),
              "b2": ("embed",), "wqkv": ("embed", "qkv", "head", "kv"),
@@ -140,7 +147,7 @@ def gpt_loss_named(p, tokens, c=GPT):
     x_in = tokens[{"seq": slice(None, -1)}]
     y = tokens[{"seq": slice(1, None)}]
     S = x_in.named_shape["seq"]
-    x = p["emb"].untag("vocab")[x_in] + p["pos"]
+    x = LOOKUPS[c["lookup"]](p["emb"], x_in) + p["pos"]
     mask = np.arange(S).tag("seq") >= np.arange(S).tag("key")
     for i in range(c["layers"]):
         w = p[f"block{i}"]
@@ -274,6 +281,9 @@ def mixer_setup(seed=0, c=MIXER):
 #: name -> (config, setup, loss_plain, loss_named, optimizer)
 PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, GPT_OPT),
          "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named, MIXER_OPT)}
+for _style in ("dict", "take"):      # the gpt pair with its lookup in another style
+    PAIRS[f"gpt-{_style}"] = ({**GPT, "lookup": _style},) + PAIRS["gpt"][1:]
+DEFAULT = ("gpt", "mixer")
 
 
 def pair(name, **config):
@@ -293,7 +303,7 @@ def check(name, steps=2, **config):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    names = [a for a in argv if a in PAIRS] or list(PAIRS)
+    names = [a for a in argv if a in PAIRS] or list(DEFAULT)
     a = bm.parse([x for x in argv if x not in PAIRS], __doc__)
     for name in names:
         config, fns, args = pair(name)
