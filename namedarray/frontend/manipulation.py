@@ -330,8 +330,7 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
     if isinstance(axis, str) and _along_in_place(arr, ind, axis):
         # the name stays where it is: one gather on the physical data
         res = jnp.take_along_axis(arr.data, _in_order(ind, arr.names), arr.dims.index(axis),
-                                  mode=mode,
-                                  fill_value=fill_value)
+                                  mode=mode, fill_value=fill_value)
         return NamedArray(res, arr.dims)
     return _take_along(arr, ind, axis, mode=mode, fill_value=fill_value)
 
@@ -380,7 +379,8 @@ def put_along_axis(arr, indices, values, axis):
                 f"put_along_axis: axis={axis!r} names an axis; the array (named shape "
                 f"{x.named_shape}) and the indices (named shape "
                 f"{getattr(ind, 'named_shape', {})}) must both have it, the indices no "
-                "other names, and both the same number of positional axes")
+                "other names, both the same number of positional axes, and neither a "
+                "name an enclosing nmap maps")
         i = _in_order(ind, x.names)
         v = operand(values)
         if isinstance(v, NamedArray):
