@@ -235,7 +235,13 @@ def _compile(step, args, fresh=False):
 def check(steps=2):
     """Losses of ``steps`` training steps of both models and the HLO counts of
     both steps: ``(plain losses, named losses, plain counts, named counts)``."""
-    plain, named = setup()
+    return check_pair((step_plain, step_named), setup(), steps)
+
+
+def check_pair(steps_fns, args, steps):
+    """:func:`check` for any pair: ``steps_fns = (step_plain, step_named)`` on
+    ``args = (plain, named)``, each ``(params, optimizer state, batch)``."""
+    (step_plain, step_named), (plain, named) = steps_fns, args
     cp, _, _ = _compile(step_plain, plain)
     cn, _, _ = _compile(step_named, named)
     return (train(cp, plain, steps), train(cn, named, steps), hlo_counts(cp),
@@ -254,21 +260,26 @@ def _ratio(named, plain):
     return statistics.median(rs), q[0], q[-1]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse(argv, doc):
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=5, help="steps per timed run")
     ap.add_argument("--repeat", type=int, default=41, help="interleaved timed rounds")
     ap.add_argument("--compiles", type=int, default=7, help="interleaved fresh compiles")
-    a = ap.parse_args(argv)
-    plain, named = setup()
-    print(f"model {CONFIG}; jax {jax.__version__}, {jax.devices()[0].platform}")
+    return ap.parse_args(argv)
 
-    lp, ln, hp, hn = check(steps=5)
+
+def report(a, steps, args, check_result, tol=1e-6):
+    """Print the losses, the step and compile ratios (interleaved rounds) and the
+    HLO counts of ``steps = (step_plain, step_named)`` on ``args = (plain,
+    named)``; ``check_result``: :func:`check`'s tuple for the pair."""
+    step_plain, step_named = steps
+    plain, named = args
+    lp, ln, hp, hn = check_result
     diff = max(abs(x - y) for x, y in zip(lp, ln))
     print(f"losses plain {[f'{v:.7f}' for v in lp]}")
     print(f"losses named {[f'{v:.7f}' for v in ln]}")
-    print(f"max |named - plain| = {diff:.2e}  (target <= 1e-6: "
-          f"{'ok' if diff <= 1e-6 else 'MISSED'})")
+    print(f"max |named - plain| = {diff:.2e}  (target <= {tol:g}: "
+          f"{'ok' if diff <= tol else 'MISSED'})")
 
     # fresh compiles, interleaved (the order alternates each round)
     comp = {"plain": [], "named": []}
@@ -315,6 +326,13 @@ def main(argv=None):
     print(f"HLO         plain {hp}  named {hn}  transposes+copies ratio {r:.3f}  "
           f"(target <= {TARGETS['transposes+copies']}: "
           f"{'ok' if r <= TARGETS['transposes+copies'] else 'MISSED'})")
+
+
+def main(argv=None):
+    a = parse(argv, __doc__)
+    plain, named = setup()
+    print(f"model {CONFIG}; jax {jax.__version__}, {jax.devices()[0].platform}")
+    report(a, (step_plain, step_named), (plain, named), check(steps=5))
     return 0
 
 

@@ -5,6 +5,35 @@ after them (in any order).  So positional axis ``i`` is physical dimension
 ``i``, ``x.shape == x.data.shape[:x.ndim]``, NumPy code indexes ``x.data``
 directly, and ``jax.vmap`` over axis 0 maps the leading positional axis.
 The constructor establishes the invariant; every operation keeps it.
+
+The layout rule.  The order of the named dimensions is free (names align by
+name), and it is chosen so that it never costs: under ``jax.jit`` a named
+program has no transpose or copy that the same program written in
+``jax.numpy`` lacks.  Each operation picks the order the hand-written program
+would have, or the one its operands already have:
+
+1. Alignment (:func:`align`, ``_layout``) keeps the operand with the most
+   names (then the most elements) as it is; the others, usually broadcast
+   onto it, are reshaped, and transposed only where their names' order
+   differs.
+2. A function mapped over names (the generic engine, ``vmap_names``) returns
+   the names in alignment's order (``nested_vmap(keep_order=True)``), never
+   reversed.
+3. A gather or update by an index with names (``x.untag(n)[i]``,
+   ``x[{n: i}]``, ``take``, ``take_along_axis``/``put_along_axis`` along a
+   name, ``choose``, ``.at[{n: i}]``) is the one ``gather``/``scatter`` of the
+   ``jax.numpy`` program: it is mapped over the index's names only, the
+   array's other names ride along as trailing dimensions, so the result is
+   the index's names, then the array's (``emb[tokens]``'s order); a lookup
+   along a name indexes it where it lies.
+4. Einsum leaves its named outputs in ``dot_general``'s order (batch
+   dimensions, then the free ones of each operand): the order XLA produces
+   without a transpose (forcing the spec's written order added 12-16
+   transposes per model in the benchmarks' model pairs).
+
+``tests/frontend/test_gather_layout.py`` counts the HLO transposes of each
+gather route against ``jax.numpy``'s, and ``tests/frontend/test_bench_model.py``
+those of user-style model pairs.
 """
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ run collectives over a vmapped name with location-transparent gradients.
 >>> f = nested_vmap(lambda a: a.sum(), ["i", "j"], [(1, ("i", "j"))])
 >>> f(jnp.ones((3, 2, 4))).shape      # positional (3,), names i=2, j=4 -> (j, i)
 (4, 2)
+>>> nested_vmap(lambda a: a.sum(), ["i", "j"], [(1, ("i", "j"))],
+...             keep_order=True)(jnp.ones((3, 2, 4))).shape       # -> (i, j)
+(2, 4)
 """
 from __future__ import annotations
 
@@ -16,15 +19,20 @@ from jax._src.interpreters import ad, batching, mlir
 from jax.extend.core import Primitive
 
 
-def nested_vmap(f, union, layouts, *, axis_names=False, level=None):
+def nested_vmap(f, union, layouts, *, axis_names=False, level=None, keep_order=False,
+                tail=0):
     """``f`` vmapped over each name of ``union`` (the first name outermost).
 
     ``layouts`` has one ``(ndim, names)`` per array argument: its positional
     ndim and the names of its trailing dimensions, in ``union`` order.  Each
     level maps to ``out_axes=-1``, so results end with the names in reverse
-    ``union`` order.  ``axis_names=True`` sets each level's JAX ``axis_name``
-    to the name; ``level(g, name, mapped_args)`` may wrap the function mapped
-    at each level (before it is vmapped).
+    ``union`` order; with ``keep_order`` level ``k`` maps to the place before
+    the names mapped inside it, so results end with the names in ``union``
+    order (the layout rule: a mapped function keeps its operands' order),
+    before the last ``tail`` dimensions of ``f``'s results.
+    ``axis_names=True`` sets each level's JAX ``axis_name`` to the name;
+    ``level(g, name, mapped_args)`` may wrap the function mapped at each level
+    (before it is vmapped).
     """
     g = f
     for lv in range(len(union) - 1, -1, -1):
@@ -39,7 +47,8 @@ def nested_vmap(f, union, layouts, *, axis_names=False, level=None):
         if level is not None:
             g = level(g, name, [k for k, ax in enumerate(in_axes) if ax is not None])
         kw = {"axis_name": name} if axis_names else {}
-        g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=-1, **kw)
+        out = lv - len(union) - tail if keep_order else -1
+        g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=out, **kw)
     return g
 
 

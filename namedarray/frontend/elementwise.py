@@ -109,6 +109,8 @@ class _IntPower:
         if type(y) is int and 0 <= y < 2 ** 31 and hasattr(x, "dtype") and \
                 jnp.issubdtype(x.dtype, jnp.integer):
             return jax.lax.integer_pow(x, y)      # exact square-and-multiply
+        if type(y) is int and hasattr(x, "dtype") and jnp.issubdtype(x.dtype, jnp.inexact):
+            return self._f(x, y)      # jnp.power: integer_pow for a Python int, as jnp's
         x, y = jnp.asarray(x), jnp.asarray(y)
         if jnp.issubdtype(jnp.result_type(x, y), jnp.integer):
             return self._int(x, y)

@@ -40,7 +40,10 @@ def _first_bad(v, size: int):
     if isinstance(d, jax.Array):
         if d.size == 0 or not jnp.issubdtype(d.dtype, jnp.integer):
             return None
-        anybad, first = jax.device_get(_bad_device(d, onp.int64(size)))
+        found = _bad_device(d, onp.int64(size))
+        if isinstance(found[0], jax.core.Tracer):
+            return None     # a concrete index closed over by a jit: staged, unchecked
+        anybad, first = jax.device_get(found)
         return int(first) if anybad else None
     h = onp.asarray(d)
     if h.size == 0 or h.dtype.kind not in "iu":

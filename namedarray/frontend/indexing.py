@@ -18,7 +18,7 @@ from ..core import hooks
 from ..core.array import (NamedArray, meet, merge_mapped, new, operand, positional,
                           rewrap, view)
 from . import selection
-from .engines.generic import vmap_names
+from .engines.generic import index_names
 from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
 
 
@@ -155,8 +155,9 @@ def _take(x: NamedArray, idx):
     if expanded is not None:
         return _take(*expanded)
     if _named_index(idx):
-        # named index arrays: map over their names (and x's)
-        return vmap_names("__getitem__", lambda d, i: d[i], (x, idx), {})
+        # named index arrays: map over their names, x's others ride along
+        return index_names("__getitem__", lambda d, i: d[_full(_data_index(i), d.ndim - x.ndim)],
+                           x, idx)
     idx = _data_index(idx)
     k = len(x.dims) - x.dims.count(None)
     if not k:

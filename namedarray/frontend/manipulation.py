@@ -20,7 +20,7 @@ from ..core.array import (NamedArray, normalize_axis, operand, positional, read_
 from .creation import asarray
 from .engines import host
 from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
-from .engines.generic import along_names, generic, wrap
+from .engines.generic import along_names, generic, has_names, index_names, wrap
 from .engines.out import store_out
 from .engines.select import result_type, where as select
 from .index_rules import check_bounds
@@ -237,6 +237,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got "
                          f"{mode!r}")
     ind = as_data(indices) if is_data(indices) else indices
+    if axis is not None and (has_names(x) or has_names(ind)):
+        # one gather, mapped over the indices' names only (x's ride along)
+        k = normalize_axis("take", axis, x.ndim)
+        res = index_names("take", lambda d, i: jnp.take(d, i, axis=k, mode=mode), x, ind)
+        return store_out("take", out, res)
     res = generic("take", lambda d, i: jnp.take(d, i, axis=axis, mode=mode),
                    (x, ind), {})
     return store_out("take", out, res)
@@ -321,7 +326,34 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
     array([[10, 20]])
     """
     _check_along("take_along_axis", arr, indices, axis)
-    return _take_along(arr, as_data(indices), axis, mode=mode, fill_value=fill_value)
+    ind = as_data(indices)
+    if isinstance(axis, str) and _along_in_place(arr, ind, axis):
+        # the name stays where it is: one gather on the physical data
+        res = jnp.take_along_axis(arr.data, _in_order(ind, arr.names), arr.dims.index(axis),
+                                  mode=mode, fill_value=fill_value)
+        return NamedArray(res, arr.dims)
+    return _take_along(arr, ind, axis, mode=mode, fill_value=fill_value)
+
+
+def _in_order(v, names, pad=0):
+    """``v``'s data with its names in the order of ``names`` (a size-1 axis for a
+    name it lacks) and ``pad`` size-1 positional axes in front."""
+    d = v.data
+    have = tuple(n for n in names if n in v.names)
+    if v.names != have:
+        d = jax.lax.transpose(d, tuple(range(v.ndim)) + tuple(
+            v.ndim + v.names.index(n) for n in have))
+    return d.reshape((1,) * pad + d.shape[:v.ndim] + tuple(
+        v.named_shape[n] if n in v.names else 1 for n in names))
+
+
+def _along_in_place(arr, ind, axis):
+    """Whether ``take_along_axis(arr, ind, axis=name)`` is one gather on the physical
+    data: both hold the name physically, ``ind``'s names are ``arr``'s, the
+    positional axes agree in number, nothing is mapped."""
+    return (isinstance(arr, NamedArray) and isinstance(ind, NamedArray)
+            and axis in arr.names and axis in ind.names and set(ind.names) <= set(arr.names)
+            and arr.ndim == ind.ndim and not arr.mapped and not ind.mapped)
 
 
 def _check_along(fn, arr, indices, axis):
@@ -340,6 +372,27 @@ def put_along_axis(arr, indices, values, axis):
     x = asarray(arr)
     check_py_ints("put_along_axis", x.dtype, values)
     _check_along("put_along_axis", arr, indices, axis)
+    if isinstance(axis, str):
+        ind = as_data(indices)
+        if not _along_in_place(x, ind, axis):
+            raise ValueError(
+                f"put_along_axis: axis={axis!r} names an axis; the array (named shape "
+                f"{x.named_shape}) and the indices (named shape "
+                f"{getattr(ind, 'named_shape', {})}) must both have it, the indices no "
+                "other names, both the same number of positional axes, and neither a "
+                "name an enclosing nmap maps")
+        i = _in_order(ind, x.names)
+        v = operand(values)
+        if isinstance(v, NamedArray):
+            if set(v.names) - set(x.names) or v.ndim > x.ndim:
+                raise ValueError(f"put_along_axis: the values (named shape {v.named_shape}, "
+                                 f"shape {v.shape}) do not broadcast onto the indices "
+                                 f"(named shape {ind.named_shape}, shape {ind.shape})")
+            v = _in_order(v, x.names, pad=x.ndim - v.ndim)
+        res = jnp.put_along_axis(x.data, i, jnp.asarray(v).astype(x.dtype),
+                                 x.dims.index(axis), inplace=False)
+        _inplace("put_along_axis", arr, NamedArray(res, x.dims))
+        return
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
         d, i, w, axis, inplace=False), (x, as_data(indices), as_data(values)), {})
     _inplace("put_along_axis", arr, res)

@@ -1,17 +1,18 @@
-"""The model benchmark as a smoke test: two training steps of the transformer
-written with named axes and with plain jax.numpy (benchmarks/bench_model.py).
-Same float32 losses, and the named step compiles to the plain step's graph
-(transposes and copies within 10%).  Timings are the benchmark's, not here."""
+"""The model benchmarks as smoke tests: two training steps of each model pair
+written with named axes and with plain jax.numpy (benchmarks/bench_model.py,
+benchmarks/bench_models.py).  Same float32 losses, and the named step compiles
+to the plain step's graph (transposes and copies within 10%).  Timings are the
+benchmarks', not here."""
 import importlib.util
 import pathlib
 
+import pytest
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-PATH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "bench_model.py"
-
-
-def load():
-    spec = importlib.util.spec_from_file_location("bench_model", PATH)
+def load(name="bench_model"):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -34,3 +35,15 @@ def test_timing_ratio_is_the_median_of_interleaved_rounds():
     r, lo, hi = bench._ratio([1.0, 2.2, 3.0, 40.0], [1.0, 2.0, 3.0, 4.0])
     assert abs(r - 1.05) < 1e-12 and lo == 1.0 and hi > 1.1
     assert bench._order(0) == ("plain", "named") and bench._order(1) == ("named", "plain")
+
+
+@pytest.mark.parametrize("name, config", [("gpt", {"layers": 1}), ("mixer", {"blocks": 1})])
+def test_user_style_pairs_same_losses_and_graph(name, config):
+    """Models written from the docs, not tuned for: a transformer with the lookup
+    ``emb.untag("vocab")[tokens]`` and ``take_along_axis(axis="vocab")``, and an
+    MLP-mixer with ``logp[{"class": labels}]`` (one layer each, to compile fast)."""
+    plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
+    for a, b in zip(plain, named):
+        assert abs(a - b) <= 1e-5, (plain, named)
+    assert plain[1] < plain[0]
+    assert hn["transpose"] + hn["copy"] <= 1.1 * (hp["transpose"] + hp["copy"]), (hp, hn)

@@ -1,0 +1,316 @@
+"""Two more model pairs, each written once with named axes the way the README
+and the tutorials write them, and once in plain jax.numpy: the same model,
+init and data, trained under jax.jit.
+
+    python benchmarks/bench_models.py [gpt|mixer|gpt-dict|gpt-take] [--steps N] [--repeat R]
+
+For each pair it prints what ``bench_model.py`` prints (float32 losses, which
+must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
+targets <= 1.03 and <= 1.1; transposes and copies of the optimized HLO, target
+within 10% of the plain program's).
+
+- ``gpt``: a decoder-only transformer (2 layers, d_model 64, 4 heads, MLP
+  256, sequence 32, batch 4, vocabulary 128), pre-LayerNorm (mean and
+  ``** 2`` variance), optax Adam.  The embedding is the positional lookup
+  ``emb.untag("vocab")[tokens]``, the unembedding reuses ``emb`` (tied), and
+  the next-token log-probability is picked by ``take_along_axis(axis="vocab")``
+  (``gpt-dict``, ``gpt-take``: the same model with the lookup written
+  ``emb[{"vocab": tokens}]`` or ``np.take(emb.untag("vocab"), tokens, axis=0)``).
+- ``mixer``: an MLP-mixer classifier on 16x16 images (patches of 4x4 by a
+  positional reshape, then tagged; 2 blocks of token- and channel-mixing
+  MLPs, LayerNorm, mean pooling), optax AdamW; the label's log-probability is
+  the named lookup ``logp[{"class": labels}]``.
+
+``tests/frontend/test_bench_model.py`` runs two steps of each in CI and checks
+the losses and the HLO counts (never the times).
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import optax  # noqa: E402
+
+import bench_model as bm  # noqa: E402
+import namedarray as np  # noqa: E402
+
+F32 = jnp.float32
+C_GELU = bm.C_GELU
+
+
+def _normal(keys, shape, scale):
+    return jax.random.normal(next(keys), shape, F32) * F32(scale)
+
+
+def _named(p, names):
+    """The plain parameters with their axes named (same data)."""
+    return {k: _named(v, names) if isinstance(v, dict) else np.asarray(v).tag(*names[k])
+            for k, v in p.items()}
+
+
+def _steps(loss_plain, loss_named, opt):
+    def step_plain(p, s, b):
+        loss, g = jax.value_and_grad(loss_plain)(p, b)
+        u, s = opt.update(g, s, p)
+        return optax.apply_updates(p, u), s, loss
+
+    def step_named(p, s, b):
+        loss, g = jax.value_and_grad(lambda q: loss_named(q, b).data)(p)
+        u, s = opt.update(g, s, p)
+        return optax.apply_updates(p, u), s, loss
+    return step_plain, step_named
+
+
+def ln_plain(x, g, b):
+    mu = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean((x - mu) ** 2, axis=-1, keepdims=True)
+    return (x - mu) / jnp.sqrt(var + 1e-5) * g + b
+
+
+def ln_named(x, g, b, axis):
+    mu = x.mean(axis=axis)
+    var = ((x - mu) ** 2).mean(axis=axis)
+    return (x - mu) / np.sqrt(var + 1e-5) * g + b
+
+
+def gelu_plain(x):
+    return 0.5 * x * (1.0 + jnp.tanh(C_GELU * (x + 0.044715 * x ** 3)))
+
+
+def gelu_named(x):
+    return 0.5 * x * (1.0 + np.tanh(C_GELU * (x + 0.044715 * x ** 3)))
+
+
+# --------------------------------------------------------------------------
+# gpt: decoder-only transformer, tied embedding, positional lookup
+# --------------------------------------------------------------------------
+GPT = dict(layers=2, d_model=64, heads=4, mlp=256, seq=32, batch=4, vocab=128,
+           lookup="untag")
+#: the embedding lookup in each gather style the docs show (``lookup=``)
+LOOKUPS = {"untag": lambda emb, ids: emb.untag("vocab")[ids],
+           "dict": lambda emb, ids: emb[{"vocab": ids}],
+           "take": lambda emb, ids: np.take(emb.untag("vocab"), ids, axis=0)}
+GPT_NAMES = {"emb": ("vocab", "embed"), "pos": ("seq", "embed"), "g": ("embed",),
+             "b": ("embed",), "g1": ("embed",), "b1": ("embed",), "g2": ("embed",),
+             "b2": ("embed",), "wqkv": ("embed", "qkv", "head", "kv"),
+             "wo": ("head", "kv", "embed"), "w1": ("embed", "mlp"), "b_1": ("mlp",),
+             "w2": ("mlp", "embed"), "b_2": ("embed",)}
+
+
+def gpt_init(key, c=GPT):
+    D, H, M, V, S = c["d_model"], c["heads"], c["mlp"], c["vocab"], c["seq"]
+    keys = iter(jax.random.split(key, 2 + 4 * c["layers"]))
+    p = {"emb": _normal(keys, (V, D), 0.02), "pos": _normal(keys, (S, D), 0.02),
+         "g": jnp.ones((D,), F32), "b": jnp.zeros((D,), F32)}
+    for i in range(c["layers"]):
+        p[f"block{i}"] = {
+            "g1": jnp.ones((D,), F32), "b1": jnp.zeros((D,), F32),
+            "g2": jnp.ones((D,), F32), "b2": jnp.zeros((D,), F32),
+            "wqkv": _normal(keys, (D, 3, H, D // H), D ** -0.5),
+            "wo": _normal(keys, (H, D // H, D), D ** -0.5),
+            "w1": _normal(keys, (D, M), D ** -0.5), "b_1": jnp.zeros((M,), F32),
+            "w2": _normal(keys, (M, D), M ** -0.5), "b_2": jnp.zeros((D,), F32)}
+    return p
+
+
+def gpt_loss_plain(p, tokens, c=GPT):
+    x_in, y = tokens[:, :-1], tokens[:, 1:]
+    S = x_in.shape[1]
+    x = p["emb"][x_in] + p["pos"]
+    mask = jnp.tril(jnp.ones((S, S), bool))
+    for i in range(c["layers"]):
+        w = p[f"block{i}"]
+        h = ln_plain(x, w["g1"], w["b1"])
+        qkv = jnp.einsum("bsd,dthk->tbshk", h, w["wqkv"])
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        s = jnp.einsum("bqhk,bshk->bhqs", q, k) / jnp.sqrt(F32(q.shape[-1]))
+        s = jnp.where(mask, s, -1e9)
+        a = jnp.exp(s - s.max(axis=-1, keepdims=True))
+        a = a / a.sum(axis=-1, keepdims=True)
+        o = jnp.einsum("bhqs,bshk->bqhk", a, v)
+        x = x + jnp.einsum("bqhk,hkd->bqd", o, w["wo"])
+        h = ln_plain(x, w["g2"], w["b2"])
+        x = x + gelu_plain(h @ w["w1"] + w["b_1"]) @ w["w2"] + w["b_2"]
+    logits = ln_plain(x, p["g"], p["b"]) @ p["emb"].T
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
+
+
+def gpt_loss_named(p, tokens, c=GPT):
+    """``tokens``: names ("batch", "seq"), length seq + 1."""
+    x_in = tokens[{"seq": slice(None, -1)}]
+    y = tokens[{"seq": slice(1, None)}]
+    S = x_in.named_shape["seq"]
+    x = LOOKUPS[c["lookup"]](p["emb"], x_in) + p["pos"]
+    mask = np.arange(S).tag("seq") >= np.arange(S).tag("key")
+    for i in range(c["layers"]):
+        w = p[f"block{i}"]
+        h = ln_named(x, w["g1"], w["b1"], "embed")
+        qkv = np.einsum("{batch,seq,embed},{embed,qkv,head,kv}->{qkv,batch,seq,head,kv}",
+                        h, w["wqkv"])
+        q, k, v = (qkv[{"qkv": j}] for j in range(3))
+        k, v = k.rename(seq="key"), v.rename(seq="key")
+        s = np.einsum("{batch,seq,head,kv},{batch,key,head,kv}->{batch,head,seq,key}",
+                      q, k) / np.sqrt(np.float32(q.named_shape["kv"]))
+        s = np.where(mask, s, -1e9)
+        a = np.exp(s - s.max(axis="key"))
+        a = a / a.sum(axis="key")
+        o = np.einsum("{batch,head,seq,key},{batch,key,head,kv}->{batch,seq,head,kv}", a, v)
+        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}",
+                          o, w["wo"])
+        h = ln_named(x, w["g2"], w["b2"], "embed")
+        u = gelu_named(np.einsum("{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}", h,
+                                 w["w1"]) + w["b_1"])
+        x = x + np.einsum("{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", u,
+                          w["w2"]) + w["b_2"]
+    logits = np.einsum("{batch,seq,embed},{vocab,embed}->{batch,seq,vocab}",
+                       ln_named(x, p["g"], p["b"], "embed"), p["emb"])
+    logp = logits - np.logsumexp(logits, axis="vocab")
+    picked = np.take_along_axis(logp, y.untag("batch", "seq")[..., None].tag(
+        "batch", "seq", "vocab"), axis="vocab")
+    return -picked.mean(axis=("batch", "seq", "vocab"))
+
+
+def gpt_setup(seed=0, c=GPT):
+    kp, kd = jax.random.split(jax.random.key(seed))
+    plain = gpt_init(kp, c)
+    named = _named(plain, GPT_NAMES)
+    tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
+    opt = GPT_OPT
+    return (plain, opt.init(plain), tokens), (named, opt.init(named),
+                                              np.asarray(tokens).tag("batch", "seq"))
+
+
+GPT_OPT = optax.adam(1e-3)
+
+
+# --------------------------------------------------------------------------
+# mixer: MLP-mixer image classifier, named label lookup
+# --------------------------------------------------------------------------
+MIXER = dict(blocks=2, image=16, patch=4, channels=64, token_mlp=32, channel_mlp=128,
+             classes=10, batch=16)
+MIXER_NAMES = {"w_in": ("pixel", "chan"), "b_in": ("chan",), "g1": ("chan",),
+               "b1": ("chan",), "g2": ("chan",), "b2": ("chan",),
+               "t1": ("patch", "tok"), "t2": ("tok", "patch"),
+               "c1": ("chan", "hid"), "c2": ("hid", "chan"), "g": ("chan",),
+               "b": ("chan",), "w_out": ("chan", "class"), "b_out": ("class",)}
+
+
+def mixer_init(key, c=MIXER):
+    P = (c["image"] // c["patch"]) ** 2
+    X, C, T, H, K = c["patch"] ** 2, c["channels"], c["token_mlp"], c["channel_mlp"], \
+        c["classes"]
+    keys = iter(jax.random.split(key, 2 + 4 * c["blocks"]))
+    p = {"w_in": _normal(keys, (X, C), X ** -0.5), "b_in": jnp.zeros((C,), F32),
+         "g": jnp.ones((C,), F32), "b": jnp.zeros((C,), F32),
+         "w_out": _normal(keys, (C, K), C ** -0.5), "b_out": jnp.zeros((K,), F32)}
+    for i in range(c["blocks"]):
+        p[f"block{i}"] = {
+            "g1": jnp.ones((C,), F32), "b1": jnp.zeros((C,), F32),
+            "g2": jnp.ones((C,), F32), "b2": jnp.zeros((C,), F32),
+            "t1": _normal(keys, (P, T), P ** -0.5), "t2": _normal(keys, (T, P), T ** -0.5),
+            "c1": _normal(keys, (C, H), C ** -0.5), "c2": _normal(keys, (H, C), H ** -0.5)}
+    return p
+
+
+def patches(images, k):
+    """(batch, H, W) images -> (batch, patches, k * k pixels), positionally."""
+    B, Hh, W = images.shape
+    x = images.reshape(B, Hh // k, k, W // k, k).transpose(0, 1, 3, 2, 4)
+    return x.reshape(B, (Hh // k) * (W // k), k * k)
+
+
+def mixer_loss_plain(p, batch, c=MIXER):
+    images, labels = batch
+    x = patches(images, c["patch"]) @ p["w_in"] + p["b_in"]       # (b, patch, chan)
+    for i in range(c["blocks"]):
+        w = p[f"block{i}"]
+        h = ln_plain(x, w["g1"], w["b1"])
+        h = jnp.einsum("bpc,pt->btc", h, w["t1"])
+        x = x + jnp.einsum("btc,tp->bpc", gelu_plain(h), w["t2"])
+        h = ln_plain(x, w["g2"], w["b2"])
+        x = x + gelu_plain(h @ w["c1"]) @ w["c2"]
+    x = ln_plain(x, p["g"], p["b"]).mean(axis=1)
+    logits = x @ p["w_out"] + p["b_out"]
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -logp[jnp.arange(labels.shape[0]), labels].mean()
+
+
+def mixer_loss_named(p, batch, c=MIXER):
+    images, labels = batch            # images positional (b, H, W); labels ("batch",)
+    x = np.asarray(patches(images, c["patch"])).tag("batch", "patch", "pixel")
+    x = np.einsum("{batch,patch,pixel},{pixel,chan}->{batch,patch,chan}", x,
+                  p["w_in"]) + p["b_in"]
+    for i in range(c["blocks"]):
+        w = p[f"block{i}"]
+        h = ln_named(x, w["g1"], w["b1"], "chan")
+        h = np.einsum("{batch,patch,chan},{patch,tok}->{batch,tok,chan}", h, w["t1"])
+        x = x + np.einsum("{batch,tok,chan},{tok,patch}->{batch,patch,chan}",
+                          gelu_named(h), w["t2"])
+        h = ln_named(x, w["g2"], w["b2"], "chan")
+        h = np.einsum("{batch,patch,chan},{chan,hid}->{batch,patch,hid}", h, w["c1"])
+        x = x + np.einsum("{batch,patch,hid},{hid,chan}->{batch,patch,chan}",
+                          gelu_named(h), w["c2"])
+    x = ln_named(x, p["g"], p["b"], "chan").mean(axis="patch")
+    logits = np.einsum("{batch,chan},{chan,class}->{batch,class}", x,
+                       p["w_out"]) + p["b_out"]
+    logp = logits - np.logsumexp(logits, axis="class")
+    return -logp[{"class": labels}].mean(axis="batch")
+
+
+MIXER_OPT = optax.adamw(1e-3, weight_decay=1e-4)
+
+
+def mixer_setup(seed=0, c=MIXER):
+    kp, ki, kl = jax.random.split(jax.random.key(seed), 3)
+    plain = mixer_init(kp, c)
+    named = _named(plain, MIXER_NAMES)
+    images = jax.random.normal(ki, (c["batch"], c["image"], c["image"]), F32)
+    labels = jax.random.randint(kl, (c["batch"],), 0, c["classes"], jnp.int32)
+    opt = MIXER_OPT
+    return (plain, opt.init(plain), (images, labels)), (
+        named, opt.init(named), (images, np.asarray(labels).tag("batch")))
+
+
+#: name -> (config, setup, loss_plain, loss_named, optimizer)
+PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, GPT_OPT),
+         "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named, MIXER_OPT)}
+for _style in ("dict", "take"):      # the gpt pair with its lookup in another style
+    PAIRS[f"gpt-{_style}"] = ({**GPT, "lookup": _style},) + PAIRS["gpt"][1:]
+DEFAULT = ("gpt", "mixer")
+
+
+def pair(name, **config):
+    """The pair ``name`` with ``config`` overriding its defaults (CI uses one
+    layer): ``(config, (step_plain, step_named), (plain args, named args))``."""
+    base, setup, lp, ln, opt = PAIRS[name]
+    c = {**base, **config}
+    fns = _steps(functools.partial(lp, c=c), functools.partial(ln, c=c), opt)
+    return c, fns, setup(0, c)
+
+
+def check(name, steps=2, **config):
+    """``bench_model.check`` for the pair ``name``."""
+    _, fns, args = pair(name, **config)
+    return bm.check_pair(fns, args, steps)
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    names = [a for a in argv if a in PAIRS] or list(DEFAULT)
+    a = bm.parse([x for x in argv if x not in PAIRS], __doc__)
+    for name in names:
+        config, fns, args = pair(name)
+        print(f"== {name} {config}; jax {jax.__version__}, {jax.devices()[0].platform}")
+        bm.report(a, fns, args, bm.check_pair(fns, args, 5), tol=1e-5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
