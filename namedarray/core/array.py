@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import hooks
+from .sharding import agree, unshard
 
 _SCALARS = (bool, int, float, complex)
 
@@ -198,8 +199,8 @@ def align(fn: str, ops):
     """
     ops, mapped = meet(fn, ops)
     steps, dims = align_plan(fn, ops)
-    return [apply_step(x.data, st) if st is not None else x
-            for x, st in zip(ops, steps)], dims, mapped
+    return agree([apply_step(x.data, st) if st is not None else x
+                  for x, st in zip(ops, steps)]), dims, mapped
 
 
 def apply_step(data, step):
@@ -426,7 +427,9 @@ class NamedArray:
         src = [self.dims.index(d) for d in names]
         rest = [i for i in range(n, len(self.dims)) if self.dims[i] not in seen]
         perm = tuple(src) + tuple(range(n)) + tuple(rest)
-        data = self.data
+        # positional axes are whole on every device: a name partitioned over
+        # Explicit mesh axes is gathered
+        data = unshard(self.data, src)
         if perm != tuple(range(len(perm))):
             data = jax.lax.transpose(data, perm)
         return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest),
