@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import hooks
-from .sharding import agree, unshard
+from .sharding import agree, placed_dims, unshard
 
 _SCALARS = (bool, int, float, complex)
 
@@ -531,8 +531,9 @@ class NamedArray:
         if self.dims.count(None) == len(self.dims):
             return _numpy_repr(self.data)
         body = _numpy_repr(self.data).replace("\n", "\n" + " " * 5)
+        dims = placed_dims(self.dims, self.data) or self.dims   # batch:8@data
         return (f"NamedArray(named_shape={self.named_shape}, shape={self.shape}, "
-                f"dtype={self.dtype},\n     dims={self.dims},\n     data={body})")
+                f"dtype={self.dtype},\n     dims={dims},\n     data={body})")
 
     def __str__(self):
         if isinstance(self.data, jax.core.Tracer):

@@ -125,3 +125,17 @@ def agree(datas):
                 d = reshard(d, want, mesh)
         res.append(d)
     return res
+
+
+def placed_dims(dims, data):
+    """``dims`` as text with each partitioned dimension's size and mesh axes
+    (``batch:8@data``, ``batch:8@(data,model)``, JAX's notation), or None when
+    no Explicit mesh axis partitions ``data``."""
+    axes = mesh_axes(data)
+    if not any(axes):
+        return None
+    out = []
+    for d, n, a in zip(dims, data.shape, axes):
+        where = "" if not a else "@" + (a[0] if len(a) == 1 else "(" + ",".join(a) + ")")
+        out.append(f"{d}:{n}{where}" if where or d is not None else "None")
+    return "(" + ", ".join(out) + ")"
