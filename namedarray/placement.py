@@ -247,5 +247,31 @@ def contraction(a, b, dn):
     return (reshard(a, sa, mesh), reshard(b, sb, mesh), sharding_of(mesh, out))
 
 
+def implied(dims, operands):
+    """The sharding the names ``dims`` of a result imply (each name on the
+    Explicit mesh axes an operand gives it, a mesh axis once, positional
+    dimensions whole), for an operation JAX asks ``out_sharding`` of (a
+    gather by partitioned indices); None when no operand is on such a mesh.
+    ``operands``: NamedArrays or ``(data, dims)`` pairs."""
+    where, mesh = {}, None
+    for x in operands:
+        data, ds = (x.data, x.dims) if hasattr(x, "dims") else x
+        axes = mesh_axes(data)
+        if any(axes):
+            mesh = mesh or abstract_mesh(data)
+            for d, a in zip(ds, axes):
+                if d is not None and a:
+                    where.setdefault(d, a)
+    if mesh is None:
+        return None
+    out, taken = [], set()
+    for d in dims:
+        a = where.get(d, ()) if d is not None else ()
+        a = () if taken & set(a) else a
+        taken |= set(a)
+        out.append(a)
+    return sharding_of(mesh, out)
+
+
 hooks.localize = localize
 hooks.vary = vary

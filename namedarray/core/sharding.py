@@ -139,3 +139,33 @@ def placed_dims(dims, data):
         where = "" if not a else "@" + (a[0] if len(a) == 1 else "(" + ",".join(a) + ")")
         out.append(f"{d}:{n}{where}" if where or d is not None else "None")
     return "(" + ", ".join(out) + ")"
+
+
+def sortable(data):
+    """``data`` for a sort or a product along an axis: whole on every device.
+    JAX's derivatives of ``sort`` (its index array) and of ``prod`` (a
+    reshape) drop the operand's Explicit sharding of the *other* dimensions
+    and then refuse the mismatch, and whether a value will be differentiated
+    is not known when it is sorted (a ``jit`` hides it), so the operand is
+    gathered (data on no Explicit mesh passes as it is)."""
+    if any(mesh_axes(data)):
+        return unshard(data, range(data.ndim))
+    return data
+
+
+def agree_names(datas, dims):
+    """``datas`` (``dims[k]``: the name of each dimension of ``datas[k]``, None
+    for a positional one) with every name on one partition: a name two of them
+    place on different Explicit mesh axes is made whole in each (``vmap``
+    over a name needs its inputs partitioned alike)."""
+    axes = [mesh_axes(d) for d in datas]
+    seen: dict = {}
+    for a, ds in zip(axes, dims):
+        for t, n in zip(a, ds):
+            if n is not None:
+                seen.setdefault(n, set()).add(t)
+    clash = {n for n, ts in seen.items() if len(ts) > 1}
+    if not clash:
+        return list(datas)
+    return [unshard(d, [i for i, n in enumerate(ds) if n in clash])
+            for d, ds in zip(datas, dims)]

@@ -490,7 +490,7 @@ def _mean_of_parts(s, names, count):
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, parallel.psum, {}),
-    "prod": (jnp.prod, parallel.pprod, {}),
+    "prod": (whole_axes(jnp.prod), parallel.pprod, {}),
     "mean": (_mean_int(_complex_mean(jnp.mean, jnp.sum)), _mean_of_parts,
              {"local": _mean_part}),
     "max": (_complex_nan(jnp.max), parallel.pmax, {}),
@@ -502,7 +502,7 @@ _TABLE = {
     "nansum": (jnp.nansum, parallel.psum, {}),
     "nanmax": (_nan_extreme(jnp.nanmax), None, {}),
     "nanmin": (_nan_extreme(jnp.nanmin), None, {}),
-    "nanprod": (jnp.nanprod, parallel.pprod, {}),
+    "nanprod": (whole_axes(jnp.nanprod), parallel.pprod, {}),
     "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
     "std": (_moment_ddof(jnp.std), None, {}),

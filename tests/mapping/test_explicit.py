@@ -52,6 +52,9 @@ OPS = {
     "vecdot": lambda x, w, v: np.vecdot(x, x, axis="embed"),
     "tensordot": lambda x, w, v: np.tensordot(x, w, axes=(["embed"], ["embed"])),
     "matmul": lambda x, w, v: x.untag("batch", "embed") @ w.untag("embed", "out"),
+    # a gather by partitioned indices (an embedding lookup): the indices' names
+    # keep their mesh axes
+    "lookup": lambda x, w, v: w[{"embed": (np.abs(v) * 10).astype(int) % 4}],
     # operations that need the whole axis
     "sort": lambda x, w, v: np.sort(x, axis="batch"),
     "cumsum": lambda x, w, v: np.cumsum(x, axis="batch"),
@@ -126,6 +129,7 @@ def test_reductions_have_jaxs_sharding_for_the_same_physical_op(op, jnp_op):
     ("vecdot", "float64[8@data]"),
     ("tensordot", "float64[8@data,6]"),
     ("grad", "float64[4@model,6]"),
+    ("lookup", "float64[8@data,6]"),
 ])
 def test_contractions_take_the_sharding_their_output_names_imply(op, want):
     x, w, v = _arrays()

@@ -26,7 +26,7 @@ from ... import parallel
 from ...core import config as _config
 from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
-from ...core.sharding import unshard
+from ...core.sharding import sortable
 from ..selection import lazy as _lazy, reduce as _reduce_selection
 from .out import store_out as _store_out
 from .results import RUNTIME_ERRORS, fast_result as _result, reraise
@@ -54,12 +54,11 @@ def _split_axis(fn, axis, x):
 def whole_axes(jfn):
     """``jfn(data, axis, ...)`` given the reduced axes whole on every device
     (gathered where Explicit mesh axes partition them): for the reductions
-    that sort (``median``, ``quantile``), which JAX refuses on a partitioned axis."""
+    that sort (``median``, ``quantile``), which JAX refuses on a partitioned axis,
+    and ``prod``, whose derivative JAX cannot take over one."""
     @functools.wraps(jfn)
     def f(d, axis=None, *args, **kwargs):
-        axes = range(d.ndim) if axis is None else (
-            axis if isinstance(axis, (tuple, list)) else (axis,))
-        return jfn(unshard(d, [a % d.ndim for a in axes]), axis, *args, **kwargs)
+        return jfn(sortable(d), axis, *args, **kwargs)
     return f
 
 
