@@ -311,6 +311,11 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
                 "not carry the name mapped there (it was computed from .data or a "
                 "jax.Array): return it as a NamedArray that keeps the name, or "
                 "reduce it over the name inside the map") from None
+        if mesh is not user_mesh and any(abstract_mesh(x.data) is not None for x in arrays) \
+                and not any(isinstance(v, jax.core.Tracer) for v in flat):
+            # Explicit arguments ran on the Auto twin outside jax.set_mesh: the
+            # results go back to the user's mesh, each name where the map put it
+            flat = [jax.device_put(v, NamedSharding(user_mesh, v.sharding.spec)) for v in flat]
         return jax.tree_util.tree_unflatten(otree, [new(v, d) for v, d in zip(flat, dims)])
     return mapped
 

@@ -238,3 +238,18 @@ def test_nmap_and_shard_compose_inside_set_mesh():
                 w, MESH, RES)).max(axis="batch")
             onp.testing.assert_allclose(y.data, (want @ W).max(0), rtol=1e-12)
             onp.testing.assert_allclose(out.untag("batch", "embed"), want, rtol=1e-12)
+
+
+def test_nmap_outside_set_mesh_gives_explicit_arguments_results_on_their_mesh():
+    x, w, v = _arrays()
+    sx = np.shard(x, MESH, RES)
+    center = np.nmap(lambda a: a - a.mean(axis="batch"), mesh=MESH,
+                     axis_resources={"batch": "data"})
+    out = center(sx)
+    assert _typeof(out) == "float64[8@data,4]"
+    assert _typeof(center(x)) == "float64[8,4]"        # unplaced arguments: as before
+    for got in (out, jax.jit(center)(sx)):
+        onp.testing.assert_allclose(got.untag("batch", "embed"), X - X.mean(0), rtol=1e-12)
+    y = np.einsum("{batch,embed},{batch,embed}->{embed}", out, sx)
+    assert _typeof(y) == "float64[4@model]"
+    onp.testing.assert_allclose(y.data, ((X - X.mean(0)) * X).sum(0), rtol=1e-12)
