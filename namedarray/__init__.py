@@ -22,7 +22,7 @@ from .frontend import char, emath, rec, strings
 from .frontend.autodiff import grad, value_and_grad
 from .frontend.scan import fold, scan
 from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)
-from .mapping import nmap, shard
+from .mapping import nmap, reshard, shard
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

@@ -34,6 +34,7 @@ from jax import lax
 
 from .core import hooks
 from .core.array import check_name, new
+from .core.sharding import abstract_mesh, mesh_axes, reshard, sharding_of
 from .core.vmap import vary as _vary
 
 
@@ -203,6 +204,73 @@ def localize(fn: str, x, names):
             d = lax.dynamic_index_in_dim(x.data, i, axis=dim, keepdims=False)
             x = new(d, x.dims[:dim] + x.dims[dim + 1:], x.mapped + ((n, b.size),))
     return x
+
+
+def contraction(a, b, dn):
+    """Where a ``lax.dot_general(a, b, dn)`` of data on an Explicit mesh
+    runs: ``(a, b, out_sharding)``, the operands resharded where they
+    disagree, and None when neither is on such a mesh.
+
+    The output's dimensions keep their operands' mesh axes (a batch or free
+    name stays where it lives) and a contracted dimension's axes are reduced
+    away: the sharding JAX's own rule gives where it has one, and the one the
+    output's names imply where JAX would ask for ``out_sharding`` (a contracted
+    dimension that is partitioned).  A dimension both operands hold must sit
+    on the same mesh axes: a whole one is cut to the other's partition (a
+    local slice), two different partitions are both gathered; a mesh axis two
+    free dimensions would hold in the output stays with the left operand's."""
+    sa, sb = mesh_axes(a), mesh_axes(b)
+    if not any(sa) and not any(sb):
+        return a, b, None
+    mesh = abstract_mesh(a) if any(sa) else abstract_mesh(b)
+    sa, sb = list(sa), list(sb)
+    (ca, cb), (ba, bb) = dn
+    for i, j in zip(ca + ba, cb + bb):
+        if sa[i] == sb[j]:
+            continue
+        used_a = {m for k, t in enumerate(sa) if k != i for m in t}
+        used_b = {m for k, t in enumerate(sb) if k != j for m in t}
+        if not sa[i] and not used_a & set(sb[j]):
+            sa[i] = sb[j]
+        elif not sb[j] and not used_b & set(sa[i]):
+            sb[j] = sa[i]
+        else:
+            sa[i] = sb[j] = ()
+    free_a = [i for i in range(len(sa)) if i not in ca + ba]
+    free_b = [j for j in range(len(sb)) if j not in cb + bb]
+    taken = {m for i in tuple(ba) + tuple(free_a) for m in sa[i]}
+    for j in free_b:
+        if taken & set(sb[j]):
+            sb[j] = ()
+        taken |= set(sb[j])
+    out = [sa[i] for i in ba] + [sa[i] for i in free_a] + [sb[j] for j in free_b]
+    return (reshard(a, sa, mesh), reshard(b, sb, mesh), sharding_of(mesh, out))
+
+
+def implied(dims, operands):
+    """The sharding the names ``dims`` of a result imply (each name on the
+    Explicit mesh axes an operand gives it, a mesh axis once, positional
+    dimensions whole), for an operation JAX asks ``out_sharding`` of (a
+    gather by partitioned indices); None when no operand is on such a mesh.
+    ``operands``: NamedArrays or ``(data, dims)`` pairs."""
+    where, mesh = {}, None
+    for x in operands:
+        data, ds = (x.data, x.dims) if hasattr(x, "dims") else x
+        axes = mesh_axes(data)
+        if any(axes):
+            mesh = mesh or abstract_mesh(data)
+            for d, a in zip(ds, axes):
+                if d is not None and a:
+                    where.setdefault(d, a)
+    if mesh is None:
+        return None
+    out, taken = [], set()
+    for d in dims:
+        a = where.get(d, ()) if d is not None else ()
+        a = () if taken & set(a) else a
+        taken |= set(a)
+        out.append(a)
+    return sharding_of(mesh, out)
 
 
 hooks.localize = localize

@@ -46,6 +46,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import hooks
+from .sharding import agree, placed_dims, unshard
 
 _SCALARS = (bool, int, float, complex)
 
@@ -227,8 +228,8 @@ def align(fn: str, ops):
     """
     ops, mapped = meet(fn, ops)
     steps, dims = align_plan(fn, ops)
-    return [apply_step(x.data, st) if st is not None else x
-            for x, st in zip(ops, steps)], dims, mapped
+    return agree([apply_step(x.data, st) if st is not None else x
+                  for x, st in zip(ops, steps)]), dims, mapped
 
 
 def apply_step(data, step):
@@ -455,7 +456,9 @@ class NamedArray:
         src = [self.dims.index(d) for d in names]
         rest = [i for i in range(n, len(self.dims)) if self.dims[i] not in seen]
         perm = tuple(src) + tuple(range(n)) + tuple(rest)
-        data = self.data
+        # positional axes are whole on every device: a name partitioned over
+        # Explicit mesh axes is gathered
+        data = unshard(self.data, src)
         if perm != tuple(range(len(perm))):
             data = jax.lax.transpose(data, perm)
         return new(data, (None,) * (len(names) + n) + tuple(self.dims[i] for i in rest),
@@ -562,8 +565,9 @@ class NamedArray:
         if self.dims.count(None) == len(self.dims):
             return _numpy_repr(self.data)
         body = _numpy_repr(self.data).replace("\n", "\n" + " " * 5)
+        dims = placed_dims(self.dims, self.data) or self.dims   # batch:8@data
         return (f"NamedArray(named_shape={self.named_shape}, shape={self.shape}, "
-                f"dtype={self.dtype},\n     dims={self.dims},\n     data={body})")
+                f"dtype={self.dtype},\n     dims={dims},\n     data={body})")
 
     def __str__(self):
         if isinstance(self.data, jax.core.Tracer):

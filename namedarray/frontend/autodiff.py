@@ -28,6 +28,7 @@ import functools
 import jax
 
 from ..core.array import NamedArray
+from ..core.sharding import explicit_mesh
 
 
 def _loss_of(fn, out, has_aux):
@@ -84,7 +85,16 @@ def _value_and_grad(fn, fun, argnums, has_aux, holomorphic, allow_int):
 
     @functools.wraps(fun)
     def run(*args, **kwargs):
-        (_, out), grads = vg(*args, **kwargs)
+        # eager JAX differentiates data on an Explicit mesh only inside
+        # jax.set_mesh of that mesh (the loss's cotangent is placed on it)
+        mesh = None
+        if jax.sharding.get_abstract_mesh().empty:
+            mesh = explicit_mesh(jax.tree_util.tree_leaves((args, kwargs)))
+        if mesh is None:
+            (_, out), grads = vg(*args, **kwargs)
+        else:
+            with jax.set_mesh(mesh):
+                (_, out), grads = vg(*args, **kwargs)
         return out, grads
 
     return run

@@ -17,6 +17,7 @@ from .. import parallel
 from ..core import hooks
 from ..core.array import (NamedArray, meet, merge_mapped, new, operand, positional,
                           rewrap, view)
+from ..placement import implied
 from . import selection
 from .engines.generic import index_names
 from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
@@ -461,7 +462,9 @@ def named_getitem(x: NamedArray, idx, d, rest):
     x, entries = _prepare(fn, x, d)
     full, dims, _ = _plan(fn, x, entries)
     mapped = merge_mapped(fn, [x] + [e[1] for e in entries.values() if e[0] == "named"])
-    res = new(x.data[full], dims, mapped)
+    where = implied(dims, [x] + [e[1] for e in entries.values() if e[0] == "named"])
+    res = new(x.data[full] if where is None else x.data.at[full].get(out_sharding=where),
+              dims, mapped)
     basic = all(e[0] in ("int", "slice") for e in entries.values()) and _basic(rest)
     if dims.count(None) and basic and not gathered_any(base, entries):
         # ints and slices: writes into the result reach x (NumPy's views, for writes)

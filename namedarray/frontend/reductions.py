@@ -30,7 +30,7 @@ from .elementwise import UFUNCS, _barrier_div, exact_divide
 from .engines.args import np_asarray
 from .engines.generic import wrap
 from .engines.out import store_out
-from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction
+from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction, whole_axes
 from .engines.select import result_type
 
 
@@ -412,7 +412,8 @@ def _median_of(a, axes, keepdims, skip_nan):
     if skip_nan:
         k = jnp.sum(~nan, axis=-1, keepdims=True)
     else:
-        k = jnp.full(t.shape[:-1] + (1,), n)
+        # (full_like: where t is partitioned over Explicit mesh axes, so is k)
+        k = jnp.full_like(t[..., :1], n, dtype=jnp.asarray(n).dtype)
     lo = jnp.take_along_axis(srt, jnp.maximum((k - 1) // 2, 0), -1)[..., 0].astype(ct)
     hi = jnp.take_along_axis(srt, jnp.maximum(k // 2, 0) % n, -1)[..., 0].astype(ct)
     # NumPy's mean of the middle value(s): their sum over the count (a complex
@@ -489,7 +490,7 @@ def _mean_of_parts(s, names, count):
 # name -> (jax.numpy function, collective for names bound by nmap, options)
 _TABLE = {
     "sum": (jnp.sum, parallel.psum, {}),
-    "prod": (jnp.prod, parallel.pprod, {}),
+    "prod": (whole_axes(jnp.prod), parallel.pprod, {}),
     "mean": (_mean_int(_complex_mean(jnp.mean, jnp.sum)), _mean_of_parts,
              {"local": _mean_part}),
     "max": (_complex_nan(jnp.max), parallel.pmax, {}),
@@ -501,7 +502,7 @@ _TABLE = {
     "nansum": (jnp.nansum, parallel.psum, {}),
     "nanmax": (_nan_extreme(jnp.nanmax), None, {}),
     "nanmin": (_nan_extreme(jnp.nanmin), None, {}),
-    "nanprod": (jnp.nanprod, parallel.pprod, {}),
+    "nanprod": (whole_axes(jnp.nanprod), parallel.pprod, {}),
     "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
     "logsumexp": (_logsumexp, _logsumexp_coll, {}),
     "std": (_moment_ddof(jnp.std), None, {}),
@@ -510,8 +511,8 @@ _TABLE = {
     "nanvar": (_nan_moment(jnp.nanvar), None, {}),
     "nanmean": (_complex_mean(jnp.nanmean, jnp.nansum), None, {}),
     "ptp": (_ptp, None, {}),
-    "median": (_empty_median(jnp.median), None, {}),
-    "nanmedian": (_empty_median(jnp.nanmedian), None, {}),
+    "median": (whole_axes(_empty_median(jnp.median)), None, {}),
+    "nanmedian": (whole_axes(_empty_median(jnp.nanmedian)), None, {}),
     "argmax": (_complex_arg(jnp.argmax, True), None, {"flat_none": True,
                                                       "takes_tuple": False}),
     "argmin": (_complex_arg(jnp.argmin, False), None, {"flat_none": True,
@@ -654,7 +655,8 @@ def _quantile(jfn, name):
                                  "size 0")
         q_arg = qq if qh is None else jnp.asarray(qh)
         keepdims = keepdims and x.ndim > 0      # (jnp gives a 0-d array shape (1,))
-        res = reduction(lambda d, axis, **kw: jfn(d, q_arg, axis, method=method, **kw),
+        res = reduction(whole_axes(lambda d, axis, **kw: jfn(d, q_arg, axis, method=method,
+                                                             **kw)),
                         name)(x, axis, keepdims=keepdims)
         return store_out(name, out, res)
     f.__name__ = f.__qualname__ = name

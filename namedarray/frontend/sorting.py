@@ -14,6 +14,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
+from ..core.array import rewrap
+from ..core.sharding import sortable
 from .creation import asarray
 from .engines.generic import wrap
 
@@ -87,7 +89,7 @@ def _operand(fn, a, axis, order, verb):
     if axis is None and x.names:
         raise ValueError(f"{fn}: axis=None flattens the positional axes; the array also "
                          f"has named axes {x.named_shape}, which stay")
-    return x
+    return rewrap(x, sortable(x.data))
 
 
 def _PARTITION(fn, a, kth, axis, kind, order):

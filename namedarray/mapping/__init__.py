@@ -10,9 +10,9 @@ array([3., 5., 7.])
 from __future__ import annotations
 
 from .local import local_nmap
-from .mesh import mesh_nmap, shard
+from .mesh import mesh_nmap, reshard, shard
 
-__all__ = ["nmap", "shard"]
+__all__ = ["nmap", "reshard", "shard"]
 
 
 def nmap(f, axes=None, mesh=None, axis_resources=None):

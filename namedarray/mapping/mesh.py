@@ -28,6 +28,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 from ..core.array import NamedArray, align, meet, new, positional, rewrap
 from ..core.dims import order_names
+from ..core.sharding import abstract_mesh
 from ..parallel import gather_names
 from ..placement import Binding, bind, bindings, localize
 from .local import check_axes, check_sizes, is_named, local_nmap
@@ -96,38 +97,81 @@ def shard(tree, mesh, axis_resources):
     optimizer state); the result has the same structure.  An array that lacks
     a name is replicated along that name's mesh axes; positional axes are
     replicated; plain (JAX or NumPy) arrays in a container are placed
-    replicated, and other leaves are returned as they are.  Ordinary operations
-    on the result then run partitioned by XLA, and equal the unsharded run.
+    replicated, and other leaves are returned as they are.  Operations on the
+    result run partitioned, and equal the unsharded run.
 
-    A mesh from ``jax.make_mesh`` has Explicit axis types by default; outside a
-    ``jax.set_mesh`` context of that mesh the data is placed on its Auto-typed
-    twin (the same devices and axes), so that operations needing a whole axis
-    (``sort``, ``cumsum``, a contraction over a partitioned name) are
-    partitioned by the compiler rather than refused.  Inside ``jax.set_mesh``
-    the mesh is used as it is, and its Explicit sharding rules apply.
+    The mesh keeps its axis types.  On a mesh with Explicit axes
+    (``jax.make_mesh``'s default) the placement is part of the data's type
+    (``jax.typeof(y.data)`` shows ``8@data``) and every named
+    operation gives the sharding its names imply, inside ``jax.set_mesh`` and
+    outside it; on an Auto mesh the compiler chooses.  (Under ``jit`` outside
+    ``jax.set_mesh``, data not yet on the mesh is constrained on the mesh's
+    Auto twin: JAX places a jitted call's Explicit values only inside a mesh
+    context.)
 
     >>> import jax, namedarray as np
     >>> mesh = jax.make_mesh((1,), ("data",))
     >>> y = np.shard(np.ones((4, 3)).tag("batch", None), mesh, {"batch": "data"})
     >>> y.sum(axis="batch").shape
     (3,)
+    >>> jax.typeof(y.data)
+    ShapedArray(float64[3,4@data])
     >>> p = np.shard({"w": np.ones((3, 2)).tag("f", "o"), "b": np.zeros(2).tag("o")},
     ...              mesh, {"o": "data"})
     >>> p["w"].data.sharding.spec
     P(None, 'data')
     """
     res = resources("shard", mesh, axis_resources)
-    place = _call_mesh(mesh)
+    return _place("shard", tree, res, lambda x: mesh)
+
+
+def reshard(tree, axis_resources):
+    """Move every NamedArray in ``tree`` (a NamedArray or a pytree of them) to
+    other mesh axes of the mesh it is on: ``axis_resources`` says where each
+    name goes, as for :func:`shard`, and a name it leaves out becomes whole on
+    every device.  Eager and under ``jit``; inside ``jax.set_mesh`` an array
+    not yet on a mesh is placed on the context's mesh.
+
+    >>> import jax, namedarray as np
+    >>> mesh = jax.make_mesh((1, 1), ("data", "model"))
+    >>> x = np.shard(np.ones((4, 2)).tag("batch", "embed"), mesh, {"batch": "data"})
+    >>> jax.typeof(np.reshard(x, {"batch": "model", "embed": "data"}).data)
+    ShapedArray(float64[4@model,2@data])
+    """
+    def mesh_of(x):
+        m = getattr(getattr(x.data, "sharding", None), "mesh", None)
+        if isinstance(x.data, jax.core.Tracer) or not isinstance(m, jax.sharding.Mesh):
+            m = abstract_mesh(x.data)
+            if m is None:    # inside jax.set_mesh: its mesh
+                ctx = (jax.sharding.get_abstract_mesh() if isinstance(x.data, jax.core.Tracer)
+                       else jax.sharding.get_mesh())
+                m = None if ctx.empty else ctx
+        if m is None or not m.axis_names:
+            raise ValueError(
+                f"reshard: an array with named axes {x.named_shape} is not on a mesh "
+                "(and no jax.set_mesh context gives one); place it with "
+                "np.shard(x, mesh, axis_resources)")
+        resources("reshard", m, axis_resources)
+        return m
+    return _place("reshard", tree, None, mesh_of, axis_resources)
+
+
+def _place(fn, tree, res, mesh_of, axis_resources=None):
+    """``shard``/``reshard``: each NamedArray leaf of ``tree`` placed by its names
+    on ``mesh_of(leaf)`` (``res``: the resources, or None to read them against
+    each leaf's own mesh)."""
     if not isinstance(tree, NamedArray) and _is_array(tree):
         tree = positional(jnp.asarray(tree))     # one plain array: a positional NamedArray
 
     def one(x):
         if isinstance(x, NamedArray):
-            return _shard_one(x, mesh, place, res)
-        if isinstance(x, jax.core.Tracer):
-            return jax.lax.with_sharding_constraint(x, NamedSharding(place, PartitionSpec()))
-        if _is_array(x):
-            return jax.device_put(jnp.asarray(x), NamedSharding(place, PartitionSpec()))
+            mesh = mesh_of(x)
+            return _shard_one(fn, x, mesh, res if res is not None else
+                              resources(fn, mesh, axis_resources))
+        if fn == "shard" and _is_array(x):
+            mesh = mesh_of(x)
+            return _put(x if isinstance(x, jax.Array) else jnp.asarray(x),
+                        NamedSharding(mesh, PartitionSpec()))
         return x
     return jax.tree_util.tree_map(one, tree, is_leaf=is_named_array)
 
@@ -140,18 +184,32 @@ def _is_array(x) -> bool:
     return isinstance(x, (jax.Array, onp.ndarray, onp.generic))
 
 
-def _shard_one(x, mesh, place, res):
+def _shard_one(fn, x, mesh, res):
     if x.mapped:
-        raise ValueError(f"shard: an array is mapped over {dict(x.mapped)} by an enclosing "
-                         "nmap; shard places whole arrays, call it outside the map")
-    used = check_shared("shard", res, x.named_shape)
-    _check_divisible("shard", mesh, used, x.named_shape)
+        raise ValueError(f"{fn}: an array is mapped over {dict(x.mapped)} by an enclosing "
+                         f"nmap; {fn} places whole arrays, call it outside the map")
+    used = check_shared(fn, res, x.named_shape)
+    _check_divisible(fn, mesh, used, x.named_shape)
     spec = PartitionSpec(*[_spec_entry(used.get(d, ())) if d is not None else None
                            for d in x.dims])
-    sharding = NamedSharding(place, spec)
-    if isinstance(x.data, jax.core.Tracer):      # under jit: a constraint on the value
-        return rewrap(x, jax.lax.with_sharding_constraint(x.data, sharding))
-    return rewrap(x, jax.device_put(x.data, sharding))
+    return rewrap(x, _put(x.data, NamedSharding(mesh, spec)))
+
+
+def _put(data, sharding):
+    """``data`` placed with ``sharding``: eagerly a ``device_put``; under ``jit``
+    a ``reshard`` (Explicit axes: the sharding enters the value's type) or a
+    constraint (Auto axes, or data a jitted call outside ``jax.set_mesh`` has
+    on no mesh yet, which JAX cannot give Explicit axes there)."""
+    if not isinstance(data, jax.core.Tracer):
+        return jax.device_put(data, sharding)
+    mesh = sharding.mesh
+    explicit = any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
+    if explicit and (abstract_mesh(data) is not None
+                     or not jax.sharding.get_abstract_mesh().empty):
+        return jax.sharding.reshard(data, sharding)
+    if explicit:
+        sharding = NamedSharding(_auto(mesh), sharding.spec)
+    return jax.lax.with_sharding_constraint(data, sharding)
 
 
 def _auto(mesh):
@@ -253,6 +311,11 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
                 "not carry the name mapped there (it was computed from .data or a "
                 "jax.Array): return it as a NamedArray that keeps the name, or "
                 "reduce it over the name inside the map") from None
+        if mesh is not user_mesh and any(abstract_mesh(x.data) is not None for x in arrays) \
+                and not any(isinstance(v, jax.core.Tracer) for v in flat):
+            # Explicit arguments ran on the Auto twin outside jax.set_mesh: the
+            # results go back to the user's mesh, each name where the map put it
+            flat = [jax.device_put(v, NamedSharding(user_mesh, v.sharding.spec)) for v in flat]
         return jax.tree_util.tree_unflatten(otree, [new(v, d) for v, d in zip(flat, dims)])
     return mapped
 

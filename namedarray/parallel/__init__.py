@@ -34,6 +34,7 @@ from jax._src.lax.parallel import all_gather_invariant
 
 from ..core import config, hooks
 from ..core.array import NamedArray, new, operand, positional
+from ..core.sharding import unshard
 from ..core.vmap import batched, gather_vmap, primitive, psum_vmap
 from ..placement import instance_index, localize, resolve, vary
 
@@ -337,9 +338,11 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
     concatenated in global order, and a value that does not vary along a bound
     name is repeated along it."""
     x = _as_named(x)
+    whole = []
     for p in resolve(fn, x, names):
         b = p.binding
         if b is None:
+            whole.append(p.name)
             continue
         d = x.data
         if p.kind == "block":
@@ -358,6 +361,8 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
                 _without(x.mapped, p.name))
     if not last:
         return x.untag(*names)
+    if whole:   # a whole axis partitioned over Explicit mesh axes: gather it
+        x = new(unshard(x.data, [x.dims.index(n) for n in whole]), x.dims, x.mapped)
     n = x.ndim
     rest = tuple(d for d in x.names if d not in names)
     perm = tuple(range(n)) + tuple(x.dims.index(d) for d in tuple(names) + rest)

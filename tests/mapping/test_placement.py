@@ -3,6 +3,8 @@ physical run's names, dtype, values and gradients under every placement of its
 names -- a local nmap, a mesh (one element per device, or a split local block),
 a 2-D mesh, a local nmap nested in a mesh one, a mesh nmap nested in a mesh
 nmap, each also under jax.jit."""
+import contextlib
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -38,7 +40,26 @@ PLACEMENTS = {
     "mesh-b-and-c": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": "y", "c": "x"}),
     "nmap-in-mesh": _nested_local,
     "mesh-in-mesh": _nested_mesh,
+    # explicit sharding: the names partitioned in the data's type, no map
+    "explicit": lambda f: _sharded(f, MESH8, {"b": "d"}),
+    "set_mesh": lambda f: _sharded(f, MESH24, {"b": "y", "c": "x"}),
 }
+# the placements that shard without a map (a collective needs one)
+UNMAPPED = {"physical", "explicit", "set_mesh"}
+SHARDED = {"explicit": (MESH8, {"b": "d"}), "set_mesh": (MESH24, {"b": "y", "c": "x"})}
+
+
+def _sharded(f, mesh, res):
+    return lambda v: f(np.shard(v, mesh, res))
+
+
+def _context(placement, grad=False):
+    """``jax.set_mesh`` for the placement that runs in it; JAX differentiates
+    Explicit-mesh data eagerly only inside one, so gradients of both explicit
+    placements are taken there."""
+    if placement == "set_mesh" or (grad and placement == "explicit"):
+        return jax.set_mesh(SHARDED[placement][0])
+    return contextlib.nullcontext()
 
 IDX = onp.array([5, 0, 7, 7])
 SQ = lambda v: v * v  # noqa: E731
@@ -113,7 +134,10 @@ def _reference(op, x):
 
 def _run(op, placement, x, jit):
     f = PLACEMENTS[placement](OPS[op])
-    return jax.jit(f)(x) if jit else f(x)
+    with _context(placement):
+        if jit and placement in SHARDED:     # jit gets the data as placed
+            x = np.shard(x, *SHARDED[placement])
+        return jax.jit(f)(x) if jit else f(x)
 
 
 def _named(data, dims):
@@ -152,6 +176,8 @@ def test_every_op_equals_the_physical_run(placement):
     dims = DIMS[0]
     x = _named(_data(dims), dims)
     for op in OPS:
+        if op in NEEDS_MAP and placement in UNMAPPED:
+            continue
         if op == "index_bc" and placement == "nmap-b-only":   # "c" is not mapped
             with pytest.raises(ValueError, match="axis_index: axis name 'c' is not an axis"):
                 _run(op, placement, x, jit=False)
@@ -169,14 +195,15 @@ def test_every_op_equals_the_physical_run(placement):
 def test_drawn_placement_values_and_gradients(op, placement, dims, jit, seed):
     data = _data(dims, seed)
     x = _named(data, dims)
-    if op in NEEDS_MAP and placement in ("physical", "nmap-b-only"):
+    if op in NEEDS_MAP and placement in UNMAPPED | {"nmap-b-only"}:
         return
     _check(_run(op, placement, x, jit), _reference(op, x))
     if op in NO_GRAD:
         return
     g = jax.grad(_loss(op, placement, dims))
     want = jax.grad(_loss(op, "physical", dims))(data)
-    got = (jax.jit(g) if jit else g)(data)
+    with _context(placement, grad=True):
+        got = (jax.jit(g) if jit else g)(data)
     onp.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
 
 
@@ -199,7 +226,8 @@ def test_drawn_gradients_taken_inside_the_map(op, placement, dims, jit, seed):
     x = _named(_data(dims, seed), dims)
     want = jax.grad(_inner_loss(op))(x)
     f = PLACEMENTS[placement](jax.grad(_inner_loss(op)))
-    _check((jax.jit(f) if jit else f)(x), want)
+    with _context(placement, grad=True):
+        _check((jax.jit(f) if jit else f)(x), want)
 
 
 @settings(max_examples=15)

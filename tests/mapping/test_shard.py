@@ -100,16 +100,23 @@ def test_missing_name_replicates_and_one_plain_array():
     onp.testing.assert_array_equal(plain, onp.arange(4.0))
 
 
-def test_inside_the_users_mesh_context_keeps_its_mesh():
-    mesh = jax.make_mesh((8,), ("data",))
+def test_the_mesh_keeps_its_axis_types():
     x = np.asarray(X).tag("batch", "feat")
+    mesh = jax.make_mesh((8,), ("data",))
     with jax.set_mesh(mesh):
         sx = np.shard(x, mesh, {"batch": "data"})
         assert sx.data.sharding.mesh.axis_types == (AxisType.Explicit,)
+        assert str(jax.typeof(sx.data)) == "float64[16@data,8]"
         onp.testing.assert_allclose((sx * 2).max(axis="feat").data,
                                     (X * 2).max(1), rtol=1e-12)
     out = np.shard(x, mesh, {"batch": "data"})
+    assert out.data.sharding.mesh.axis_types == (AxisType.Explicit,)
+    assert str(jax.typeof(out.data)) == "float64[16@data,8]"
+    auto = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
+    out = np.shard(x, auto, {"batch": "data"})
     assert out.data.sharding.mesh.axis_types == (AxisType.Auto,)
+    assert str(jax.typeof(out.data)) == "float64[16,8]"
+    assert out.data.sharding.spec == PS("data", None)
 
 
 @pytest.mark.parametrize("tree, res, msg", [

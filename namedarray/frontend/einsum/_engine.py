@@ -43,6 +43,7 @@ from jax.core import Tracer
 
 from ... import parallel
 from ...core.array import NamedArray, meet, new, positional
+from ...placement import contraction
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
@@ -393,7 +394,9 @@ def _dot(i, j, dn, pet, precision, cast):
         a, b = vals[i], vals[j]
         if cast is not None:
             a, b = a.astype(cast), b.astype(cast)
-        vals[i] = lax.dot_general(a, b, dn, precision=precision, preferred_element_type=pet)
+        a, b, where = contraction(a, b, dn)
+        vals[i] = lax.dot_general(a, b, dn, precision=precision, preferred_element_type=pet,
+                                  out_sharding=where)
     return step
 
 

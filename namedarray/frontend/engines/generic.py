@@ -29,6 +29,7 @@ from ... import parallel
 from ...core.array import (NamedArray, align, align_plan, meet, normalize_axis, operand,
                            positional)
 from ...core.dims import has_names as axis_has_names
+from ...core.sharding import agree_names
 from ...core.vmap import nested_vmap
 from .out import store_out
 from .results import RUNTIME_ERRORS, reraise, wrap_result
@@ -102,6 +103,8 @@ def vmap_names(fn, jfn, args, kwargs):
         if x.names != want:
             d = jax.lax.transpose(d, tuple(range(n)) + tuple(n + x.names.index(w) for w in want))
         arrays.append((d, n, want))
+    datas = agree_names([d for d, _, _ in arrays], [(None,) * n + w for _, n, w in arrays])
+    arrays = [(d, n, w) for d, (_, n, w) in zip(datas, arrays)]
 
     def call(*datas):
         full = list(leaves)

@@ -26,6 +26,7 @@ from ... import parallel
 from ...core import config as _config
 from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
+from ...core.sharding import sortable
 from ..selection import lazy as _lazy, reduce as _reduce_selection
 from .out import store_out as _store_out
 from .results import RUNTIME_ERRORS, fast_result as _result, reraise
@@ -48,6 +49,17 @@ def _broadcasts_to(shape, target) -> bool:
 def _split_axis(fn, axis, x):
     """-> (positional physical axes tuple or None for all, names tuple, was_scalar)"""
     return split_axis(fn, axis, x.ndim)
+
+
+def whole_axes(jfn):
+    """``jfn(data, axis, ...)`` given the reduced axes whole on every device
+    (gathered where Explicit mesh axes partition them): for the reductions
+    that sort (``median``, ``quantile``), which JAX refuses on a partitioned axis,
+    and ``prod``, whose derivative JAX cannot take over one."""
+    @functools.wraps(jfn)
+    def f(d, axis=None, *args, **kwargs):
+        return jfn(sortable(d), axis, *args, **kwargs)
+    return f
 
 
 def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True,

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
+from ...core.sharding import agree
 from ...core.array import (NamedArray, align, align_plan, apply_step, new, normalize_axis,
                            operand, positional, rewrap, to_jax)
 from ..indexing import check_index
@@ -556,8 +557,8 @@ def _kernel(jfn, steps, out_dt):
     k = _KERNELS.get(key)
     if k is None:
         def run(*datas):
-            r = jfn(*[apply_step(d, st) if st is not None else d
-                      for d, st in zip(datas, steps)])
+            r = jfn(*agree([apply_step(d, st) if st is not None else d
+                            for d, st in zip(datas, steps)]))
             return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
         k = jax.jit(run)
         if len(_KERNELS) > 4096:
