@@ -29,9 +29,9 @@ Parameters broadcast as in NumPy; a parameter with *named* axes gives a result
 with those names (one independent draw per named slice).  ``size`` is an int
 or a tuple of ints (positional axes), a dict of named sizes
 (``size=x.named_shape``), or a tuple mixing both: ``size=(3, {"batch": 8})``
-has positional shape ``(3,)`` and the name ``"batch"``.  ``shuffle`` works in place: on a NamedArray it rebinds
-``x.data`` (and ``axis`` may name an axis); NumPy arrays and lists are
-shuffled in place too.
+has positional shape ``(3,)`` and the name ``"batch"``.  ``shuffle`` works in
+place: on a NamedArray it rebinds ``x.data`` (and ``axis`` may name an axis);
+NumPy arrays and lists are shuffled in place too.
 
 Keyed, for traced code.  ``default_rng(key)`` with a JAX key
 (``jax.random.key(0)``, or ``PRNGKey`` data; a traced key inside ``jax.jit``

@@ -446,7 +446,8 @@ def test_every_method_that_takes_an_array_is_in_the_named_table():
 # distribution, sizes, integers, out=, choice, permutations, the vector
 # distributions, parameters with different names)
 ENGINE_PATHS = ["normal", "binomial", "gamma_size", "gamma_two_names", "integers",
-                "random_out", "random_named_size", "normal_mixed_size", "choice_named_p", "permutation_along_name", "shuffle",
+                "random_out", "random_named_size", "normal_mixed_size", "choice_named_p",
+                "permutation_along_name", "shuffle",
                 "permuted_axis", "multinomial"]
 PLACED_CALLS = {"nmap": ENGINE_PATHS, "split": sorted(NAMED_CALLS), "mesh": ENGINE_PATHS,
                 "mesh-b-and-c": ENGINE_PATHS}
