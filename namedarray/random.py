@@ -26,10 +26,12 @@ default).  With ``size=None`` and scalar parameters a draw is a Python
 ``float``/``int`` where NumPy returns one, and a 0-d array where NumPy returns
 a NumPy scalar (``Generator.integers``, ``choice`` from an array).
 Parameters broadcast as in NumPy; a parameter with *named* axes gives a result
-with those names (one independent draw per named slice); ``size`` is
-positional.  ``shuffle`` works in place: on a NamedArray it rebinds
-``x.data`` (and ``axis`` may name an axis); NumPy arrays and lists are
-shuffled in place too.
+with those names (one independent draw per named slice).  ``size`` is an int
+or a tuple of ints (positional axes), a dict of named sizes
+(``size=x.named_shape``), or a tuple mixing both: ``size=(3, {"batch": 8})``
+has positional shape ``(3,)`` and the name ``"batch"``.  ``shuffle`` works in
+place: on a NamedArray it rebinds ``x.data`` (and ``axis`` may name an axis);
+NumPy arrays and lists are shuffled in place too.
 
 Keyed, for traced code.  ``default_rng(key)`` with a JAX key
 (``jax.random.key(0)``, or ``PRNGKey`` data; a traced key inside ``jax.jit``
@@ -46,14 +48,18 @@ only draw once, at trace time.
 True
 
 Named draws.  Named axes are batch axes for every method: those of the
-parameters, of ``out=``, of the array given to ``choice``, ``permutation``,
-``shuffle`` and ``permuted`` (one choice or permutation per named slice), of
-``multivariate_normal``'s mean, and so on.  Each named slice is drawn from
-the key with the slice's global index folded in (one ``fold_in`` per name, in
-sorted name order), so inside an ``nmap`` (local, on a mesh, split, nested)
-every instance draws its own slice, and the result equals the physical draw.
-``binomial`` and ``multinomial`` over a mesh draw every instance's slices and
-keep their own (JAX's sampler cannot take a key that varies over a mesh axis).
+parameters, of ``size``, of ``out=``, of the array given to ``choice``,
+``permutation``, ``shuffle`` and ``permuted`` (one choice or permutation per
+named slice), of ``multivariate_normal``'s mean, and so on.  The elementwise
+distributions draw the whole physical block (positional axes, then the names
+in sorted order) with one ``jax.random`` call, so they cost what
+``jax.random`` costs on that shape (``benchmarks/bench_random.py``); inside an
+``nmap`` (local, on a mesh, split, nested) each instance keeps its slice of
+that block, so the result equals the physical draw.  The other methods draw
+each named slice from the key with the slice's global index folded in (one
+``fold_in`` per name, in sorted name order), with the same guarantee;
+``multinomial`` over a mesh draws every instance's slices and keeps its own
+(JAX's sampler cannot take a key that varies over a mesh axis).
 
 Differences from NumPy: parameter checks (``scale < 0`` and the like) run on
 concrete values only (not under tracing).  ``Generator.spawn`` advances the
@@ -72,7 +78,8 @@ import numpy as onp
 from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
                           Philox, SeedSequence)
 
-from .core.array import NamedArray, align_plan, meet, new, normalize_axis, positional, rewrap
+from .core.array import (NamedArray, align_plan, check_name, meet, new, normalize_axis,
+                         positional, rewrap)
 from .core.vmap import nested_vmap
 from .frontend.engines.out import store_out
 from .parallel import axis_index, gather_names, scatter_names
@@ -188,9 +195,10 @@ class _Stream:
     def _sample(self, fn, draw, params, size, dtype, scalar, work=None, like=None):
         """Draw ``draw(key, shape, dtype, *params)`` (``work`` is the dtype it
         computes in, ``dtype`` the result's) with NumPy's broadcasting of
-        ``params`` against ``size``; named axes of parameters (and of ``like``,
-        an ``out=`` array) are batch axes (see :func:`_slices`)."""
-        size = _size(fn, size)
+        ``params`` against ``size``; named axes of parameters, of ``size`` (a
+        dict, or ints and dicts) and of ``like`` (an ``out=`` array) are axes
+        of the block drawn (see :func:`_block`)."""
+        size, named = _sizes(fn, size)
         ops = [p if isinstance(p, (NamedArray, int, float)) else positional(jnp.asarray(p))
                for p in params]
         shapes = [o.shape for o in ops if isinstance(o, NamedArray)]
@@ -204,11 +212,104 @@ class _Stream:
             raise ValueError(f"{fn}: parameters with shapes {shown} cannot be broadcast "
                              + ("together" if size is None else f"to size {size}")) from None
         key = self._next_key(fn)
-        res = _slices(fn, key, _run_draw, (draw, tuple(shape), work or dtype), ops, like,
-                      whole=getattr(draw, "whole", False))
+        res = _block(fn, key, draw, tuple(shape), work or dtype, ops, like, named)
         if res.dtype != dtype:
             res = rewrap(res, res.data.astype(dtype))
-        return _result(res, scalar if size is None else None)
+        return _result(res, scalar if size is None and named is None else None)
+
+
+# --------------------------------------------------------------------------
+# elementwise draws: one jax.random call for the whole physical block
+# --------------------------------------------------------------------------
+def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
+    """``draw(key, shape + named sizes, dtype, *params)``: one call of the
+    ``jax.random`` sampler for the whole physical block, whose axes are the
+    positional ``shape`` and then every name of the parameters, of ``like``
+    and of ``named`` (a ``size`` dict), in sorted name order.
+
+    So a draw is a function of the key and the global index along each axis:
+    inside an ``nmap`` (local, on a mesh, split, nested) the block is drawn
+    whole with the map-invariant key and each instance keeps its slice
+    (:func:`~namedarray.placement.localize`, a dynamic slice by the instance
+    index; mapped parameters are gathered first), so the result equals the
+    physical draw, and every named slice differs.  Under a local map the
+    block is drawn once; on a mesh, each device draws the block of the
+    global size.  Returns a NamedArray: ``shape``, then the names in sorted
+    order (the order the values are defined in: drawing in another and
+    transposing would cost a transpose per draw)."""
+    src = [o for o in ops if isinstance(o, NamedArray)] + ([like] if like is not None else [])
+    sizes, seen = {}, {}
+    for where, nshape in [("size", named or {})] + [
+            ("out" if o is like else "a parameter", o.named_shape) for o in src]:
+        for n, s in nshape.items():
+            if sizes.setdefault(n, s) != s:
+                raise ValueError(
+                    f"{fn}: axis name {n!r} has size {sizes[n]} in {seen[n][0]} (named "
+                    f"shape {seen[n][1]}) but size {s} in {where} (named shape {nshape})")
+            seen.setdefault(n, (where, nshape))
+    if not sizes:
+        return positional(_jitted(draw)(key, shape, dtype, *[
+            o.data if isinstance(o, NamedArray) else o for o in ops]))
+    names = tuple(sorted(sizes))
+    datas, layouts = [], []
+    for o in ops:
+        if not isinstance(o, NamedArray):
+            datas.append(o)
+            layouts.append(None)
+            continue
+        if o.mapped:
+            o = _gathered(fn, o)
+        datas.append(o.data)
+        layouts.append((o.ndim, o.names))
+    full = shape + tuple(sizes[n] for n in names)
+    data = _block_jit(draw, full, dtype, len(shape), names, tuple(layouts), key, *datas)
+    return localize(fn, new(data, (None,) * len(shape) + names), names)
+
+
+@jax.jit(static_argnums=(0, 1, 2, 3, 4, 5))
+def _block_jit(draw, full, dtype, npos, names, layouts, key, *datas):
+    args = [d if lay is None else _fit(d, *lay, npos, names)
+            for d, lay in zip(datas, layouts)]
+    return _jitted(draw)(key, full, dtype, *args)
+
+
+def _fit(d, n, have, npos, names):
+    """A parameter's data (``n`` positional axes, then the names ``have``)
+    broadcastable to the block: positional axes right-aligned, its names at
+    their place in ``names``, size 1 where it lacks one."""
+    order = [h for h in names if h in have]
+    perm = tuple(range(n)) + tuple(n + have.index(h) for h in order)
+    if perm != tuple(range(d.ndim)):
+        d = jax.lax.transpose(d, perm)
+    return d.reshape((1,) * (npos - n) + d.shape[:n] + tuple(
+        d.shape[n + order.index(h)] if h in have else 1 for h in names))
+
+
+def _sizes(fn, size):
+    """``size`` -> (positional sizes or None, named sizes or None): an int, a
+    tuple of ints, a dict ``{name: size}`` (``x.named_shape``), or a tuple
+    mixing ints (positional axes, in order) and dicts (named axes)."""
+    if isinstance(size, dict):
+        size = (size,)
+    if not isinstance(size, (tuple, list)) or not any(isinstance(s, dict) for s in size):
+        return _size(fn, size), None
+    named = {}
+    for part in size:
+        if not isinstance(part, dict):
+            continue
+        for n, s in part.items():
+            check_name(fn, "size", n)
+            try:
+                s = operator.index(s)
+            except TypeError:
+                raise TypeError(f"{fn}: size {size!r}: the size of axis {n!r} must be an "
+                                f"int, got {s!r}") from None
+            if s < 0:
+                raise ValueError(f"{fn}: negative size {s} for axis {n!r} in size {size!r}")
+            if n in named:
+                raise ValueError(f"{fn}: axis name {n!r} appears twice in size {size!r}")
+            named[n] = s
+    return _size(fn, tuple(s for s in size if not isinstance(s, dict))), named
 
 
 # --------------------------------------------------------------------------
@@ -289,11 +390,6 @@ def _slices_jit(run, static, union, layouts, m, key, *datas):
             k = _R.fold_in(k, jnp.asarray(i, jnp.uint32))
         return run(k, static, *args[:len(args) - m])
     return nested_vmap(one, union, layouts)(*datas)
-
-
-def _run_draw(key, static, *params):
-    draw, shape, dtype = static
-    return _jitted(draw)(key, shape, dtype, *params)
 
 
 _JITTED: dict = {}
@@ -420,7 +516,6 @@ def _whole(draw):
     return draw
 
 
-@_whole
 def _binomial(k, s, dt, n, p):
     return _R.binomial(k, n, p, s, _float())
 
@@ -564,7 +659,9 @@ class _Sampler(_Stream):
     def _integers(self, fn, low, high, size, dtype, endpoint, scalar):
         if high is None:
             low, high = 0, low
-        dt = onp.dtype(dtype)
+        # ``int`` (the default) is the default integer: int64, or int32 with
+        # JAX's dtype defaults (never a request JAX would truncate with a warning)
+        dt = onp.dtype(_int() if dtype is int else dtype)
         if dt.kind not in "biu":
             raise TypeError(f"{fn}: dtype must be an integer or bool dtype, got {dt}")
         lo, hi = _concrete(low), _concrete(high)
@@ -790,8 +887,8 @@ class RandomState(_Sampler):
 
     def randint(self, low, high=None, size=None, dtype=int):
         """Integers in [low, high) (or [0, low))."""
-        dt = onp.dtype(dtype)
-        scalar = int if dt == onp.dtype(int) else bool if dt == onp.bool_ else None
+        dt = onp.dtype(_int() if dtype is int else dtype)
+        scalar = int if dt == onp.dtype(_int()) else bool if dt == onp.bool_ else None
         return self._integers("randint", low, high, size, dtype, False, scalar)
 
     def random_integers(self, low, high=None, size=None):
@@ -850,8 +947,9 @@ class Generator(_Sampler):
             return _fill_out(self, "random", _uniform01, (), dt, out)
         return self._sample("random", _uniform01, (), size, dt, float)
 
-    def integers(self, low, high=None, size=None, dtype=onp.int64, endpoint=False):
-        """Integers in [low, high) (``endpoint=True``: [low, high])."""
+    def integers(self, low, high=None, size=None, dtype=int, endpoint=False):
+        """Integers in [low, high) (``endpoint=True``: [low, high]); ``dtype``
+        defaults to the default integer (NumPy's int64)."""
         return self._integers("integers", low, high, size, dtype, endpoint,
                               bool if onp.dtype(dtype) == onp.bool_ else None)
 

@@ -795,13 +795,27 @@ def _flatten(x):
 
 
 def _unflatten(aux, children):
+    """A NamedArray around ``children``'s one leaf.  Raw JAX transforms
+    (``jax.vmap``, ``jax.lax.map``, ``jax.lax.scan``) take or add the leaf's
+    leading axis, which is the leading positional axis (positional axes are
+    physically first): the dims follow.  Where the array has no positional
+    axis the leading axis holds a name, and taking it would slice whichever
+    name is stored first: that is an error.  (A one-name array is let through:
+    a per-leaf reduction, ``jax.tree_util.tree_map(jnp.sum, params)`` as optax
+    computes norms, gives the same 0-d leaf, and nothing else could be meant.)"""
     dims, mapped = aux
     (data,) = children
     nd = getattr(data, "ndim", None)
     if nd is not None and isinstance(nd, int) and nd != len(dims):
-        # jax.vmap removed (in_axes) or added (out_axes) a physical axis; the
-        # leading positional axes are physically first, so that is the axis.
         if nd == len(dims) - 1:
+            if dims[0] is not None and nd:
+                raise ValueError(
+                    f"a raw JAX transform (jax.vmap, jax.lax.map, jax.lax.scan) or a "
+                    f"function of the leaves took the leading axis of a NamedArray with "
+                    f"named axes {dims} and no positional axis: it would slice the name "
+                    f"{dims[0]!r} only because it is stored first. Map over a name with "
+                    f"np.nmap(f, axes={dims[0]!r}), or make it "
+                    f"positional first with x.untag({dims[0]!r})")
             dims = dims[1:]
         elif nd == len(dims) + 1:
             dims = (None,) + dims

@@ -36,6 +36,10 @@ def is_named(v):
     return isinstance(v, NamedArray)
 
 
+def _is_array(v):
+    return isinstance(v, (jax.Array, jax.core.Tracer))
+
+
 def check_sizes(fn, args, kwargs):
     """Each name has one size across the arguments; an error names the
     arguments as the user passed them (``argument 1['w']``), not pytree leaves."""
@@ -84,7 +88,7 @@ def local_nmap(f, axes=None):
         check_sizes("nmap", args, kwargs)
         leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_named)
         idx = [i for i, v in enumerate(leaves) if is_named(v)]
-        met, _ = meet("nmap", [leaves[i] for i in idx])
+        met, outer_mapped = meet("nmap", [leaves[i] for i in idx])
         for i, v in zip(idx, met):
             leaves[i] = v
         named = [leaves[i] for i in idx if leaves[i].names]
@@ -94,8 +98,13 @@ def local_nmap(f, axes=None):
             present.update(v.named_shape)
         want = check_axes("nmap", axes, present)
         union = [d for d in udims if d is not None and (want is None or d in want)]
-        if not union:
-            return f(*args, **kwargs)
+        if not union:    # nothing left to map here: raw outputs keep the outer maps' names
+            res = f(*args, **kwargs)
+            if not outer_mapped:
+                return res
+            return jax.tree_util.tree_map(
+                lambda v: new(v, (None,) * v.ndim, outer_mapped) if _is_array(v) else v,
+                res, is_leaf=is_named)
         outer = bindings()
         sizes = {}
         for v in named:
@@ -137,7 +146,10 @@ def local_nmap(f, axes=None):
         tail = tuple(reversed(union))
         out = []
         for j, (v, info) in enumerate(zip(flat, infos)):
-            dims, mp = info if info is not None else ((None,) * (v.ndim - len(tail)), ())
+            # a raw output (of raw JAX code) has the enclosing maps' names, as
+            # every function of mapped operands does
+            dims, mp = info if info is not None else ((None,) * (v.ndim - len(tail)),
+                                                      outer_mapped)
             # an output keeps the mapped names it has (its annotation) or varies
             # along; one it lost (reduced by a psum, say) is dropped, so
             # nmap(f)(x) equals the unmapped f on x

@@ -370,6 +370,15 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
     return new(d, (None,) * (n + len(names)) + rest, x.mapped)
 
 
+def vmapped_names(fn, x: NamedArray, names) -> list:
+    """Those of ``names`` that ``x`` holds mapped by local ``nmap`` s only
+    (``vmap``-ed, no mesh axis): gathering them moves a batch dimension into
+    the data, no communication."""
+    mapped = dict(x.mapped)
+    return [p.name for p in resolve(fn, x, [n for n in names if n in mapped])
+            if p.kind == "mapped" and all(k == "vmap" for k in p.binding.kinds)]
+
+
 def _without(mapped, name):
     return tuple((n, s) for n, s in mapped if n != name)
 

@@ -3,6 +3,7 @@ import subprocess
 import sys
 
 import jax
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, strategies as st
@@ -148,6 +149,64 @@ def test_jit_grad_vmap():
     assert r.shape == (3, 2) and not r.names
     leaves, tree = jax.tree_util.tree_flatten(x)
     assert len(leaves) == 1 and jax.tree_util.tree_unflatten(tree, leaves).dims == x.dims
+
+
+def test_raw_transforms_map_the_leading_positional_axis_never_a_name():
+    """jax.vmap, jax.lax.map and jax.lax.scan take the leading positional axis
+    whatever the physical order of the names; with no positional axis they
+    raise (they would slice whichever name is stored first)."""
+    a = onp.arange(24.0).reshape(2, 3, 4)
+    x = np.NamedArray(a, (None, "b", "c"))
+    y = np.NamedArray(a.transpose(0, 2, 1).copy(), (None, "c", "b"))   # equal to x
+    for v in (x, y):
+        r = jax.vmap(lambda t: t.sum(axis="c"))(v)
+        assert (r.shape, r.named_shape) == ((2,), {"b": 3})
+        onp.testing.assert_allclose(r.untag("b"), a.sum(2).T)
+        r = jax.lax.map(lambda t: t * t.sum(axis="b"), v)
+        assert (r.shape, r.named_shape) == ((2,), {"b": 3, "c": 4})
+        onp.testing.assert_allclose(r.untag("b", "c"), (a * a.sum(1, keepdims=True))
+                                    .transpose(1, 2, 0))
+        c, ys = jax.lax.scan(lambda c, t: (c + t, t.max(axis="b")), v[0] * 0, v)
+        assert (c.named_shape, ys.shape, ys.named_shape) == ({"b": 3, "c": 4}, (2,),
+                                                             {"c": 4})
+        onp.testing.assert_allclose(c.untag("b", "c"), a.sum(0))
+        onp.testing.assert_allclose(ys.untag("c"), a.max(1).T)
+    msg = (r"^a raw JAX transform \(jax.vmap, jax.lax.map, jax.lax.scan\) or a function of "
+           r"the leaves took the leading axis of a NamedArray with named axes \('b', 'c'\) "
+           r"and no positional axis: it would slice the name 'b' only because it is stored "
+           r"first. Map over a name with np.nmap\(f, axes='b'\), or make it positional "
+           r"first with x.untag\('b'\)")
+    full = np.NamedArray(a[0], ("b", "c"))
+    with pytest.raises(ValueError, match=msg):
+        jax.vmap(lambda t: t * 2)(full)
+    with pytest.raises(ValueError, match=msg):
+        jax.lax.map(lambda t: t * 2, full)
+    with pytest.raises(ValueError, match=msg):
+        jax.lax.scan(lambda c, t: (c, t), 0.0, full)
+    # untag makes the name positional, and then it is the axis mapped
+    r = jax.vmap(lambda t: t.sum(axis="c"))(full.untag("b"))
+    onp.testing.assert_allclose(r, a[0].sum(1))
+
+
+def test_pytree_keeps_jit_grad_tree_util_and_optax_working():
+    """Per-leaf functions that keep the shape (optax's updates) or reduce a
+    one-name leaf to a scalar (optax's norms) still rebuild NamedArrays."""
+    optax = pytest.importorskip("optax")
+    w = np.NamedArray(onp.arange(12.0).reshape(3, 4) / 10, ("b", "c"))
+    params = {"w": w, "bias": np.NamedArray(onp.ones(4), ("c",))}
+    loss = lambda p: ((p["w"] * p["bias"]) ** 2).sum(axis=("b", "c")).data  # noqa: E731
+    opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(1e-2))
+    state = opt.init(params)
+    grads = jax.jit(jax.grad(loss))(params)
+    updates, state = jax.jit(opt.update)(grads, state, params)
+    new = optax.apply_updates(params, updates)
+    assert new["w"].dims == ("b", "c") and new["bias"].dims == ("c",)
+    g = 2 * (onp.asarray(w.data) * 1.0)            # d loss / d w at bias = 1
+    norm = onp.sqrt((g ** 2).sum() + ((2 * onp.asarray(w.data) ** 2).sum(0) ** 2).sum())
+    onp.testing.assert_allclose(float(optax.tree.norm(grads)), norm, rtol=1e-12)
+    sums = jax.jit(lambda p: jax.tree_util.tree_map(jnp.sum, p))(params)
+    onp.testing.assert_allclose(sums["bias"].data, 4.0)
+    assert jax.tree_util.tree_structure(new) == jax.tree_util.tree_structure(params)
 
 
 # -- mutation ----------------------------------------------------------------

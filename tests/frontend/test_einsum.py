@@ -227,11 +227,14 @@ def test_contraction_over_mapped_name():
     assert got.names == ("h",) and got.shape == (3, 5)   # nmap drops the psum-ed "k"
     onp.testing.assert_allclose(onp.asarray(got.untag("h")), onp.asarray(want.untag("h")),
                                 rtol=1e-12)
-    # the same through jaxpr: one dot, then the psum over the vmapped name,
-    # which vmap turns into a sum over the mapped dimension
-    jaxpr = str(jax.make_jaxpr(np.nmap(lambda u, v: np.einsum("{k},{k}->", u, v)))(
-        NamedArray(jnp.ones(4), ("k",)), NamedArray(jnp.ones(4), ("k",))))
-    assert jaxpr.count("dot_general") == 1 and "reduce_sum" in jaxpr
+    # a name only local maps have vmapped is gathered first (the batch
+    # dimension moves into the data) and contracted by the one dot: no product
+    # of both operands' sizes reduced over the map afterwards
+    for spec, ops in [("{k},{k}->", [NamedArray(jnp.ones(4), ("k",))] * 2),
+                      ("i{k},{k}j->ij", [a, b])]:
+        jaxpr = str(jax.make_jaxpr(np.nmap(lambda u, v: np.einsum(spec, u, v)))(*ops))
+        assert jaxpr.count("dot_general") == 1 and "reduce_sum" not in jaxpr, jaxpr
+        assert "mul" not in jaxpr, jaxpr
 
 
 def test_mapped_contraction_keeps_accumulation_dtype():

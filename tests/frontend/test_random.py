@@ -393,6 +393,8 @@ NAMED_CALLS = {
     "integers": lambda g, x: g.integers(0, x.astype(int) + 2, size=(4, K)),
     "integers_endpoint": lambda g, x: g.integers(x.astype(int), 100, endpoint=True),
     "random_out": _out("random"),
+    "random_named_size": lambda g, x: g.random(size=x.named_shape),
+    "normal_mixed_size": lambda g, x: g.normal(_u(x).mean(axis="c"), size=(K, {"c": C})),
     "random_out_f32": _out("random", dtype=onp.float32),
     "standard_normal_out": _out("standard_normal"),
     "standard_exponential_out": _out("standard_exponential"),
@@ -444,7 +446,8 @@ def test_every_method_that_takes_an_array_is_in_the_named_table():
 # distribution, sizes, integers, out=, choice, permutations, the vector
 # distributions, parameters with different names)
 ENGINE_PATHS = ["normal", "binomial", "gamma_size", "gamma_two_names", "integers",
-                "random_out", "choice_named_p", "permutation_along_name", "shuffle",
+                "random_out", "random_named_size", "normal_mixed_size", "choice_named_p",
+                "permutation_along_name", "shuffle",
                 "permuted_axis", "multinomial"]
 PLACED_CALLS = {"nmap": ENGINE_PATHS, "split": sorted(NAMED_CALLS), "mesh": ENGINE_PATHS,
                 "mesh-b-and-c": ENGINE_PATHS}
@@ -675,3 +678,53 @@ def test_out_argument():
     assert r is out and onp.asarray(out).std() > 0
     with pytest.raises(TypeError, match="^random: out has dtype float64 but dtype is float32"):
         na.random.default_rng(0).random(dtype=onp.float32, out=na.zeros(2))
+
+
+def test_named_size():
+    """``size`` may be a dict of named sizes (``x.named_shape``), or ints and
+    dicts: the result has those positional axes and names; its values are one
+    draw of the physical block (positional axes, then the names sorted)."""
+    x = _named_x()
+    r = na.random.default_rng(jax.random.key(3)).random(size=x.named_shape)
+    assert (r.shape, r.named_shape, r.dtype) == ((), {"b": B, "c": C}, onp.float64)
+    want = jax.random.uniform(jax.random.split(jax.random.key(3))[1], (B, C), "float64")
+    onp.testing.assert_array_equal(onp.asarray(r.untag("b", "c")), onp.asarray(want))
+    m = na.random.default_rng(0).normal(size=(2, {"c": C}, K, {"b": B}))
+    assert (m.shape, m.named_shape) == ((2, K), {"c": C, "b": B})
+    assert len(set(onp.asarray(m.untag("b", "c")).ravel().tolist())) == 2 * K * B * C
+    g = na.random.default_rng(0).gamma(_u(x), size=(K, {"d": 4}))   # a name of size only
+    assert (g.shape, g.named_shape) == ((K,), {"b": B, "c": C, "d": 4})
+
+
+@pytest.mark.parametrize("size,exc,match", [
+    ((K, {"b": 3}), ValueError, r"^normal: axis name 'b' has size 3 in size \(named shape "
+     r"\{'b': 3\}\) but size 8 in a parameter \(named shape \{'b': 8, 'c': 2\}\)"),
+    ({0: 3}, TypeError, "^normal: size got the int 0 as an axis name"),
+    ((2, {"b": -1}), ValueError, r"^normal: negative size -1 for axis 'b' in size"),
+    ((2, {"b": 1.5}), TypeError, r"^normal: size \(2, \{'b': 1.5\}\): the size of axis 'b' "
+     "must be an int"),
+    (({"b": 8}, {"b": 8}), ValueError, "^normal: axis name 'b' appears twice in size"),
+])
+def test_named_size_errors(size, exc, match):
+    with pytest.raises(exc, match=match):
+        na.random.default_rng(0).normal(_u(_named_x()), size=size)
+
+
+def test_default_integer_dtype_in_jax_mode_does_not_warn():
+    """With JAX's dtype defaults the default integer is int32: no draw asks
+    JAX for int64 (which it would truncate with a warning)."""
+    import warnings
+    mode = na.dtype_defaults()
+    na.set_dtype_defaults("jax")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            na.random.seed(0)
+            draws = [na.random.randint(0, 5, size=3), na.random.randint(5, size=(2, 2)),
+                     na.random.default_rng(0).integers(5, size=3),
+                     na.random.default_rng(0).integers(0, 5, size=2, endpoint=True)]
+            assert isinstance(na.random.randint(5), int)
+    finally:
+        na.set_dtype_defaults(mode)
+    assert [d.dtype for d in draws] == [onp.int32] * 4
+    assert all(0 <= int(v) <= 5 for d in draws for v in onp.asarray(d).ravel())

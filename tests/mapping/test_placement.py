@@ -278,3 +278,24 @@ def test_hand_written_shard_map_issues_the_same_collectives():
     hand = jax.shard_map(lambda d: jax.lax.psum(d.sum(1), "d"), mesh=auto,
                          in_specs=PS(None, "d", None), out_specs=PS())
     assert _collectives(hand, x.data) == _collectives(PLACEMENTS["split"](OPS["sum"]), x)
+
+
+def _raw_inside(v):
+    """Raw JAX functions applied by an inner local nmap keep the names of the
+    maps around it: the next named ops (a reduction, a named einsum) see them."""
+    w = np.asarray(onp.linspace(0.5, 1.5, C)).tag("c")
+    g = np.nmap(jax.nn.gelu)(v)
+    assert g.named_shape == v.named_shape and g.shape == v.shape
+    s = np.nmap(lambda a: jnp.sum(a * a))(v)          # a raw reduction: names kept
+    assert s.named_shape == v.named_shape and s.shape == ()
+    return {"einsum": np.einsum("k{b,c},{c}->k{b}", g, w), "sum": (g * w).sum(axis="c"),
+            "raw_sum": s.sum(axis="b")}
+
+
+@pytest.mark.parametrize("placement", sorted(PLACEMENTS))
+def test_nmap_of_raw_jax_inside_any_map_keeps_names(placement):
+    x = _named(onp.random.default_rng(3).normal(size=(B, K, C)), ("b", None, "c"))
+    want = _raw_inside(x)
+    got = jax.jit(PLACEMENTS[placement](_raw_inside))(x)
+    for k in want:
+        _check(got[k], want[k])

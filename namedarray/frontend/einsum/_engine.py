@@ -457,6 +457,35 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
     return p, datas, traced
 
 
+def _gather_vmapped(fn, subscripts, ops):
+    """A name the spec contracts that local ``nmap`` s have ``vmap``-ed in
+    every operand carrying it is gathered first (free: the batch dimension
+    moves into the data), so the contraction is one ``dot_general`` over it,
+    not a product the size of both operands and a ``psum`` over the map."""
+    spec = parse(subscripts, fn)
+    if spec.output is None or len(spec.inputs) != len(ops):
+        return ops
+    keep = set(spec.output.names)
+    names = [n for n in dict.fromkeys(n for t in spec.inputs for n in t.names)
+             if n not in keep and all((n in t.names) == (n in x.named_shape)
+                                      and (n not in t.names or n in dict(x.mapped))
+                                      for t, x in zip(spec.inputs, ops))]
+    if not names:
+        return ops
+    out = []
+    for x in ops:
+        local = parallel.vmapped_names(fn, x, names)
+        if local:
+            x = parallel.gather_names(fn, x, local, last=True).tag(
+                *(None,) * x.ndim, *local)
+        out.append(x)
+    if any(set(parallel.vmapped_names(fn, x, names)) for x in ops) and not all(
+            set(parallel.vmapped_names(fn, x, names)) == set(names) & set(x.named_shape)
+            for x in ops):
+        return ops     # a name vmapped in one operand, on a mesh in another: psum
+    return out
+
+
 def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
              precision=None, core=False) -> NamedArray:
     """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine):
@@ -467,6 +496,8 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
         pet = onp.dtype(pet)
     if dtype is not None:
         dtype = onp.dtype(dtype)
+    if any(x.mapped for x in ops):
+        ops = _gather_vmapped(fn, subscripts, ops)
     p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision,
                             core)
     return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)
