@@ -1,8 +1,11 @@
-"""Two more model pairs, each written once with named axes the way the README
+"""Three more model pairs, each written once with named axes the way the README
 and the tutorials write them, and once in plain jax.numpy: the same model,
 init and data, trained under jax.jit.
 
-    python benchmarks/bench_models.py [gpt|mixer|gpt-dict|gpt-take] [--steps N] [--repeat R]
+    python benchmarks/bench_models.py [PAIR ...] [--steps N] [--repeat R]
+
+PAIR: gpt, mixer, stacked (the default: all three), gpt-dict, gpt-take,
+stacked-dict, stacked-take.
 
 For each pair it prints what ``bench_model.py`` prints (float32 losses, which
 must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
@@ -20,6 +23,14 @@ within 10% of the plain program's).
   positional reshape, then tagged; 2 blocks of token- and channel-mixing
   MLPs, LayerNorm, mean pooling), optax AdamW; the label's log-probability is
   the named lookup ``logp[{"class": labels}]``.
+- ``stacked``: the training tutorial's transformer (2 layers, sizes as
+  ``gpt``) without dropout: its layers stacked along a named axis "layer"
+  and run by ``np.scan``, built from ``namedarray.nn`` (``layer_norm``,
+  ``dot_product_attention`` with ``is_causal``, ``gelu``, ``cross_entropy``),
+  the lookup ``emb.untag("vocab")[tokens]``, optax AdamW with
+  ``mask=nn.decay_mask``; the plain twin uses ``jax.lax.scan``, ``jax.nn``
+  and the mask ``ndim > 1`` (``stacked-dict``, ``stacked-take``: the lookup
+  written as in ``gpt-dict``, ``gpt-take``).
 
 ``tests/frontend/test_bench_model.py`` runs two steps of each in CI and checks
 the losses and the HLO counts (never the times).
@@ -39,6 +50,7 @@ import optax  # noqa: E402
 
 import bench_model as bm  # noqa: E402
 import namedarray as np  # noqa: E402
+from namedarray import nn  # noqa: E402
 
 F32 = jnp.float32
 C_GELU = bm.C_GELU
@@ -54,15 +66,17 @@ def _named(p, names):
             for k, v in p.items()}
 
 
-def _steps(loss_plain, loss_named, opt):
+def _steps(loss_plain, loss_named, opt_plain, opt_named):
+    """The two training steps, each with its optimizer."""
+
     def step_plain(p, s, b):
         loss, g = jax.value_and_grad(loss_plain)(p, b)
-        u, s = opt.update(g, s, p)
+        u, s = opt_plain.update(g, s, p)
         return optax.apply_updates(p, u), s, loss
 
     def step_named(p, s, b):
         loss, g = jax.value_and_grad(lambda q: loss_named(q, b).data)(p)
-        u, s = opt.update(g, s, p)
+        u, s = opt_named.update(g, s, p)
         return optax.apply_updates(p, u), s, loss
     return step_plain, step_named
 
@@ -278,20 +292,125 @@ def mixer_setup(seed=0, c=MIXER):
         named, opt.init(named), (images, np.asarray(labels).tag("batch")))
 
 
-#: name -> (config, setup, loss_plain, loss_named, optimizer)
-PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, GPT_OPT),
-         "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named, MIXER_OPT)}
-for _style in ("dict", "take"):      # the gpt pair with its lookup in another style
-    PAIRS[f"gpt-{_style}"] = ({**GPT, "lookup": _style},) + PAIRS["gpt"][1:]
-DEFAULT = ("gpt", "mixer")
+# --------------------------------------------------------------------------
+# stacked: transformer with its layers stacked along "layer", run by a scan
+# --------------------------------------------------------------------------
+STACKED = dict(layers=2, d_model=64, heads=4, mlp=256, seq=32, batch=4, vocab=128,
+               lookup="untag")
+STACKED_NAMES = {"emb": ("vocab", "embed"), "pos": ("seq", "embed"),
+                 "unemb": ("embed", "vocab"), "g": ("embed",), "b": ("embed",),
+                 "g1": ("layer", "embed"), "b1": ("layer", "embed"),
+                 "g2": ("layer", "embed"), "b2": ("layer", "embed"),
+                 "wq": ("layer", "embed", "head", "kv"),
+                 "wk": ("layer", "embed", "head", "kv"),
+                 "wv": ("layer", "embed", "head", "kv"),
+                 "wo": ("layer", "head", "kv", "embed"), "w1": ("layer", "embed", "mlp"),
+                 "w2": ("layer", "mlp", "embed")}
+
+
+def stacked_init(key, c=STACKED):
+    L, D, H, M, V, S = c["layers"], c["d_model"], c["heads"], c["mlp"], c["vocab"], \
+        c["seq"]
+    K = D // H
+    keys = iter(jax.random.split(key, 9))
+    return {"emb": _normal(keys, (V, D), 0.02), "pos": _normal(keys, (S, D), 0.02),
+            "unemb": _normal(keys, (D, V), D ** -0.5),
+            "g": jnp.ones((D,), F32), "b": jnp.zeros((D,), F32),
+            "layers": {
+                "g1": jnp.ones((L, D), F32), "b1": jnp.zeros((L, D), F32),
+                "g2": jnp.ones((L, D), F32), "b2": jnp.zeros((L, D), F32),
+                "wq": _normal(keys, (L, D, H, K), D ** -0.5),
+                "wk": _normal(keys, (L, D, H, K), D ** -0.5),
+                "wv": _normal(keys, (L, D, H, K), D ** -0.5),
+                "wo": _normal(keys, (L, H, K, D), D ** -0.5),
+                "w1": _normal(keys, (L, D, M), D ** -0.5),
+                "w2": _normal(keys, (L, M, D), M ** -0.5)}}
+
+
+def layer_norm_plain(x, g, b, eps=1e-5):
+    xc = x - x.mean(axis=-1, keepdims=True)
+    return xc * jax.lax.rsqrt((xc * xc).mean(axis=-1, keepdims=True) + eps) * g + b
+
+
+def stacked_loss_plain(p, tokens, c=STACKED):
+    x_in, y = tokens[:, :-1], tokens[:, 1:]
+
+    def block(x, w):
+        h = layer_norm_plain(x, w["g1"], w["b1"])
+        q, k, v = (jnp.einsum("bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
+        o = jax.nn.dot_product_attention(q, k, v, is_causal=True)
+        x = x + jnp.einsum("bshk,hkd->bsd", o, w["wo"])
+        h = layer_norm_plain(x, w["g2"], w["b2"])
+        return x + jax.nn.gelu(h @ w["w1"]) @ w["w2"], None
+
+    x = p["emb"][x_in] + p["pos"]
+    x, _ = jax.lax.scan(block, x, p["layers"])
+    logits = layer_norm_plain(x, p["g"], p["b"]) @ p["unemb"]
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
+
+
+def stacked_loss_named(p, tokens, c=STACKED):
+    """``tokens``: names ("batch", "seq"), length seq + 1."""
+    x_in = tokens[{"seq": slice(None, -1)}]
+    y = tokens[{"seq": slice(1, None)}]
+
+    def block(x, w):
+        h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
+        q, k, v = (np.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
+                             h, w[n]) for n in ("wq", "wk", "wv"))
+        o = nn.dot_product_attention(q, k.rename(seq="key"), v.rename(seq="key"), "kv",
+                                     query_axis="seq", key_axis="key", is_causal=True)
+        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
+                          w["wo"])
+        h = nn.gelu(np.einsum("{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}",
+                              nn.layer_norm(x, "embed", w["g2"], w["b2"]), w["w1"]))
+        return x + np.einsum("{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", h,
+                             w["w2"]), None
+
+    x = LOOKUPS[c["lookup"]](p["emb"], x_in) + p["pos"]
+    x, _ = np.scan(block, x, p["layers"], axis="layer")
+    logits = np.einsum("{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
+                       nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"])
+    return nn.cross_entropy(logits, y, axis="vocab").mean(axis=("batch", "seq"))
+
+
+#: AdamW, weight decay on every array of two or more axes: the plain program's
+#: usual ``ndim > 1`` mask, the named one's ``nn.decay_mask`` (the stacked norm
+#: scales, ("layer", "embed"), are decayed in both)
+STACKED_OPT_PLAIN = optax.adamw(
+    1e-3, weight_decay=1e-4, mask=lambda p: jax.tree_util.tree_map(lambda v: v.ndim > 1, p))
+STACKED_OPT_NAMED = optax.adamw(1e-3, weight_decay=1e-4, mask=nn.decay_mask)
+
+
+def stacked_setup(seed=0, c=STACKED):
+    kp, kd = jax.random.split(jax.random.key(seed))
+    plain = stacked_init(kp, c)
+    named = _named(plain, STACKED_NAMES)
+    tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
+    return (plain, STACKED_OPT_PLAIN.init(plain), tokens), (
+        named, STACKED_OPT_NAMED.init(named), np.asarray(tokens).tag("batch", "seq"))
+
+
+#: name -> (config, setup, loss_plain, loss_named, (plain's, named's optimizer))
+PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, (GPT_OPT, GPT_OPT)),
+         "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named,
+                   (MIXER_OPT, MIXER_OPT)),
+         "stacked": (STACKED, stacked_setup, stacked_loss_plain, stacked_loss_named,
+                     (STACKED_OPT_PLAIN, STACKED_OPT_NAMED))}
+for _style in ("dict", "take"):      # the transformers with the lookup in another style
+    for _model in ("gpt", "stacked"):
+        PAIRS[f"{_model}-{_style}"] = ({**PAIRS[_model][0], "lookup": _style},) + \
+            PAIRS[_model][1:]
+DEFAULT = ("gpt", "mixer", "stacked")
 
 
 def pair(name, **config):
     """The pair ``name`` with ``config`` overriding its defaults (CI uses one
     layer): ``(config, (step_plain, step_named), (plain args, named args))``."""
-    base, setup, lp, ln, opt = PAIRS[name]
+    base, setup, lp, ln, opts = PAIRS[name]
     c = {**base, **config}
-    fns = _steps(functools.partial(lp, c=c), functools.partial(ln, c=c), opt)
+    fns = _steps(functools.partial(lp, c=c), functools.partial(ln, c=c), *opts)
     return c, fns, setup(0, c)
 
 

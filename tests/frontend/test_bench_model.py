@@ -37,11 +37,14 @@ def test_timing_ratio_is_the_median_of_interleaved_rounds():
     assert bench._order(0) == ("plain", "named") and bench._order(1) == ("named", "plain")
 
 
-@pytest.mark.parametrize("name, config", [("gpt", {"layers": 1}), ("mixer", {"blocks": 1})])
+@pytest.mark.parametrize("name, config", [("gpt", {"layers": 1}), ("mixer", {"blocks": 1}),
+                                          ("stacked", {"layers": 1})])
 def test_user_style_pairs_same_losses_and_graph(name, config):
     """Models written from the docs, not tuned for: a transformer with the lookup
-    ``emb.untag("vocab")[tokens]`` and ``take_along_axis(axis="vocab")``, and an
-    MLP-mixer with ``logp[{"class": labels}]`` (one layer each, to compile fast)."""
+    ``emb.untag("vocab")[tokens]`` and ``take_along_axis(axis="vocab")``, an
+    MLP-mixer with ``logp[{"class": labels}]``, and a transformer from
+    ``namedarray.nn`` with its layers stacked along "layer" under ``np.scan``
+    and AdamW with ``nn.decay_mask`` (one layer each, to compile fast)."""
     plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
