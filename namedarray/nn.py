@@ -360,20 +360,34 @@ def dot_product_attention(query, key, value, axis, *, query_axis, key_axis, bias
 # --------------------------------------------------------------------------
 # optimizers
 # --------------------------------------------------------------------------
-def decay_mask(params):
+def decay_mask(params, stacked=()):
     """The weight-decay mask optax's ``mask=`` takes: ``True`` for every array
     with two or more axes, named ones counted (``len(x.dims)``); biases and
     norm scales (one axis) are left out.  (``x.ndim`` counts positional axes
     only, so ``lambda p: p.ndim > 1`` would exclude a fully named matrix.)
+    Names in ``stacked`` (a name or a tuple: the axis layers are stacked along
+    for ``np.scan``) are not counted, so a stacked norm scale is still left out:
+    ``mask=lambda p: nn.decay_mask(p, stacked="layer")``.
 
     >>> import namedarray as np
     >>> from namedarray import nn
     >>> nn.decay_mask({"w": np.ones((2, 3)).tag("embed", "mlp"), "b": np.ones(3).tag("mlp")})
     {'b': False, 'w': True}
+    >>> nn.decay_mask({"w": np.ones((2, 3, 4)).tag("layer", "embed", "mlp"),
+    ...                "scale": np.ones((2, 3)).tag("layer", "embed")}, stacked="layer")
+    {'scale': False, 'w': True}
     """
-    return jax.tree_util.tree_map(
-        lambda p: len(p.dims if isinstance(p, NamedArray) else jnp.shape(p)) > 1, params,
-        is_leaf=lambda v: isinstance(v, NamedArray))
+    stacked = (stacked,) if isinstance(stacked, str) else tuple(stacked)
+    for name in stacked:
+        check_name("decay_mask", "stacked", name)
+
+    def counted(p):
+        if isinstance(p, NamedArray):
+            return sum(d is None or d not in stacked for d in p.dims)
+        return len(jnp.shape(p))
+
+    return jax.tree_util.tree_map(lambda p: counted(p) > 1, params,
+                                  is_leaf=lambda v: isinstance(v, NamedArray))
 
 
 __all__ = ["elementwise", *[n for n in ACTIVATIONS if hasattr(jax.nn, n)], "softmax",

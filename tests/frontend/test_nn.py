@@ -140,6 +140,16 @@ def test_decay_mask_counts_named_axes():
     assert float(jnp.abs(upd["b"].data).max()) == 0         # not decayed
 
 
+def test_decay_mask_leaves_the_stacking_axis_uncounted():
+    p = {"w": np.ones((2, 3, 4)).tag("layer", "embed", "mlp"),
+         "scale": np.ones((2, 3)).tag("layer", "embed")}
+    assert nn.decay_mask(p) == {"w": True, "scale": True}
+    assert nn.decay_mask(p, stacked="layer") == {"w": True, "scale": False}
+    assert nn.decay_mask(p, stacked=("layer",)) == {"w": True, "scale": False}
+    with pytest.raises(TypeError, match="decay_mask: stacked got the int 0"):
+        nn.decay_mask(p, stacked=(0,))
+
+
 # -- every placement ---------------------------------------------------------
 def _all(v):
     return tuple(f(v) for f in OPS.values())
