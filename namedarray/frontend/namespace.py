@@ -33,6 +33,7 @@ from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
+from .engines.views import view_function
 from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
@@ -87,6 +88,42 @@ def _numpy_objects(ns):
     return out
 
 
+def _einsum_view(spec=None, *operands, **kwargs):
+    """NumPy's einsum of one operand without a summed index is a view of it."""
+    if not isinstance(spec, str) or "{" in spec or "->" not in spec or len(operands) != 1:
+        return False
+    ins, out = spec.replace(" ", "").split("->")
+    return set(ins) - {"."} == set(out) - {"."}
+
+
+def _c_order(a, *args, order="C", **kwargs):
+    return order in ("C", None) and (len(args) < 2 or args[1] in ("C", None))
+
+
+#: NumPy's functions whose result is a view of their (first) argument:
+#: name -> view_function options (DESIGN.md §1; engines/views.py)
+_VIEWS = {
+    "transpose": {}, "permute_dims": {}, "matrix_transpose": {}, "swapaxes": {},
+    "moveaxis": {}, "rollaxis": {}, "flip": {}, "fliplr": {}, "flipud": {}, "rot90": {},
+    "squeeze": {}, "expand_dims": {}, "atleast_1d": {}, "atleast_2d": {},
+    "atleast_3d": {},
+    "reshape": {"when": _c_order, "reshapes": "reshape"},
+    "ravel": {"when": lambda a, order="C": order in ("C", None),
+              "reshapes": "ravel"},
+    "diagonal": {"writable": False}, "broadcast_to": {"writable": False},
+    "einsum": {"operand": 1, "when": _einsum_view},
+}
+
+
+def _attribute(name):
+    """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view)."""
+    def f(val):
+        return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array."
+    return f
+
+
 def _namespace():
     ns = {n: getattr(m, n) for m in _MODULES for n in m.__all__}
     ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
@@ -94,6 +131,9 @@ def _namespace():
     ns.update(_numpy_objects(ns))
     # ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
     ns.update(config.ML_DTYPES)
+    for n, opts in _VIEWS.items():
+        ns[n] = view_function(ns[n], n, **opts)
+    ns.update(real=_attribute("real"), imag=_attribute("imag"))
     return ns
 
 
