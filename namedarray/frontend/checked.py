@@ -18,8 +18,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, normalize_axis
-from .creation import asarray
+from ..core.array import NamedArray, normalize_axis, positional
+from .creation import asarray, linspace
 from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .reductions import REDUCTIONS
@@ -253,6 +253,12 @@ def unravel_index(indices, shape, order="C"):
         if bad.size:
             raise ValueError(f"unravel_index: index {int(bad.flat[0])} is out of bounds "
                              f"for array with size {size}")
+    if order not in ("C", "F"):
+        raise ValueError(f"unravel_index: only 'C' or 'F' order is permitted (got "
+                         f"order={order!r})")
+    if order == "F":    # the first index varies fastest: C order of the reversed shape
+        shape = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+        return tuple(reversed(_unravel(indices, shape[::-1])))
     return _unravel(indices, shape)
 
 
@@ -318,7 +324,35 @@ def pad(array, pad_width, mode="constant", **kwargs):
                                  f"than 'constant' or 'empty' (mode={mode!r})")
         if widths is not None:     # only non-empty axes grow: the result is empty
             return _pad(x, pad_width, "constant")
+    if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
+            set(kwargs) <= {"end_values"}:
+        return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _linear_ramp(x, pad_width, end_values):
+    """``pad(x, mode="linear_ramp")`` of an integer array, NumPy's way: axis by
+    axis, each ramp ``linspace(end value, edge, width, endpoint=False)`` in
+    NumPy's arithmetic floored to the dtype (``jax.numpy``'s ramp differs in
+    the last bit, a whole unit once floored)."""
+    try:
+        widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
+        ends = onp.broadcast_to(onp.asarray(end_values), (x.ndim, 2))
+    except ValueError:
+        raise ValueError(f"pad: pad_width={pad_width!r} and end_values={end_values!r} "
+                         f"must broadcast to shape ({x.ndim}, 2)") from None
+    if (widths < 0).any():
+        raise ValueError(f"pad: index can't contain negative values (pad_width="
+                         f"{pad_width!r})")
+    for ax in range(x.ndim):
+        parts = []
+        for side, (w, end) in enumerate(zip(widths[ax], ends[ax])):
+            edge = jnp.take(x.data, jnp.asarray([0 if side == 0 else -1]), axis=ax)
+            ramp = linspace(end, positional(jnp.squeeze(edge, ax)), int(w),
+                            endpoint=False, dtype=x.dtype, axis=ax).data
+            parts.append(ramp if side == 0 else jnp.flip(ramp, ax))
+        x = positional(jnp.concatenate([parts[0], x.data, parts[1]], axis=ax))
+    return x
 
 
 def _int_conv(name, f):

@@ -270,6 +270,16 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
                                      or config.is_ml(dtype)):
             # NumPy computes the values in double precision, then casts
             return positional(arange(start, stop, step).data.astype(dtype))
+    if onp.dtype(dtype).kind in "iu" and not all(
+            isinstance(v, (int, onp.integer)) for v in (lo, hi, st)):
+        # NumPy casts the first value and start + step (truncating); the rest
+        # step by their difference: arange(-3, 3, 0.5, dtype=int) is -3, -2, ...
+        n = max(math.ceil((hi - lo) / st), 0)
+        first = int(lo)
+        delta = int(lo + st) - first if n > 1 else 0
+        with allocating("arange"):
+            r = jnp.arange(n, dtype=onp.int64) * delta + first
+        return positional(r.astype(dtype))
     args = [start] if stop is None else [start, stop]
     if step is not None:
         args = (args if stop is not None else [0, start]) + [step]

@@ -738,6 +738,28 @@ def _ones_like_names(a):
     return UFUNCS["logical_or"](UFUNCS["isnan"](a), True)
 
 
+def _weights_along(a, axis, weights):
+    """Positional ``weights`` of another shape than ``a``: NumPy's rule, they
+    are the weights along the (int) ``axis``, laid out as those axes of ``a``
+    (named weights align by name instead)."""
+    x = operand(a)
+    w = weights if isinstance(weights, NamedArray) else operand(np_asarray(weights))
+    if w.names or w.shape == x.shape or (axis is not None and builtins.any(
+            isinstance(k, str) for k in (axis if isinstance(axis, tuple) else (axis,)))):
+        return weights
+    if axis is None:
+        raise TypeError(f"average: Axis must be specified when shapes of a and weights "
+                        f"differ (a: {x.shape}, weights: {w.shape})")
+    axes = tuple(normalize_axis("average", k, x.ndim)
+                 for k in (axis if isinstance(axis, tuple) else (axis,)))
+    if w.shape != tuple(x.shape[k] for k in axes):
+        raise ValueError(f"average: Shape of weights must be consistent with shape of a "
+                         f"along specified axis (a: {x.shape}, axis={axis!r}, weights: "
+                         f"{w.shape})")
+    w = w.transpose(tuple(_onp.argsort(axes).tolist()))
+    return w.reshape(tuple(s if k in axes else 1 for k, s in enumerate(x.shape)))
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """``numpy.average``; ``axis`` may name axes (weights aligned by name)."""
     if weights is None:
@@ -750,6 +772,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                                     keepdims=keepdims)
             return avg, cnt
         return avg
+    weights = _weights_along(a, axis, weights)
     # NumPy's result dtype: the data's and the weights' (with float64 for
     # integer data); the weights and the products are summed in it
     adt, wdt = (_onp.dtype(getattr(v, "dtype", None) or np_asarray(v).dtype)
