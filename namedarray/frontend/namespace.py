@@ -19,6 +19,8 @@ True
 """
 from __future__ import annotations
 
+import builtins  # the namespace defines its own any
+import functools
 import sys
 
 import jax.numpy as jnp
@@ -33,7 +35,7 @@ from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
-from .engines.views import view_function
+from .engines.views import may_share_memory, shares_memory, view_function
 from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
@@ -48,7 +50,7 @@ _NUMPY_OWN = [
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
-    "datetime_data", "may_share_memory", "shares_memory",
+    "datetime_data",
 ]
 
 _SKIP = {"isnat"}
@@ -57,12 +59,25 @@ _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, so
             conversion, selection, checked, histograms, index_tricks, logic, ported)
 
 
+def _host_args(f):
+    """NumPy's own helper ``f`` given NumPy's arrays for NamedArray arguments
+    (``min_scalar_type(np.arange(4.0))``)."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if builtins.any(isinstance(v, NamedArray) for v in (*args, *kwargs.values())):
+            args = [onp.asarray(v) if isinstance(v, NamedArray) else v for v in args]
+            kwargs = {k: onp.asarray(v) if isinstance(v, NamedArray) else v
+                      for k, v in kwargs.items()}
+        return f(*args, **kwargs)
+    return g
+
+
 def _declare(ns):
     """The NumPy functions ``ns`` lacks: NumPy's own helpers, then the table."""
     out = {}
     for n in _NUMPY_OWN:
         if hasattr(onp, n):
-            out[n] = getattr(onp, n)
+            out[n] = _host_args(getattr(onp, n))
     for n in sorted(dir(onp)):
         if n.startswith("_") or n in ns or n in out or n in _SKIP:
             continue
@@ -133,7 +148,8 @@ def _namespace():
     ns.update(config.ML_DTYPES)
     for n, opts in _VIEWS.items():
         ns[n] = view_function(ns[n], n, **opts)
-    ns.update(real=_attribute("real"), imag=_attribute("imag"))
+    ns.update(real=_attribute("real"), imag=_attribute("imag"),
+              shares_memory=shares_memory, may_share_memory=may_share_memory)
     return ns
 
 

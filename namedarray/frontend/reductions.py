@@ -27,7 +27,7 @@ from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, new, normalize_axis, operand
 from .elementwise import UFUNCS, _barrier_div, exact_divide
-from .engines.args import np_asarray
+from .engines.args import np_asarray, numpy_args
 from .engines.generic import wrap
 from .engines.out import store_out
 from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction
@@ -729,7 +729,7 @@ def _numpy_typed(name):
 
 
 for _n in _KEEP:
-    globals()[_n] = wrap(_numpy_typed(_n), _n, named="keep")
+    globals()[_n] = wrap(numpy_args(_numpy_typed(_n), _n), _n, named="keep")
 
 
 def _ones_like_names(a):

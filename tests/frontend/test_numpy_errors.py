@@ -226,6 +226,11 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.arange(5.5, dtype=m.int32),
     lambda m: m.arange(0.5, -3, -0.7, dtype=int),
     lambda m: m.arange(3, 1, 0.5, dtype=int),
+    # lists NumPy accepts
+    lambda m: m.nancumsum([1, m.nan]),
+    lambda m: m.nancumprod([[1, m.nan], [2, 3]], axis=1),
+    lambda m: m.trapezoid([1, 2, 3]),
+    lambda m: m.trapezoid([[1, 2, 3]], x=[4, 6, 9], axis=1),
     # unravel_index in Fortran order
     lambda m: m.unravel_index(m.asarray([31, 41, 13]), (7, 6), order="F"),
     lambda m: m.unravel_index(5, 6, order="F"),
@@ -303,3 +308,10 @@ def test_isclose_of_two_scalars_is_numpys_bool(a, b):
     for kw in ({}, {"equal_nan": True}):
         res, exp = np.isclose(a, b, **kw), onp.isclose(a, b, **kw)
         assert type(res) is type(exp) and res == exp and repr(res) == repr(exp)
+
+
+def test_numpys_helpers_take_arrays():
+    for call in (lambda m: m.min_scalar_type(m.arange(4.0)),
+                 lambda m: m.can_cast(m.arange(3), m.int8),
+                 lambda m: m.min_scalar_type(m.asarray([300, 2]))):
+        assert call(np) == call(onp)

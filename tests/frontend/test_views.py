@@ -175,3 +175,25 @@ def test_function_form_views_named_and_under_jit():
         return f
     assert_same(jax.jit(step(np))(np.arange(6.0).reshape(2, 3)),
                 step(onp)(onp.arange(6.0).reshape(2, 3)))
+
+
+MEMORY = {
+    "slice": lambda m, x: (x, x[1:]), "columns": lambda m, x: (x[:, 0], x[:, 1]),
+    "rows apart": lambda m, x: (x[0], x[2]), "T": lambda m, x: (x.T, x),
+    "strided": lambda m, x: (x.reshape(12)[::2], x[:, 1::2]),
+    "strided overlap": lambda m, x: (x.reshape(12)[::3], x[:, 1::2]),
+    "another array": lambda m, x: (x, m.arange(3)), "a list": lambda m, x: (x, [1]),
+    "asarray": lambda m, x: (m.asarray(x), x),
+    "asarray cast": lambda m, x: (m.asarray(x, dtype=m.float64), x),
+    "function views": lambda m, x: (m.fliplr(x)[0], m.transpose(x)[3]),
+    "copy": lambda m, x: (x.copy(), x),
+}
+
+
+@pytest.mark.parametrize("name", MEMORY)
+def test_shares_memory_follows_the_views(name):
+    x, y = np.arange(12).reshape(3, 4), onp.arange(12).reshape(3, 4)
+    for fn in ("shares_memory", "may_share_memory"):
+        got = getattr(np, fn)(*MEMORY[name](np, x))
+        assert got == getattr(onp, fn)(*MEMORY[name](onp, y)), fn
+        assert type(got) is bool

@@ -120,3 +120,59 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
             return r
         return viewed(name, a, f, writable=writable, result=r)
     return public
+
+
+def _root(x):
+    while isinstance(x, View) and x._base is not None:
+        x = x._base
+    return x
+
+
+def _memory(fn, a):
+    """``(root, positions)`` of ``a`` in the memory of the array its views
+    start from (positions ``None``: not known; data that is no NamedArray: no
+    memory a view could share)."""
+    if not isinstance(a, NamedArray):
+        if not hasattr(a, "__len__") and not hasattr(a, "__array__") and not isinstance(
+                a, (int, float, complex, onp.generic)):
+            raise TypeError(f"{fn}: expected an array, got {type(a).__name__}")
+        return None, None
+    return _root(a), _positions(a)
+
+
+def shares_memory(a, b, /, max_work=None):
+    """``numpy.shares_memory``: whether ``a`` and ``b`` are views with an element
+    in common (of the same array; where the positions are not known, such as a
+    view of another dtype, views of one array are taken to share).
+
+    >>> import namedarray as np
+    >>> x = np.arange(6)
+    >>> np.shares_memory(x[::2], x), np.shares_memory(x[::2], x[1::2])
+    (True, False)
+    """
+    (ra, pa), (rb, pb) = _memory("shares_memory", a), _memory("shares_memory", b)
+    if ra is None or ra is not rb:
+        return False
+    if pa is None or pb is None:
+        return True
+    return bool(onp.intersect1d(pa.reshape(-1), pb.reshape(-1)).size)
+
+
+def may_share_memory(a, b, /, max_work=None):
+    """``numpy.may_share_memory``: whether the memory bounds of ``a`` and ``b``
+    overlap (views of one array whose first and last elements interleave).
+
+    >>> import namedarray as np
+    >>> x = np.zeros((3, 4))
+    >>> np.may_share_memory(x[:, 0], x[:, 1]), np.shares_memory(x[:, 0], x[:, 1])
+    (True, False)
+    """
+    (ra, pa), (rb, pb) = (_memory("may_share_memory", a),
+                          _memory("may_share_memory", b))
+    if ra is None or ra is not rb:
+        return False
+    if pa is None or pb is None:
+        return True
+    if not pa.size or not pb.size:
+        return False
+    return bool(pa.min() <= pb.max() and pb.min() <= pa.max())
