@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 
 import jax
 import jax.numpy as jnp
@@ -171,6 +172,12 @@ def _real_bins(x, bins, right=False):
         if jnp.iscomplexobj(v):
             raise TypeError(f"digitize: {arg} may not be complex (NumPy cannot cast "
                             "complex data to float64 with the rule 'safe')")
+    b = jnp.asarray(bins)
+    if b.ndim == 1 and b.shape[0] > 1 and not isinstance(b, jax.core.Tracer):
+        d = onp.diff(onp.asarray(b))    # (where the bins are known: not traced)
+        if not ((d >= 0).all() or (d <= 0).all()):
+            raise ValueError(f"digitize: bins must be monotonically increasing or "
+                             f"decreasing (got {onp.asarray(b).tolist()})")
     return (x, bins, right), {}
 
 
@@ -229,6 +236,9 @@ def _host(v):
 
 def bincount(x, weights=None, minlength=0, *, length=None):
     """``numpy.bincount``; negative input raises ``ValueError`` as in NumPy."""
+    if minlength is not None and not isinstance(minlength, (NamedArray, jax.Array)) and \
+            operator.index(minlength) < 0:
+        raise ValueError(f"bincount: 'minlength' must not be negative (got {minlength})")
     h = _host(x)
     if h is not None and h.size and h.min() < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")

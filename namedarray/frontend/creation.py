@@ -329,6 +329,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     {'t': 5}
     """
     check_dtype("linspace", dtype)
+    try:
+        num = operator.index(num)
+    except TypeError:
+        raise TypeError(f"linspace: num={num!r}: '{type(num).__name__}' object cannot be "
+                        "interpreted as an integer") from None
     if isinstance(axis, str):
         r = linspace(start, stop, num, endpoint, retstep, dtype, 0)
         vals = r[0] if retstep else r

@@ -93,6 +93,30 @@ CASES += [
      lambda m: m.average(m.ones((2, 3)), axis=1, weights=m.ones((1, 3)))),
 ]
 
+CASES += [
+    ("out= that does not broadcast", ValueError, r"cos: operands could not be broadcast "
+     r"together with shapes \(3, 3\) \(2, 2\)",
+     lambda m: m.cos(m.zeros((3, 3)), m.zeros((2, 2)))),
+    ("out= smaller than the result", ValueError, r"cos: non-broadcastable output operand "
+     r"with shape \(1, 3\) doesn't match the broadcast shape \(3, 3\)",
+     lambda m: m.cos(m.zeros((3, 3)), m.zeros((1, 3)))),
+    ("append of another ndim along an axis", ValueError, r"append: all the input arrays "
+     r"must have the same number of dimensions, got shapes \[\(2, 3\), \(3,\)\]",
+     lambda m: m.append([[1, 2, 3], [4, 5, 6]], [7, 8, 9], axis=0)),
+    ("bincount negative minlength", ValueError, "bincount: 'minlength' must not be "
+     r"negative \(got -1\)", lambda m: m.bincount(m.arange(3), minlength=-1)),
+    ("ufunc casting unknown", ValueError, "add: casting must be one of 'no', 'equiv', "
+     "'safe', 'same_kind', or 'unsafe' \\(got 'bogus'\\)",
+     lambda m: m.add(m.arange(3), 1, casting="bogus")),
+    ("linspace of a float num", TypeError, "linspace: num=3.0: 'float' object cannot be "
+     "interpreted as an integer", lambda m: m.linspace(0, 1, 3.0)),
+    ("keepdims of a str", TypeError, "sum: keepdims='yes': 'str' object cannot be "
+     "interpreted as an integer", lambda m: m.sum(m.arange(3), keepdims="yes")),
+    ("digitize of unordered bins", ValueError, r"digitize: bins must be monotonically "
+     r"increasing or decreasing \(got \[1, 3, 2\]\)",
+     lambda m: m.digitize(m.asarray([1, 2]), m.asarray([1, 3, 2]))),
+]
+
 CASES.append(("NaN into int", ValueError, "__setitem__: cannot convert float NaN to "
               "integer", _nan_into_int))
 
@@ -226,6 +250,11 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.arange(5.5, dtype=m.int32),
     lambda m: m.arange(0.5, -3, -0.7, dtype=int),
     lambda m: m.arange(3, 1, 0.5, dtype=int),
+    # keepdims read as an int; digitize of ordered (non-strict) bins
+    lambda m: m.sum(m.arange(6).reshape(2, 3), axis=1, keepdims=1),
+    lambda m: m.digitize(m.asarray([1, 2]), m.asarray([3, 2, 1]), right=True),
+    lambda m: m.digitize(m.asarray([1, 2]), m.asarray([1, 1, 2])),
+    lambda m: m.append(m.zeros((2, 3)), m.ones((1, 3)), axis=0),
     # lists NumPy accepts
     lambda m: m.nancumsum([1, m.nan]),
     lambda m: m.nancumprod([[1, m.nan], [2, 3]], axis=1),
