@@ -88,6 +88,14 @@ def bitcast(x, dtype):
     return read_only(r, f"view({dt})")
 
 
+def _resize_flat(ns, x, v):
+    """``x.flat = v``: the values of ``v`` repeated over ``x``'s elements."""
+    v = ns["ravel"](ns["asarray"](v))
+    if v.size == 0 or v.names:
+        return v
+    return ns["resize"](v, (x.size,))
+
+
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
@@ -230,8 +238,18 @@ def install(ns: dict):
         "flat": lambda self: viewed("flat", self, lambda a: ns["ravel"](a),
                                     lambda b, v: ns["reshape"](v, b.shape)),
     }
+    def set_imag(self, value):
+        if not jnp.iscomplexobj(self.data):
+            raise TypeError("imag: array does not have imaginary part to set")
+        _imag(self)[...] = value
+
+    # NumPy's settable attributes: `a.real = v` is `a.real[...] = v`
+    setters = {"real": lambda self, v: _real(self).__setitem__(Ellipsis, v),
+               "imag": set_imag,
+               "flat": lambda self, v: props["flat"](self).__setitem__(
+                   Ellipsis, _resize_flat(ns, self, v))}
     for k, f in props.items():
-        setattr(NamedArray, k, property(f))
+        setattr(NamedArray, k, property(f, setters.get(k)))
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 

@@ -769,9 +769,10 @@ def test_view_function_writes_through(name, data):
         v[...] = val
         same(v, w, "the view")
     same(x, base, "the base")
-    base[(0,) * base.ndim if base.ndim else ()] = 0
-    x[(0,) * x.ndim if x.ndim else ()] = 0
-    same(v, w, "the view after a write to the base")
+    if base.size:
+        base[(0,) * base.ndim] = 0
+        x[(0,) * x.ndim] = 0
+        same(v, w, "the view after a write to the base")
 
 
 def _ix(d, x):

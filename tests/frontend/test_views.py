@@ -125,6 +125,8 @@ FUNCTION_STEPS = {
     "reshape of a slice, strided": lambda m, a: m.reshape(a[:, 1:], (2, 2, 1, 4)).__setitem__(
         (1, 1, 0, 3), -1),
     "ravel of a contiguous slice": lambda m, a: m.ravel(a[1]).__setitem__(7, -1),
+    "reshape of an empty view": lambda m, a: m.reshape(a[:0], (2, 0, 3)).__setitem__(
+        Ellipsis, -1),
 }
 
 
@@ -197,3 +199,27 @@ def test_shares_memory_follows_the_views(name):
         got = getattr(np, fn)(*MEMORY[name](np, x))
         assert got == getattr(onp, fn)(*MEMORY[name](onp, y)), fn
         assert type(got) is bool
+
+
+SETTERS = {
+    "real": lambda m, a: setattr(a, "real", 9),
+    "imag": lambda m, a: setattr(a, "imag", m.arange(3.0)),
+    "real of a row": lambda m, a: setattr(a[1], "real", [7, 8, 9]),
+    "flat": lambda m, a: setattr(a, "flat", 3),
+    "flat repeated": lambda m, a: setattr(a, "flat", [1, 2j, 3, 4]),
+    "flat of a transpose": lambda m, a: setattr(a.T, "flat", [5, 6]),
+}
+
+
+@pytest.mark.parametrize("name", SETTERS)
+def test_settable_attributes(name):
+    x, y = _both(SETTERS[name])
+    assert_same(x, y)
+
+
+def test_setting_imag_of_real_data():
+    x, y = np.arange(3.0), onp.arange(3.0)
+    with pytest.raises(TypeError):
+        y.imag = 1
+    with pytest.raises(TypeError, match="imag: array does not have imaginary part to set"):
+        x.imag = 1

@@ -77,6 +77,8 @@ def _positions(x):
 
 def _strided(p) -> bool:
     """Whether the positions ``p`` are ``offset + sum(i_k * stride_k)``."""
+    if p.size == 0:
+        return True
     for k in range(p.ndim):
         if p.shape[k] > 1:
             d = onp.diff(p, axis=k)
