@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, normalize_axis
-from .creation import asarray
+from ..core.array import NamedArray, normalize_axis, positional
+from .creation import asarray, linspace
 from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .reductions import REDUCTIONS
@@ -171,6 +172,12 @@ def _real_bins(x, bins, right=False):
         if jnp.iscomplexobj(v):
             raise TypeError(f"digitize: {arg} may not be complex (NumPy cannot cast "
                             "complex data to float64 with the rule 'safe')")
+    b = jnp.asarray(bins)
+    if b.ndim == 1 and b.shape[0] > 1 and not isinstance(b, jax.core.Tracer):
+        d = onp.diff(onp.asarray(b))    # (where the bins are known: not traced)
+        if not ((d >= 0).all() or (d <= 0).all()):
+            raise ValueError(f"digitize: bins must be monotonically increasing or "
+                             f"decreasing (got {onp.asarray(b).tolist()})")
     return (x, bins, right), {}
 
 
@@ -229,6 +236,9 @@ def _host(v):
 
 def bincount(x, weights=None, minlength=0, *, length=None):
     """``numpy.bincount``; negative input raises ``ValueError`` as in NumPy."""
+    if minlength is not None and not isinstance(minlength, (NamedArray, jax.Array)) and \
+            operator.index(minlength) < 0:
+        raise ValueError(f"bincount: 'minlength' must not be negative (got {minlength})")
     h = _host(x)
     if h is not None and h.size and h.min() < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
@@ -253,6 +263,12 @@ def unravel_index(indices, shape, order="C"):
         if bad.size:
             raise ValueError(f"unravel_index: index {int(bad.flat[0])} is out of bounds "
                              f"for array with size {size}")
+    if order not in ("C", "F"):
+        raise ValueError(f"unravel_index: only 'C' or 'F' order is permitted (got "
+                         f"order={order!r})")
+    if order == "F":    # the first index varies fastest: C order of the reversed shape
+        shape = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+        return tuple(reversed(_unravel(indices, shape[::-1])))
     return _unravel(indices, shape)
 
 
@@ -318,7 +334,35 @@ def pad(array, pad_width, mode="constant", **kwargs):
                                  f"than 'constant' or 'empty' (mode={mode!r})")
         if widths is not None:     # only non-empty axes grow: the result is empty
             return _pad(x, pad_width, "constant")
+    if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
+            set(kwargs) <= {"end_values"}:
+        return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _linear_ramp(x, pad_width, end_values):
+    """``pad(x, mode="linear_ramp")`` of an integer array, NumPy's way: axis by
+    axis, each ramp ``linspace(end value, edge, width, endpoint=False)`` in
+    NumPy's arithmetic floored to the dtype (``jax.numpy``'s ramp differs in
+    the last bit, a whole unit once floored)."""
+    try:
+        widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
+        ends = onp.broadcast_to(onp.asarray(end_values), (x.ndim, 2))
+    except ValueError:
+        raise ValueError(f"pad: pad_width={pad_width!r} and end_values={end_values!r} "
+                         f"must broadcast to shape ({x.ndim}, 2)") from None
+    if (widths < 0).any():
+        raise ValueError(f"pad: index can't contain negative values (pad_width="
+                         f"{pad_width!r})")
+    for ax in range(x.ndim):
+        parts = []
+        for side, (w, end) in enumerate(zip(widths[ax], ends[ax])):
+            edge = jnp.take(x.data, jnp.asarray([0 if side == 0 else -1]), axis=ax)
+            ramp = linspace(end, positional(jnp.squeeze(edge, ax)), int(w),
+                            endpoint=False, dtype=x.dtype, axis=ax).data
+            parts.append(ramp if side == 0 else jnp.flip(ramp, ax))
+        x = positional(jnp.concatenate([parts[0], x.data, parts[1]], axis=ax))
+    return x
 
 
 def _int_conv(name, f):

@@ -270,6 +270,16 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
                                      or config.is_ml(dtype)):
             # NumPy computes the values in double precision, then casts
             return positional(arange(start, stop, step).data.astype(dtype))
+    if onp.dtype(dtype).kind in "iu" and not all(
+            isinstance(v, (int, onp.integer)) for v in (lo, hi, st)):
+        # NumPy casts the first value and start + step (truncating); the rest
+        # step by their difference: arange(-3, 3, 0.5, dtype=int) is -3, -2, ...
+        n = max(math.ceil((hi - lo) / st), 0)
+        first = int(lo)
+        delta = int(lo + st) - first if n > 1 else 0
+        with allocating("arange"):
+            r = jnp.arange(n, dtype=onp.int64) * delta + first
+        return positional(r.astype(dtype))
     args = [start] if stop is None else [start, stop]
     if step is not None:
         args = (args if stop is not None else [0, start]) + [step]
@@ -319,6 +329,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     {'t': 5}
     """
     check_dtype("linspace", dtype)
+    try:
+        num = operator.index(num)
+    except TypeError:
+        raise TypeError(f"linspace: num={num!r}: '{type(num).__name__}' object cannot be "
+                        "interpreted as an integer") from None
     if isinstance(axis, str):
         r = linspace(start, stop, num, endpoint, retstep, dtype, 0)
         vals = r[0] if retstep else r

@@ -131,6 +131,8 @@ def append(arr, values, axis=None):
     if isinstance(axis, str):
         return concatenate([arr, values], axis=axis)
     xs = cast_all(operands([arr, values]))
+    if axis is not None:
+        _join_check("append", xs, axis, False)
     return generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
 
 

@@ -44,6 +44,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         dt = result_type(0.0 if _beyond_64_bits(other) else asarray(other), 0.0)
         with onp.errstate(over="ignore"):
             a, b = (onp.asarray(float(v), dt) if _beyond_64_bits(v) else v for v in (a, b))
+    if all(isinstance(v, (int, float, complex, onp.generic)) for v in (a, b)):
+        # two scalars: NumPy's bool scalar (its own answer, on the host)
+        return onp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
     x, y = asarray(a), asarray(b)
     try:
         onp.broadcast_shapes(x.shape, y.shape)

@@ -18,8 +18,10 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, derived, new, read_only, rewrap
+from ..core.array import NamedArray, read_only, rewrap
 from . import indexing
+from .engines import views
+from .engines.views import viewed
 from .engines.args import check_dtype
 from .engines.generic import generic
 
@@ -86,6 +88,14 @@ def bitcast(x, dtype):
     return read_only(r, f"view({dt})")
 
 
+def _resize_flat(ns, x, v):
+    """``x.flat = v``: the values of ``v`` repeated over ``x``'s elements."""
+    v = ns["ravel"](ns["asarray"](v))
+    if v.size == 0 or v.names:
+        return v
+    return ns["resize"](v, (x.size,))
+
+
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
@@ -139,42 +149,41 @@ def install(ns: dict):
     def compress(self, condition, axis=None, out=None):
         return ns["compress"](condition, self, axis=axis, out=out)
 
-    def viewed(fn, self, f, inv):
-        """``f(self)`` as a view of ``self``: re-read when ``self`` changes, and a
-        write into it stored back by ``inv(self, value)``."""
-        r = f(self)
-        if not isinstance(r, NamedArray):
-            return r
-        read = lambda src: f(new(src, self.dims, self.mapped)).data  # noqa: E731
-        write = None if inv is None else (
-            lambda b, v: b._assign(fn, inv(b, v)))
-        return derived(r.data, r.dims, self, read, write, r.mapped)
-
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
         if order not in ("C", None):
             return ns["reshape"](self, shape, order=order)
-        return viewed("reshape", self, lambda a: ns["reshape"](a, shape),
-                      lambda b, v: ns["reshape"](v, b.shape))
+        f = lambda a: ns["reshape"](a, shape)  # noqa: E731
+        if not views.stays_view(self, f):     # NumPy copies
+            return f(self)
+        return viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
 
     def ravel(self, order="C"):
         if order not in ("C", "K", "A", None):
             return ns["ravel"](self, order=order)
-        return viewed("ravel", self, lambda a: ns["ravel"](a),
-                      lambda b, v: ns["reshape"](v, b.shape))
+        f = lambda a: ns["ravel"](a)  # noqa: E731
+        if not views.stays_view(self, f, contiguous=True):     # NumPy copies
+            return f(self)
+        return viewed("ravel", self, f, lambda b, v: ns["reshape"](v, b.shape))
+
+    def re(a):
+        return generic("real", jnp.real, (a,), {})
+
+    def im(a):
+        return generic("imag", jnp.imag, (a,), {})
 
     def _real(self):
         if not jnp.iscomplexobj(self.data):
             return viewed("real", self, lambda a: rewrap(a, a.data), lambda b, v: v)
-        return viewed("real", self, lambda a: ns["real"](a), lambda b, v: ns["add"](
-            v.astype(ns["real"](b).dtype), ns["multiply"](ns["imag"](b), 1j)))
+        return viewed("real", self, lambda a: re(a), lambda b, v: ns["add"](
+            v.astype(re(b).dtype), ns["multiply"](im(b), 1j)))
 
     def _imag(self):
         if not jnp.iscomplexobj(self.data):
-            return read_only(ns["imag"](self))
-        return viewed("imag", self, lambda a: ns["imag"](a), lambda b, v: ns["add"](
-            ns["real"](b), ns["multiply"](v.astype(ns["real"](b).dtype), 1j)))
+            return read_only(im(self))
+        return viewed("imag", self, lambda a: im(a), lambda b, v: ns["add"](
+            re(b), ns["multiply"](v.astype(re(b).dtype), 1j)))
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         return ns["astype"](self, dtype, copy=copy, casting=casting)
@@ -226,10 +235,21 @@ def install(ns: dict):
                                   lambda b, v: ns["swapaxes"](v, -1, -2)),
         "real": _real,
         "imag": _imag,
-        "flat": lambda self: ravel(self),
+        "flat": lambda self: viewed("flat", self, lambda a: ns["ravel"](a),
+                                    lambda b, v: ns["reshape"](v, b.shape)),
     }
+    def set_imag(self, value):
+        if not jnp.iscomplexobj(self.data):
+            raise TypeError("imag: array does not have imaginary part to set")
+        _imag(self)[...] = value
+
+    # NumPy's settable attributes: `a.real = v` is `a.real[...] = v`
+    setters = {"real": lambda self, v: _real(self).__setitem__(Ellipsis, v),
+               "imag": set_imag,
+               "flat": lambda self, v: props["flat"](self).__setitem__(
+                   Ellipsis, _resize_flat(ns, self, v))}
     for k, f in props.items():
-        setattr(NamedArray, k, property(f))
+        setattr(NamedArray, k, property(f, setters.get(k)))
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 

@@ -19,6 +19,8 @@ True
 """
 from __future__ import annotations
 
+import builtins  # the namespace defines its own any
+import functools
 import sys
 
 import jax.numpy as jnp
@@ -33,6 +35,7 @@ from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
+from .engines.views import may_share_memory, shares_memory, view_function
 from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
@@ -47,7 +50,7 @@ _NUMPY_OWN = [
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
-    "datetime_data", "may_share_memory", "shares_memory",
+    "datetime_data",
 ]
 
 _SKIP = {"isnat"}
@@ -56,12 +59,25 @@ _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, so
             conversion, selection, checked, histograms, index_tricks, logic, ported)
 
 
+def _host_args(f):
+    """NumPy's own helper ``f`` given NumPy's arrays for NamedArray arguments
+    (``min_scalar_type(np.arange(4.0))``)."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if builtins.any(isinstance(v, NamedArray) for v in (*args, *kwargs.values())):
+            args = [onp.asarray(v) if isinstance(v, NamedArray) else v for v in args]
+            kwargs = {k: onp.asarray(v) if isinstance(v, NamedArray) else v
+                      for k, v in kwargs.items()}
+        return f(*args, **kwargs)
+    return g
+
+
 def _declare(ns):
     """The NumPy functions ``ns`` lacks: NumPy's own helpers, then the table."""
     out = {}
     for n in _NUMPY_OWN:
         if hasattr(onp, n):
-            out[n] = getattr(onp, n)
+            out[n] = _host_args(getattr(onp, n))
     for n in sorted(dir(onp)):
         if n.startswith("_") or n in ns or n in out or n in _SKIP:
             continue
@@ -87,6 +103,42 @@ def _numpy_objects(ns):
     return out
 
 
+def _einsum_view(spec=None, *operands, **kwargs):
+    """NumPy's einsum of one operand without a summed index is a view of it."""
+    if not isinstance(spec, str) or "{" in spec or "->" not in spec or len(operands) != 1:
+        return False
+    ins, out = spec.replace(" ", "").split("->")
+    return set(ins) - {"."} == set(out) - {"."}
+
+
+def _c_order(a, *args, order="C", **kwargs):
+    return order in ("C", None) and (len(args) < 2 or args[1] in ("C", None))
+
+
+#: NumPy's functions whose result is a view of their (first) argument:
+#: name -> view_function options (DESIGN.md §1; engines/views.py)
+_VIEWS = {
+    "transpose": {}, "permute_dims": {}, "matrix_transpose": {}, "swapaxes": {},
+    "moveaxis": {}, "rollaxis": {}, "flip": {}, "fliplr": {}, "flipud": {}, "rot90": {},
+    "squeeze": {}, "expand_dims": {}, "atleast_1d": {}, "atleast_2d": {},
+    "atleast_3d": {},
+    "reshape": {"when": _c_order, "reshapes": "reshape"},
+    "ravel": {"when": lambda a, order="C": order in ("C", None),
+              "reshapes": "ravel"},
+    "diagonal": {"writable": False}, "broadcast_to": {"writable": False},
+    "einsum": {"operand": 1, "when": _einsum_view},
+}
+
+
+def _attribute(name):
+    """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view)."""
+    def f(val):
+        return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array."
+    return f
+
+
 def _namespace():
     ns = {n: getattr(m, n) for m in _MODULES for n in m.__all__}
     ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
@@ -94,6 +146,10 @@ def _namespace():
     ns.update(_numpy_objects(ns))
     # ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
     ns.update(config.ML_DTYPES)
+    for n, opts in _VIEWS.items():
+        ns[n] = view_function(ns[n], n, **opts)
+    ns.update(real=_attribute("real"), imag=_attribute("imag"),
+              shares_memory=shares_memory, may_share_memory=may_share_memory)
     return ns
 
 

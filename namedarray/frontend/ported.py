@@ -74,7 +74,7 @@ def _trapezoid(y, x=None, dx=1.0, axis=-1):
     return jnp.sum(prod.astype(half) / jnp.asarray(2.0, half), axis=axis).astype(half)
 
 
-trapezoid = wrap(_trapezoid, "trapezoid", named="reduce")
+trapezoid = wrap(numpy_args(_trapezoid, "trapezoid"), "trapezoid", named="reduce")
 trapezoid.__doc__ = (_trapezoid.__doc__ + "\n\n``axis`` may name an axis (it is "
                      "reduced).")
 

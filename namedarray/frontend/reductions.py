@@ -27,7 +27,7 @@ from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, new, normalize_axis, operand
 from .elementwise import UFUNCS, _barrier_div, exact_divide
-from .engines.args import np_asarray
+from .engines.args import np_asarray, numpy_args
 from .engines.generic import wrap
 from .engines.out import store_out
 from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction, whole_axes
@@ -731,13 +731,35 @@ def _numpy_typed(name):
 
 
 for _n in _KEEP:
-    globals()[_n] = wrap(_numpy_typed(_n), _n, named="keep")
+    globals()[_n] = wrap(numpy_args(_numpy_typed(_n), _n), _n, named="keep")
 
 
 def _ones_like_names(a):
     """True of ``a``'s shape and names (``a * 0 + 1`` would be NaN at an
     infinity): weights broadcast by it keep their dtype."""
     return UFUNCS["logical_or"](UFUNCS["isnan"](a), True)
+
+
+def _weights_along(a, axis, weights):
+    """Positional ``weights`` of another shape than ``a``: NumPy's rule, they
+    are the weights along the (int) ``axis``, laid out as those axes of ``a``
+    (named weights align by name instead)."""
+    x = operand(a)
+    w = weights if isinstance(weights, NamedArray) else operand(np_asarray(weights))
+    if w.names or w.shape == x.shape or (axis is not None and builtins.any(
+            isinstance(k, str) for k in (axis if isinstance(axis, tuple) else (axis,)))):
+        return weights
+    if axis is None:
+        raise TypeError(f"average: Axis must be specified when shapes of a and weights "
+                        f"differ (a: {x.shape}, weights: {w.shape})")
+    axes = tuple(normalize_axis("average", k, x.ndim)
+                 for k in (axis if isinstance(axis, tuple) else (axis,)))
+    if w.shape != tuple(x.shape[k] for k in axes):
+        raise ValueError(f"average: Shape of weights must be consistent with shape of a "
+                         f"along specified axis (a: {x.shape}, axis={axis!r}, weights: "
+                         f"{w.shape})")
+    w = w.transpose(tuple(_onp.argsort(axes).tolist()))
+    return w.reshape(tuple(s if k in axes else 1 for k, s in enumerate(x.shape)))
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
@@ -753,6 +775,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             return avg, cnt
         return avg
     _same_sizes("average", a, weights)
+    weights = _weights_along(a, axis, weights)
     # NumPy's result dtype: the data's and the weights' (with float64 for
     # integer data); the weights and the products are summed in it
     adt, wdt = (_onp.dtype(getattr(v, "dtype", None) or np_asarray(v).dtype)

@@ -730,6 +730,51 @@ def test_manipulation_and_elementwise(name, data):
     check(name, args, kw)
 
 
+#: NumPy's functions whose result is a view of their argument
+VIEWS = ["transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
+         "rollaxis", "squeeze", "expand_dims", "flip", "fliplr", "flipud", "rot90",
+         "atleast_1d", "atleast_2d", "reshape", "ravel", "diagonal", "broadcast_to",
+         "real", "imag"]
+
+
+@pytest.mark.parametrize("name", VIEWS)
+@PER_FUNCTION
+@given(data=st.data())
+def test_view_function_writes_through(name, data):
+    """A write into the function form of a view reaches the base where
+    NumPy's does, stays in the copy where NumPy's is a copy, and raises where
+    NumPy's view is read-only; of the base (or of a strided slice of it)."""
+    d = Draw(data)
+    y = d.arr(dtypes=DTYPES, max_dims=3)
+    args, kw = MANIPULATION[name](d, y)
+    base, x = y.copy(), np.asarray(y.copy())
+    sliced = d.bool() and base.ndim > 0
+    src = (base[::-1] if sliced else base), (x[::-1] if sliced else x)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = getattr(onp, name)(src[0], *args[1:], **kw)
+    except Exception:       # refused input: the error is the other fuzz tests'
+        return
+    if not isinstance(w, onp.ndarray):      # (flip of a 0-d array is a scalar)
+        return
+    v = getattr(np, name)(src[1], *args[1:], **kw)
+    val = (onp.arange(w.size) + 1).reshape(w.shape).astype(w.dtype)
+    if not w.flags.writeable:
+        if w.size:
+            with pytest.raises(ValueError, match="read-only"):
+                v[...] = val
+    else:
+        w[...] = val
+        v[...] = val
+        same(v, w, "the view")
+    same(x, base, "the base")
+    if base.size:
+        base[(0,) * base.ndim] = 0
+        x[(0,) * x.ndim] = 0
+        same(v, w, "the view after a write to the base")
+
+
 def _ix(d, x):
     return d.index(x.shape[0] if x.ndim else 1)
 

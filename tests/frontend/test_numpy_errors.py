@@ -79,6 +79,44 @@ def _nan_into_int(m):
     x[0] = m.nan
 
 
+CASES += [
+    ("unravel_index order", ValueError, "unravel_index: only 'C' or 'F' order is permitted",
+     lambda m: m.unravel_index(3, (2, 2), order="A")),
+    ("average weights of another shape, no axis", TypeError, r"average: Axis must be "
+     r"specified when shapes of a and weights differ \(a: \(2, 3\), weights: \(3,\)\)",
+     lambda m: m.average(m.ones((2, 3)), weights=[1, 2, 3])),
+    ("average weights not along axis", ValueError, r"average: Shape of weights must be "
+     r"consistent with shape of a along specified axis \(a: \(2, 3\), axis=\(0, 1\), "
+     r"weights: \(3, 2\)\)",
+     lambda m: m.average(m.ones((2, 3)), axis=(0, 1), weights=m.ones((3, 2)))),
+    ("average weights of another ndim", ValueError, "average: Shape of weights",
+     lambda m: m.average(m.ones((2, 3)), axis=1, weights=m.ones((1, 3)))),
+]
+
+CASES += [
+    ("out= that does not broadcast", ValueError, r"cos: operands could not be broadcast "
+     r"together with shapes \(3, 3\) \(2, 2\)",
+     lambda m: m.cos(m.zeros((3, 3)), m.zeros((2, 2)))),
+    ("out= smaller than the result", ValueError, r"cos: non-broadcastable output operand "
+     r"with shape \(1, 3\) doesn't match the broadcast shape \(3, 3\)",
+     lambda m: m.cos(m.zeros((3, 3)), m.zeros((1, 3)))),
+    ("append of another ndim along an axis", ValueError, r"append: all the input arrays "
+     r"must have the same number of dimensions, got shapes \[\(2, 3\), \(3,\)\]",
+     lambda m: m.append([[1, 2, 3], [4, 5, 6]], [7, 8, 9], axis=0)),
+    ("bincount negative minlength", ValueError, "bincount: 'minlength' must not be "
+     r"negative \(got -1\)", lambda m: m.bincount(m.arange(3), minlength=-1)),
+    ("ufunc casting unknown", ValueError, "add: casting must be one of 'no', 'equiv', "
+     "'safe', 'same_kind', or 'unsafe' \\(got 'bogus'\\)",
+     lambda m: m.add(m.arange(3), 1, casting="bogus")),
+    ("linspace of a float num", TypeError, "linspace: num=3.0: 'float' object cannot be "
+     "interpreted as an integer", lambda m: m.linspace(0, 1, 3.0)),
+    ("keepdims of a str", TypeError, "sum: keepdims='yes': 'str' object cannot be "
+     "interpreted as an integer", lambda m: m.sum(m.arange(3), keepdims="yes")),
+    ("digitize of unordered bins", ValueError, r"digitize: bins must be monotonically "
+     r"increasing or decreasing \(got \[1, 3, 2\]\)",
+     lambda m: m.digitize(m.asarray([1, 2]), m.asarray([1, 3, 2]))),
+]
+
 CASES.append(("NaN into int", ValueError, "__setitem__: cannot convert float NaN to "
               "integer", _nan_into_int))
 
@@ -205,6 +243,42 @@ I16, F16 = onp.array([1, 2, 3], onp.int16), onp.array([0.5, 1.5, 2.5], onp.float
     lambda m: m.arange(3, -1, -1, dtype=m.uint64),
     lambda m: m.arange(250, dtype=m.int8),
     lambda m: m.arange(0, 300, 100, dtype=m.uint8),
+    # a float range of an int dtype: the first two values cast, then their step
+    lambda m: m.arange(-3, 3, 0.5, dtype=int),
+    lambda m: m.arange(1, 2.5, 0.5, dtype=m.uint8),
+    lambda m: m.arange(-2.5, 1, dtype=m.int16),
+    lambda m: m.arange(5.5, dtype=m.int32),
+    lambda m: m.arange(0.5, -3, -0.7, dtype=int),
+    lambda m: m.arange(3, 1, 0.5, dtype=int),
+    # keepdims read as an int; digitize of ordered (non-strict) bins
+    lambda m: m.sum(m.arange(6).reshape(2, 3), axis=1, keepdims=1),
+    lambda m: m.digitize(m.asarray([1, 2]), m.asarray([3, 2, 1]), right=True),
+    lambda m: m.digitize(m.asarray([1, 2]), m.asarray([1, 1, 2])),
+    lambda m: m.append(m.zeros((2, 3)), m.ones((1, 3)), axis=0),
+    # lists NumPy accepts
+    lambda m: m.nancumsum([1, m.nan]),
+    lambda m: m.nancumprod([[1, m.nan], [2, 3]], axis=1),
+    lambda m: m.trapezoid([1, 2, 3]),
+    lambda m: m.trapezoid([[1, 2, 3]], x=[4, 6, 9], axis=1),
+    # unravel_index in Fortran order
+    lambda m: m.unravel_index(m.asarray([31, 41, 13]), (7, 6), order="F"),
+    lambda m: m.unravel_index(5, 6, order="F"),
+    lambda m: m.unravel_index(m.asarray([[3, 17]]), (2, 3, 4), order="F"),
+    # average with weights along several axes (laid out as those axes of a)
+    lambda m: m.average(m.arange(8).reshape(2, 2, 2), axis=(0, 1),
+                        weights=[[.25, .75], [1, .5]]),
+    lambda m: m.average(m.arange(8).reshape(2, 2, 2), axis=(1, 0),
+                        weights=[[.25, .75], [1, .5]]),
+    lambda m: m.average(m.arange(24.0).reshape(2, 3, 4), axis=(2, 0),
+                        weights=m.arange(1.0, 9.0).reshape(4, 2), returned=True),
+    lambda m: m.average(m.arange(6).reshape(2, 3), axis=-1, weights=[1, 0, 3],
+                        keepdims=True),
+    # pad's integer linear ramp: NumPy's float ramp, floored
+    lambda m: m.pad(m.asarray([1, 2, 3, 4, 5]), (2, 3), "linear_ramp", end_values=(5, -4)),
+    lambda m: m.pad(m.arange(12).reshape(3, 4) * 7, ((1, 2), (3, 0)), "linear_ramp",
+                    end_values=((100, -5), (3, 9))),
+    lambda m: m.pad(m.arange(5, dtype=m.uint8), 3, "linear_ramp", end_values=200),
+    lambda m: m.pad(m.arange(6, dtype=m.int8).reshape(2, 3), 2, "linear_ramp"),
     # a negative count repeats nothing of an empty array (NumPy checks none)
     lambda m: m.repeat(m.asarray(onp.zeros(0, bool)), -1),
     lambda m: m.repeat(m.zeros((0, 2)), -1, axis=0),
@@ -275,3 +349,18 @@ def test_clip_and_average_name_the_users_arguments():
                                          r"\(named shape \{'b': 2, 'feat': 3\}\) but size 4 "
                                          r"in weights \(named shape \{'feat': 4\}\)$"):
         np.average(a, axis="feat", weights=bad)
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 1.0), (1, 2), (1e10, 1.00001e10),
+                                  (onp.float32(1), 1 + 1e-9j), (onp.nan, onp.nan)])
+def test_isclose_of_two_scalars_is_numpys_bool(a, b):
+    for kw in ({}, {"equal_nan": True}):
+        res, exp = np.isclose(a, b, **kw), onp.isclose(a, b, **kw)
+        assert type(res) is type(exp) and res == exp and repr(res) == repr(exp)
+
+
+def test_numpys_helpers_take_arrays():
+    for call in (lambda m: m.min_scalar_type(m.arange(4.0)),
+                 lambda m: m.can_cast(m.arange(3), m.int8),
+                 lambda m: m.min_scalar_type(m.asarray([300, 2]))):
+        assert call(np) == call(onp)

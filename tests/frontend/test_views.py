@@ -85,3 +85,141 @@ def test_views_under_jit_and_named():
     t[0, 0] = 100
     # the index applies to the positional axes of every named slice
     assert n.untag("b").tolist() == [[100.0, 1.0, 2.0], [100.0, 4.0, 5.0]]
+
+
+# the function forms of NumPy's views are views too (engines/views.py)
+def _ints(m):
+    return m.arange(24).reshape(2, 3, 4)
+
+
+FUNCTION_STEPS = {
+    "transpose": lambda m, a: m.transpose(a).__setitem__((3, 1, 0), -1),
+    "transpose axes": lambda m, a: m.transpose(a, (1, 0, 2)).__setitem__((0, 1), -1),
+    "permute_dims": lambda m, a: m.permute_dims(a, (2, 0, 1))[1].__setitem__(0, -1),
+    "matrix_transpose": lambda m, a: m.matrix_transpose(a).__setitem__((1, 3, 0), -1),
+    "reshape": lambda m, a: m.reshape(a, (6, 4)).__setitem__(5, -1),
+    "ravel": lambda m, a: m.ravel(a).__setitem__(slice(3, 9), -1),
+    "swapaxes": lambda m, a: m.swapaxes(a, 0, 2).__setitem__((3, 2, 1), -1),
+    "moveaxis": lambda m, a: m.moveaxis(a, 0, -1).__setitem__((2, 3, 1), -1),
+    "rollaxis": lambda m, a: m.rollaxis(a, 2).__setitem__((1, 0, 2), -1),
+    "flip": lambda m, a: m.flip(a, 1).__setitem__((0, 0), -1),
+    "fliplr": lambda m, a: m.fliplr(a)[1].__setitem__(1, -1),
+    "flipud": lambda m, a: m.flipud(a).__setitem__((0, 2, 3), -1),
+    "rot90": lambda m, a: m.rot90(a, 1, (1, 2)).__setitem__((0, 1), -1),
+    "squeeze": lambda m, a: m.squeeze(a[:1]).__setitem__((2, 3), -1),
+    "expand_dims": lambda m, a: m.expand_dims(a, (0, 2)).__setitem__((0, 1, 0, 2), -1),
+    "atleast_3d": lambda m, a: m.atleast_3d(a[0]).__setitem__((1, 1), -1),
+    "atleast_2d": lambda m, a: m.atleast_2d(a[0, 0]).__setitem__((0, 2), -1),
+    "einsum ii->i": lambda m, a: m.einsum("ii->i", a[0, :, :3]).__setitem__(2, -1),
+    "einsum ijk->kji": lambda m, a: m.einsum("ijk->kji", a).__setitem__((1, 2, 0), -1),
+    "fill_diagonal fliplr": lambda m, a: m.fill_diagonal(m.fliplr(a[1]), [7, 8, 9]),
+    "iadd transpose": lambda m, a: m.transpose(a).__iadd__(100),
+    "view of a view": lambda m, a: m.flip(m.transpose(a[1:]), 0)[0].__setitem__(2, -1),
+    # copies in NumPy: the write stays in the copy
+    "reshape of a transpose": lambda m, a: m.reshape(a.T, 24).__setitem__(1, -1),
+    "ravel of a slice": lambda m, a: m.ravel(a[:, ::2]).__setitem__(0, -1),
+    "ravel of a transpose method": lambda m, a: a.T.ravel().__setitem__(1, -1),
+    "reshape of a strided slice": lambda m, a: m.reshape(a[:, :, ::2], (2, 6))[0].__setitem__(
+        4, -1),
+    # strides allow these without a copy: views in NumPy
+    "reshape of a slice, strided": lambda m, a: m.reshape(a[:, 1:], (2, 2, 1, 4)).__setitem__(
+        (1, 1, 0, 3), -1),
+    "ravel of a contiguous slice": lambda m, a: m.ravel(a[1]).__setitem__(7, -1),
+    "reshape of an empty view": lambda m, a: m.reshape(a[:0], (2, 0, 3)).__setitem__(
+        Ellipsis, -1),
+}
+
+
+@pytest.mark.parametrize("name", FUNCTION_STEPS)
+def test_function_forms_write_through(name):
+    x, y = _ints(np), _ints(onp)
+    FUNCTION_STEPS[name](np, x)
+    FUNCTION_STEPS[name](onp, y)
+    assert_same(x, y)
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: m.transpose(a), lambda m, a: m.flip(a, 0), lambda m, a: m.diagonal(a),
+    lambda m, a: m.reshape(a, 6), lambda m, a: m.real(a), lambda m, a: m.squeeze(a[None]),
+    lambda m, a: m.broadcast_to(a, (2, 2, 3)), lambda m, a: m.einsum("ij->ji", a)])
+def test_function_forms_see_newer_writes(make):
+    x, y = np.arange(6.0).reshape(2, 3), onp.arange(6.0).reshape(2, 3)
+    v, w = make(np, x), make(onp, y)
+    x[1, 1] = y[1, 1] = -7
+    x[0] += 1
+    y[0] += 1
+    assert_same(v, w)
+
+
+def test_real_and_imag_function_forms():
+    x, y = _both(lambda m, a: (m.real(a).__setitem__((0, 2), 9),
+                               m.imag(a).__setitem__((1, 0), -9)))
+    assert_same(x, y)
+    r, s = np.arange(3.0), onp.arange(3.0)
+    np.real(r)[1] = 5
+    onp.real(s)[1] = 5
+    assert_same(r, s)
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        np.imag(r)[0] = 1
+    assert_same(np.real([1 + 2j]), onp.real([1 + 2j]))
+
+
+def test_function_form_views_named_and_under_jit():
+    n = np.arange(6.0).reshape(2, 3).tag("b", None)
+    np.flip(n, 0)[0] = 100           # the positional axis of every named slice
+    assert n.untag("b").tolist() == [[0.0, 1.0, 100.0], [3.0, 4.0, 100.0]]
+
+    def step(m):
+        def f(a):
+            m.transpose(a)[0, 1] = 5
+            m.fliplr(a)[0, 0] = 6
+            return a
+        return f
+    assert_same(jax.jit(step(np))(np.arange(6.0).reshape(2, 3)),
+                step(onp)(onp.arange(6.0).reshape(2, 3)))
+
+
+MEMORY = {
+    "slice": lambda m, x: (x, x[1:]), "columns": lambda m, x: (x[:, 0], x[:, 1]),
+    "rows apart": lambda m, x: (x[0], x[2]), "T": lambda m, x: (x.T, x),
+    "strided": lambda m, x: (x.reshape(12)[::2], x[:, 1::2]),
+    "strided overlap": lambda m, x: (x.reshape(12)[::3], x[:, 1::2]),
+    "another array": lambda m, x: (x, m.arange(3)), "a list": lambda m, x: (x, [1]),
+    "asarray": lambda m, x: (m.asarray(x), x),
+    "asarray cast": lambda m, x: (m.asarray(x, dtype=m.float64), x),
+    "function views": lambda m, x: (m.fliplr(x)[0], m.transpose(x)[3]),
+    "copy": lambda m, x: (x.copy(), x),
+}
+
+
+@pytest.mark.parametrize("name", MEMORY)
+def test_shares_memory_follows_the_views(name):
+    x, y = np.arange(12).reshape(3, 4), onp.arange(12).reshape(3, 4)
+    for fn in ("shares_memory", "may_share_memory"):
+        got = getattr(np, fn)(*MEMORY[name](np, x))
+        assert got == getattr(onp, fn)(*MEMORY[name](onp, y)), fn
+        assert type(got) is bool
+
+
+SETTERS = {
+    "real": lambda m, a: setattr(a, "real", 9),
+    "imag": lambda m, a: setattr(a, "imag", m.arange(3.0)),
+    "real of a row": lambda m, a: setattr(a[1], "real", [7, 8, 9]),
+    "flat": lambda m, a: setattr(a, "flat", 3),
+    "flat repeated": lambda m, a: setattr(a, "flat", [1, 2j, 3, 4]),
+    "flat of a transpose": lambda m, a: setattr(a.T, "flat", [5, 6]),
+}
+
+
+@pytest.mark.parametrize("name", SETTERS)
+def test_settable_attributes(name):
+    x, y = _both(SETTERS[name])
+    assert_same(x, y)
+
+
+def test_setting_imag_of_real_data():
+    x, y = np.arange(3.0), onp.arange(3.0)
+    with pytest.raises(TypeError):
+        y.imag = 1
+    with pytest.raises(TypeError, match="imag: array does not have imaginary part to set"):
+        x.imag = 1

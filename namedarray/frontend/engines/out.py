@@ -7,7 +7,7 @@
 """
 from __future__ import annotations
 
-import jax.numpy as jnp
+import numpy as onp
 
 from ...core.array import NamedArray, operand
 
@@ -26,7 +26,14 @@ def store_out(fn, out, res):
             return out
     if not isinstance(out, NamedArray):
         raise TypeError(f"{fn}: out must be a NamedArray, got {type(out).__name__}")
-    if out.shape != res.shape and jnp.broadcast_shapes(out.shape, res.shape) != out.shape:
-        raise ValueError(f"{fn}: out has shape {out.shape} but the result has shape {res.shape}")
+    if out.shape != res.shape:
+        try:
+            joint = onp.broadcast_shapes(out.shape, res.shape)
+        except ValueError:
+            raise ValueError(f"{fn}: operands could not be broadcast together with shapes "
+                             f"{res.shape} {out.shape} (the result and out=)") from None
+        if joint != out.shape:
+            raise ValueError(f"{fn}: non-broadcastable output operand with shape "
+                             f"{out.shape} doesn't match the broadcast shape {res.shape}")
     out._assign(fn, res if isinstance(res, NamedArray) else operand(res))
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import operator
 import warnings
 
 import jax
@@ -108,6 +109,13 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         return slow(a, axis, *args, out=out, **kwargs)
 
     def slow(a, axis=None, *args, out=None, **kwargs):
+        kd = kwargs.get("keepdims", False)
+        if not isinstance(kd, (bool, onp.bool_)):
+            try:        # NumPy reads keepdims as an int
+                kwargs = {**kwargs, "keepdims": bool(operator.index(kd))}
+            except TypeError:
+                raise TypeError(f"{name}: keepdims={kd!r}: '{type(kd).__name__}' object "
+                                "cannot be interpreted as an integer") from None
         if kwargs.get("where") is not None and not isinstance(kwargs["where"], NamedArray):
             kwargs = {**kwargs, "where": positional(jnp.asarray(kwargs["where"], bool))}
         if _lazy(a):    # a boolean-mask selection: where= on the full buffer

@@ -37,6 +37,8 @@ _I32 = 2 ** 31
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
 
 class ufunc:
     """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
@@ -262,6 +264,9 @@ class ufunc:
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
         nin = self.nin
+        if casting not in _CASTINGS:
+            raise ValueError(f"{self.__name__}: casting must be one of 'no', 'equiv', "
+                             f"'safe', 'same_kind', or 'unsafe' (got {casting!r})")
         if len(args) != nin:
             if len(args) > nin and out is None:
                 out = args[nin:] if len(args) - nin > 1 else args[nin]

@@ -1,0 +1,180 @@
+"""The view engine: what NumPy returns as a view of its argument (``a.T``,
+``np.transpose``, ``np.reshape``, ``np.flip``, ``np.squeeze``,
+``np.diagonal``, ...) is a core ``View`` of it here (DESIGN.md §1): re-read
+when its base changes, and a write into it reaches the base, or raises where
+NumPy's view is read-only.
+
+A write is stored back by the function's inverse when one is declared, else by
+the *position map*: the function applied to the flat positions of the base
+gives, for each element of the view, the base element it is (one scatter).
+Whether a ``reshape``/``ravel`` of a view is itself a view follows NumPy: it
+is when the result can be described by strides over the memory of the array
+the chain of views starts from; otherwise it is a copy.
+
+>>> import namedarray as np
+>>> a = np.zeros((3, 3), int)
+>>> np.fill_diagonal(np.fliplr(a), [1, 2, 3])
+>>> a
+array([[0, 0, 1],
+       [0, 2, 0],
+       [3, 0, 0]])
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ...core.array import NamedArray, View, derived, new
+
+
+def viewed(fn, base, f, inv=None, writable=True, result=None):
+    """``f(base)`` (or the ``result`` already computed) as a view of ``base``:
+    re-read when ``base`` changes; a write stored back as ``inv(base, value)``
+    (the base's new value), or through the position map of ``f`` when ``inv``
+    is ``None``; ``writable=False``: read-only (a write raises)."""
+    r = f(base) if result is None else result
+    if not isinstance(r, NamedArray) or r is base:
+        return r
+    read = lambda src: f(new(src, base.dims, base.mapped)).data  # noqa: E731
+    if not writable:
+        write = None
+    elif inv is not None:
+        write = lambda b, v: b._assign(fn, inv(b, v))  # noqa: E731
+    else:
+        write = lambda b, v: _scatter(fn, f, b, v)  # noqa: E731
+    return derived(r.data, r.dims, base, read, write, r.mapped)
+
+
+def _scatter(fn, f, b, v):
+    """Store the view ``f(b)``'s new value ``v`` into ``b`` by the position map."""
+    shape = b.data.shape
+    pos = f(new(jnp.arange(math.prod(shape)).reshape(shape), b.dims, b.mapped))
+    if pos.dims != v.dims or pos.data.shape != v.data.shape:
+        raise ValueError(f"{fn}: assignment destination is read-only here (this view of "
+                         f"named shape {b.named_shape} cannot write through to its base)")
+    flat = b.data.reshape(-1).at[pos.data.reshape(-1)].set(
+        v.data.reshape(-1).astype(b.data.dtype))
+    b.data = flat.reshape(shape)
+
+
+def _positions(x):
+    """For each element of ``x`` (physical layout), its flat position in the
+    array its chain of views starts from; ``None`` where that is not known (a
+    traced program, a view that changes the dtype)."""
+    if not isinstance(x, View) or x._base is None:
+        if isinstance(x.data, jax.core.Tracer):
+            return None
+        return onp.arange(x.data.size).reshape(x.data.shape)
+    base = _positions(x._base)
+    if base is None or x._base.dtype != x.dtype:
+        return None
+    return onp.asarray(x._read(jnp.asarray(base)))
+
+
+def _strided(p) -> bool:
+    """Whether the positions ``p`` are ``offset + sum(i_k * stride_k)``."""
+    if p.size == 0:
+        return True
+    for k in range(p.ndim):
+        if p.shape[k] > 1:
+            d = onp.diff(p, axis=k)
+            if (d != d.flat[0]).any():
+                return False
+    return True
+
+
+def stays_view(x, f, contiguous=False) -> bool:
+    """Whether ``f(x)`` (a reshape of ``x``) is a view of ``x`` in NumPy: ``x``
+    is no view, or the reshaped positions are still strided (``contiguous``:
+    consecutive, NumPy's rule for ``ravel``)."""
+    if not isinstance(x, View) or x._base is None:
+        return True
+    p = _positions(x)
+    if p is None:
+        return True
+    q = onp.asarray(f(new(jnp.asarray(p), x.dims, x.mapped)).data)
+    if contiguous:
+        return bool((onp.diff(q.reshape(-1)) == 1).all())
+    return _strided(q)
+
+
+def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
+    """The public ``fn`` with its result a view of argument ``operand`` (a
+    NamedArray): ``when(*args, **kwargs)`` says whether this call is a view;
+    ``reshapes``: a copy where NumPy's reshape (``"reshape"``) or ravel
+    (``"ravel"``) of that argument copies."""
+    @functools.wraps(fn)
+    def public(*args, **kwargs):
+        r = fn(*args, **kwargs)
+        if len(args) <= operand or not isinstance(r, NamedArray):
+            return r
+        a = args[operand]
+        if not isinstance(a, NamedArray) or r is a or (when and not when(*args, **kwargs)):
+            return r
+
+        def f(x):
+            return fn(*args[:operand], x, *args[operand + 1:], **kwargs)
+        if reshapes and not stays_view(a, f, reshapes == "ravel"):
+            return r
+        return viewed(name, a, f, writable=writable, result=r)
+    return public
+
+
+def _root(x):
+    while isinstance(x, View) and x._base is not None:
+        x = x._base
+    return x
+
+
+def _memory(fn, a):
+    """``(root, positions)`` of ``a`` in the memory of the array its views
+    start from (positions ``None``: not known; data that is no NamedArray: no
+    memory a view could share)."""
+    if not isinstance(a, NamedArray):
+        if not hasattr(a, "__len__") and not hasattr(a, "__array__") and not isinstance(
+                a, (int, float, complex, onp.generic)):
+            raise TypeError(f"{fn}: expected an array, got {type(a).__name__}")
+        return None, None
+    return _root(a), _positions(a)
+
+
+def shares_memory(a, b, /, max_work=None):
+    """``numpy.shares_memory``: whether ``a`` and ``b`` are views with an element
+    in common (of the same array; where the positions are not known, such as a
+    view of another dtype, views of one array are taken to share).
+
+    >>> import namedarray as np
+    >>> x = np.arange(6)
+    >>> np.shares_memory(x[::2], x), np.shares_memory(x[::2], x[1::2])
+    (True, False)
+    """
+    (ra, pa), (rb, pb) = _memory("shares_memory", a), _memory("shares_memory", b)
+    if ra is None or ra is not rb:
+        return False
+    if pa is None or pb is None:
+        return True
+    return bool(onp.intersect1d(pa.reshape(-1), pb.reshape(-1)).size)
+
+
+def may_share_memory(a, b, /, max_work=None):
+    """``numpy.may_share_memory``: whether the memory bounds of ``a`` and ``b``
+    overlap (views of one array whose first and last elements interleave).
+
+    >>> import namedarray as np
+    >>> x = np.zeros((3, 4))
+    >>> np.may_share_memory(x[:, 0], x[:, 1]), np.shares_memory(x[:, 0], x[:, 1])
+    (True, False)
+    """
+    (ra, pa), (rb, pb) = (_memory("may_share_memory", a),
+                          _memory("may_share_memory", b))
+    if ra is None or ra is not rb:
+        return False
+    if pa is None or pb is None:
+        return True
+    if not pa.size or not pb.size:
+        return False
+    return bool(pa.min() <= pb.max() and pb.min() <= pa.max())
