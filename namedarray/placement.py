@@ -35,7 +35,7 @@ from jax import lax
 from .core import hooks
 from .core.array import check_name, new
 from .core.sharding import abstract_mesh, mesh_axes, reshard, sharding_of
-from .core.vmap import vary as _vary
+from .core.vmap import index_vmap as _index_vmap, vary as _vary
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,10 +69,13 @@ class Binding:
                        self.kinds + ("vmap",), 1, False)
 
 
-def vmap_binding(name: str, size: int) -> Binding:
-    """A name ``vmap``-ed by a local ``nmap`` (nested in whatever binds it already)."""
+def vmap_binding(name: str, size: int, whole: bool = False) -> Binding:
+    """A name ``vmap``-ed by a local ``nmap`` (nested in whatever binds it
+    already).  ``whole``: the arguments hold the name as a whole axis (sliced,
+    flipped, fresh: it was gathered), which shadows an enclosing binding, so
+    the new map binds it afresh."""
     outer = bindings().get(name)
-    if outer is not None and outer.groups:
+    if outer is not None and outer.groups and not whole:
         if size != outer.block:
             raise ValueError(f"nmap: axis {name!r} has {size} elements here, but the "
                              f"enclosing map holds a block of {outer.block}")
@@ -147,16 +150,18 @@ def resolve(fn: str, x, names, arg: str = "axis") -> list:
     return out
 
 
-def group_index(group):
-    return lax.axis_index(group if len(group) > 1 else group[0])
-
-
 def instance_index(b: Binding):
-    """This instance's index along the bound part of a name (major to minor)."""
-    idx = jnp.zeros((), jnp.int32)
-    for g, size in zip(b.groups, b.sizes):
-        idx = idx * size + group_index(g)
-    return idx
+    """This instance's index along the bound part of a name (major to minor):
+    a mesh group's ``lax.axis_index``, a vmapped one's batched index."""
+    idx = None
+    for g, size, kind in zip(b.groups, b.sizes, b.kinds):
+        if kind == "vmap":
+            idx = _index_vmap.bind(jnp.zeros((), jnp.int32) if idx is None else idx * size,
+                                   axis=g[0])
+        else:
+            i = lax.axis_index(g if len(g) > 1 else g[0])
+            idx = i if idx is None else idx * size + i
+    return jnp.zeros((), jnp.int32) if idx is None else idx
 
 
 def vary(x, names):

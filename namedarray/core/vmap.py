@@ -137,6 +137,23 @@ def _own_slice_rule(ct, d, n, *, axis, size, tiled):
     return ct, 0
 
 
+# ``index_vmap``: ``x`` plus this instance's index along a vmapped name, as
+# ``lax.axis_index``, but decided when vmap batches it: under a ``jax.jit``
+# inside a ``shard_map``, JAX types ``lax.axis_index`` of a vmap axis as
+# varying along that (non-mesh) axis, and the next operation meeting a mesh
+# value fails an assertion in ``pvary``.
+index_vmap = primitive("index_vmap")
+
+
+def _index_rule(x, d, n, *, axis):
+    i = jnp.arange(n, dtype=x.dtype)
+    if d is None:
+        return x[None] + i.reshape((n,) + (1,) * x.ndim), 0
+    x = jnp.moveaxis(x, d, 0)
+    return x + i.reshape((n,) + (1,) * (x.ndim - 1)), 0
+
+
+batched(index_vmap, _index_rule)
 batched(cotangent_sum, _cotangent_sum_rule)
 batched(psum_vmap, _psum_rule)
 batched(gather_vmap, _gather_rule)

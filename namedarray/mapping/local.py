@@ -20,10 +20,10 @@ import functools
 
 import jax
 
-from ..core.array import NamedArray, align, meet, new
+from ..core.array import NamedArray, align, merge_mapped, new
 from ..core.dims import order_names
 from ..core.vmap import nested_vmap
-from ..placement import bind, bindings, vmap_binding
+from ..placement import bind, bindings, localize, vmap_binding
 
 try:  # to tell which outputs a collective made invariant along a name
     from jax._src.interpreters.batching import BatchTracer as _BatchTracer
@@ -67,6 +67,19 @@ def _describe(path):
     return f"keyword argument {first.key!r}{tail}"
 
 
+def _localized(ops):
+    """The arguments with whole axes of names an enclosing map holds part of
+    cut to this instance's part.  An argument that does not vary along a
+    mapped name enters as it is: the operation that combines it with varying
+    values marks it (a gradient then sums the instances' cotangents only
+    where the program made it meet them).  Returns (operands, the union of
+    their mapped names)."""
+    mapped = merge_mapped("nmap", ops)
+    if not mapped:
+        return ops, ()
+    return [localize("nmap", x, [d for d, _ in mapped if d in x.dims]) for x in ops], mapped
+
+
 def check_axes(fn, axes, present):
     """``axes`` as a tuple of names, each one an axis of some argument."""
     if axes is None:
@@ -88,7 +101,7 @@ def local_nmap(f, axes=None):
         check_sizes("nmap", args, kwargs)
         leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_named)
         idx = [i for i, v in enumerate(leaves) if is_named(v)]
-        met, outer_mapped = meet("nmap", [leaves[i] for i in idx])
+        met, outer_mapped = _localized([leaves[i] for i in idx])
         for i, v in zip(idx, met):
             leaves[i] = v
         named = [leaves[i] for i in idx if leaves[i].names]
@@ -109,7 +122,11 @@ def local_nmap(f, axes=None):
         sizes = {}
         for v in named:
             sizes.update(zip(v.dims, v.data.shape))
-        binding = {n: vmap_binding(n, sizes[n]) for n in union}
+        # a name no argument holds mapped is a whole axis here (it was
+        # gathered): this map binds it afresh, whatever binds it outside
+        held = {n for i in idx for n, _ in leaves[i].mapped}
+        whole = {n for n in union if n not in held}
+        binding = {n: vmap_binding(n, sizes[n], n in whole) for n in union}
         arrays, in_idx = [], []
         for i in idx:
             v = leaves[i]
@@ -166,7 +183,7 @@ def local_nmap(f, axes=None):
                         "both as a whole axis and varying along the map over it; "
                         "reduce or gather one of them")
             mp = tuple((n, s) for n, s in mp if n not in union) + tuple(
-                (n, outer[n].size) for n in keep if n in outer)
+                (n, outer[n].size) for n in keep if n in outer and n not in whole)
             out.append(new(v, dims + keep, mp))
         return jax.tree_util.tree_unflatten(otree, out)
     return mapped

@@ -126,10 +126,6 @@ def _pprod_group(x, group, kind, size):
     return jnp.prod(_all_gather_group(x, group, kind, size), axis=0)
 
 
-def _bool_coll(chooser):
-    return lambda d, *group: chooser(d.astype(jnp.int32), *group).astype(bool)
-
-
 def _reducer(fn, local, collective, repeat=None):
     """A reduction primitive: ``local`` over the operand's physical and block
     dimensions, then ``collective`` over each enclosing map's axes.
@@ -144,12 +140,16 @@ def _reducer(fn, local, collective, repeat=None):
             data = local(v.data, phys) if phys else v.data
             dims = tuple(d for i, d in enumerate(v.dims) if i not in phys)
             mapped = dict(v.mapped)
+            dt = data.dtype   # kept, as the local step keeps it (psum of bool is any)
             for p in places:
                 if p.binding is None:
                     continue
                 if p.kind == "invariant" and p.binding.physical and repeat is not None:
-                    data = repeat(data, p.binding.block)
-                data = _over_groups(collective, data, p.binding)
+                    data = repeat(data, p.binding.block).astype(dt)
+                if dt == jnp.bool_:
+                    data = _over_groups(collective, data.astype(jnp.int32), p.binding) != 0
+                else:
+                    data = _over_groups(collective, data, p.binding).astype(dt)
                 mapped.pop(p.name, None)
             return new(data, dims, tuple(mapped.items()))
         return _each(one, x)
@@ -165,8 +165,8 @@ psum = _reducer("psum", _keep_dtype(jnp.sum), _psum_group, lambda d, k: d * k)
 pmax = _reducer("pmax", lambda d, ax: jnp.max(d, axis=ax), _differentiable(_pmax_group))
 pmin = _reducer("pmin", lambda d, ax: jnp.min(d, axis=ax), _differentiable(_pmin_group))
 pprod = _reducer("pprod", _keep_dtype(jnp.prod), _pprod_group, lambda d, k: d ** k)
-pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _bool_coll(_pmax_group))
-pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _bool_coll(_pmin_group))
+pany = _reducer("pany", lambda d, ax: jnp.any(d, axis=ax), _pmax_group)
+pall = _reducer("pall", lambda d, ax: jnp.all(d, axis=ax), _pmin_group)
 psum.__doc__ = """Sum over the named axes (``lax.psum``; the dtype is kept).
 
 >>> import namedarray as np
@@ -229,10 +229,12 @@ def pmean(x, axis_name):
                 n *= math.prod(p.binding.sizes)
             else:
                 n *= p.binding.size
+        if not jnp.issubdtype(v.dtype, jnp.inexact):
+            # the mean of the values, not of their sum in the input dtype (a
+            # bool sum is any; an int8 one overflows), as lax.pmean
+            v = new(v.data.astype(jnp.result_type(float)), v.dims, v.mapped)
         s = psum(v, axis_name)
         d = s.data
-        if not jnp.issubdtype(d.dtype, jnp.inexact):
-            d = d.astype(jnp.result_type(float))
         if jnp.issubdtype(d.dtype, jnp.complexfloating):
             # NumPy's complex division by a real count: each part times 1 / n, an
             # infinite part makes the other NaN (XLA's division keeps inf+infj)
@@ -338,8 +340,11 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
     concatenated in global order, and a value that does not vary along a bound
     name is repeated along it."""
     x = _as_named(x)
+    resolve(fn, x, names)             # every name checked before any moves
     whole = []
-    for p in resolve(fn, x, names):
+    for name in names:
+        # each name where it lives now: gathering one moves the others' dims
+        (p,) = resolve(fn, x, (name,))
         b = p.binding
         if b is None:
             whole.append(p.name)

@@ -156,6 +156,24 @@ def test_pargmax_pargmin():
         np.nmap(lambda v: P.pargmax(v, "i"))(x).untag("j"), a.argmax(0))
 
 
+@pytest.mark.parametrize("dtype", [onp.bool_, onp.int8])
+def test_collectives_keep_the_dtype_wherever_the_name_lives(dtype):
+    """psum/pprod/pmax of bool are any/all/any (the dtype kept, as the physical
+    reduce keeps it), never lax.psum's int32 count; pmean is the mean of the
+    values (not of their sum in the input dtype), as lax.pmean."""
+    a = (onp.arange(24).reshape(8, 3) % 5).astype(dtype) * (dtype(1) if dtype is onp.bool_
+                                                           else dtype(30))
+    x = np.asarray(a).tag("i", "j")
+    mesh = jax.make_mesh((8,), ("d",))
+    want = {"psum": a.sum(0, dtype=dtype), "pprod": a.prod(0, dtype=dtype),
+            "pmax": a.max(0), "pmean": a.mean(0)}
+    for prim, w in want.items():
+        f = lambda v: getattr(P, prim)(v, "i")   # noqa: E731
+        for got in (f(x), np.nmap(f)(x), np.nmap(f, mesh=mesh, axis_resources={"i": "d"})(x)):
+            assert got.dtype == w.dtype, (prim, got.dtype, w.dtype)
+            onp.testing.assert_allclose(onp.asarray(got.untag("j")), w, rtol=1e-12)
+
+
 def test_all_to_all_swaps_a_positional_and_a_named_axis():
     a = onp.arange(32.0).reshape(4, 4, 2)
     x = np.asarray(a).tag("i", None, None)     # per i: (4, 2); split axis 0 over i

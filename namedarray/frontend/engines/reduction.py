@@ -248,18 +248,24 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
     # into blocks (the parallel layer says which, and complains if unknown)
     _, elsewhere = parallel.local_names(fn, x, names)
     partial = tuple(elsewhere)
+    gathered = 0
     if partial and (collective is None or where is not None):
-        # no collective for this reduction: gather the whole axes first
-        g = parallel.gather_names(fn, x, partial)
-        k = len(partial)
-        pos = tuple(range(k)) + tuple(k + i for i in (pos if pos is not None
-                                                     else range(x.ndim)))
+        # no collective for this reduction, or a mask that must meet the whole
+        # axes (a mask varying along a name reduces each instance's part
+        # differently): gather the whole axes first, the mask too.  A
+        # reduction that flattens its axes (argmax) gathers every name, so
+        # they flatten in the order given, as the physical call's do
+        take = names if not takes_tuple else partial
+        g = parallel.gather_names(fn, x, take)
+        if where is not None:
+            w = new(jnp.broadcast_to(kwargs["where"], x.data.shape), x.dims, x.mapped)
+            kwargs = {**kwargs, "where": parallel.gather_names(fn, w, take).data}
+        gathered = k = len(take)
+        pos = tuple(k + i for i in (pos if pos is not None else range(x.ndim))) + \
+            tuple(range(k))
         x = g
-        names = tuple(n for n in names if n not in partial)
+        names = tuple(n for n in names if n not in take)
         partial, elsewhere = (), {}
-        if keepdims:
-            raise ValueError(f"{fn}: keepdims=True with a reduction over a name bound "
-                             "by nmap is not supported")
         scalar = False
     # physical dimensions (whole axes, and this instance's blocks of split
     # names) join the one local reduce; the collective then spans the maps
@@ -312,6 +318,8 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
             removed = set(all_axes)
             dims = tuple(d for i, d in enumerate(x.dims) if i not in removed)
         out = new(res, dims)
+    if keepdims and gathered:   # the gathered names were axes of x only here
+        out = new(out.data.reshape(out.data.shape[gathered:]), out.dims[gathered:])
     out = new(out.data, out.dims, tuple({**dict(x.mapped), **elsewhere}.items()))
     if partial:
         out = collective(out, partial) if count is None else collective(out, partial, count)
