@@ -156,11 +156,11 @@ def local_nmap(f, axes=None):
 
         varying = {}
         g = nested_vmap(body, union, [(n, have) for _, n, have, _ in arrays],
-                        axis_names=True,
+                        axis_names=True, keep_order=True,
                         level=lambda g, name, args: _probe(g, name, varying, args))
         flat = g(*[d for d, _, _, _ in arrays])
         otree, infos = out_info[-1]
-        tail = tuple(reversed(union))
+        tail = tuple(union)     # the layout rule: results keep the operands' order
         out = []
         for j, (v, info) in enumerate(zip(flat, infos)):
             # a raw output (of raw JAX code) has the enclosing maps' names, as
