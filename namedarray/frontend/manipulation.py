@@ -17,6 +17,7 @@ import numpy as onp
 
 from ..core.array import (NamedArray, normalize_axis, operand, positional, read_only,
                           rewrap, to_jax, unknown_name)
+from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host
 from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
@@ -329,8 +330,15 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
     ind = as_data(indices)
     if isinstance(axis, str) and _along_in_place(arr, ind, axis):
         # the name stays where it is: one gather on the physical data
-        res = jnp.take_along_axis(arr.data, _in_order(ind, arr.names), arr.dims.index(axis),
-                                  mode=mode, fill_value=fill_value)
+        d, i, axes = arr.data, _in_order(ind, arr.names), mesh_axes(arr.data)
+        if any(axes) or any(mesh_axes(i)):
+            # JAX's gather on an Explicit mesh asks for an out_sharding:
+            # gather from the whole array, then place the result where it was
+            d, i = (unshard(a, range(a.ndim)) for a in (d, i))
+        res = jnp.take_along_axis(d, i, arr.dims.index(axis), mode=mode,
+                                  fill_value=fill_value)
+        if any(axes):
+            res = reshard(res, axes, abstract_mesh(arr.data))
         return NamedArray(res, arr.dims)
     return _take_along(arr, ind, axis, mode=mode, fill_value=fill_value)
 
@@ -389,8 +397,14 @@ def put_along_axis(arr, indices, values, axis):
                                  f"shape {v.shape}) do not broadcast onto the indices "
                                  f"(named shape {ind.named_shape}, shape {ind.shape})")
             v = _in_order(v, x.names, pad=x.ndim - v.ndim)
-        res = jnp.put_along_axis(x.data, i, jnp.asarray(v).astype(x.dtype),
-                                 x.dims.index(axis), inplace=False)
+        d, w, axes = x.data, jnp.asarray(v).astype(x.dtype), mesh_axes(x.data)
+        if any(axes) or any(mesh_axes(i)):
+            # JAX's scatter on an Explicit mesh asks for an out_sharding:
+            # scatter into the whole array, then place it back where it was
+            d, i, w = (unshard(a, range(a.ndim)) for a in (d, i, w))
+        res = jnp.put_along_axis(d, i, w, x.dims.index(axis), inplace=False)
+        if any(axes):
+            res = reshard(res, axes, abstract_mesh(x.data))
         _inplace("put_along_axis", arr, NamedArray(res, x.dims))
         return
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(

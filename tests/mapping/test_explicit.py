@@ -59,6 +59,9 @@ OPS = {
     "sort": lambda x, w, v: np.sort(x, axis="batch"),
     "cumsum": lambda x, w, v: np.cumsum(x, axis="batch"),
     "take": lambda x, w, v: np.take(x, IDX, axis="batch"),
+    # lookups along a name by indices that share the array's names
+    "take_along": lambda x, w, v: np.take_along_axis(x, _along(x), axis="embed"),
+    "put_along": lambda x, w, v: _put_along(x),
     "slice": lambda x, w, v: x.untag("batch")[3:7].tag("batch"),
     "index": lambda x, w, v: x.untag("batch")[2],
     "roll": lambda x, w, v: np.roll(x, 3, axis="batch"),
@@ -68,6 +71,16 @@ OPS = {
         lambda q: np.tanh(np.einsum("{batch,embed},{embed,out}->{out}", x, q)).sum(
             axis="out"))(w),
 }
+
+
+def _along(x):
+    return (np.argsort(x, axis="embed") + 1) % 4
+
+
+def _put_along(x):
+    y = x * 1
+    np.put_along_axis(y, _along(x), -1.0, axis="embed")
+    return y
 
 
 def _values(r):
