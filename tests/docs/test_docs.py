@@ -151,6 +151,8 @@ def test_literalinclude_targets_exist():
                 names = {n.name for n in ast.parse(target.read_text()).body
                          if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
                 assert obj in names, (page, path, obj)
+            for marker in re.findall(r":(?:start-after|end-before): (.+)", opts):
+                assert marker in target.read_text(), (page, path, marker)
 
 
 def test_docs_extra_declared():
