@@ -314,7 +314,8 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
     ufuncs = [n for n, v in ns.items() if isinstance(v, ufunc)]
     reds = [n for n in ns if n in reductions.__all__ and n not in ("REDUCTIONS",)]
     contractions = [n for n in _einsum.__all__ if n in ns]
-    own = [n for n in namespace._NUMPY_OWN if n in ns and ns[n] is getattr(onp, n, None)]
+    own = [n for n in namespace._NUMPY_OWN if n in ns
+           and getattr(ns[n], "__wrapped__", ns[n]) is getattr(onp, n, None)]
     taken = set(objects) | set(ufuncs) | set(reds) | set(contractions) | set(own)
     by_module: dict[str, list[str]] = {}
     table: list[str] = []
@@ -377,8 +378,9 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
         "function for its semantics.",
         sorted(table)))
     sections.append(("NumPy's own helpers",
-                     "NumPy's functions themselves: they inspect dtypes, values or "
-                     "settings and return Python objects.", sorted(own)))
+                     "NumPy's functions themselves, given NumPy copies of array "
+                     "arguments: they inspect dtypes, values or settings and return "
+                     "Python objects.", sorted(own)))
     return sections, sorted(objects)
 
 
@@ -418,6 +420,8 @@ collective, functions that need the whole axis gather it first.  See also
 :doc:`/differences` for what behaves differently from NumPy.
 """]
     for title, intro, names in sections:
+        if not names:       # (a list-table needs a row besides its header)
+            continue
         parts.append(_heading(title, "-"))
         if intro:
             parts.append(intro + "\n")
