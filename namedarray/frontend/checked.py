@@ -337,6 +337,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
     x = asarray(array)
     if isinstance(pad_width, dict):
         pad_width = _pad_dict(x, pad_width)
+    if callable(mode):
+        return _pad_by_function(x, pad_width, mode, kwargs)
     if not isinstance(pad_width, NamedArray) and onp.asarray(pad_width).dtype.kind not in "iu":
         raise TypeError(f"pad: `pad_width` must be of integral type (got {pad_width!r})")
     if x.size == 0 and mode not in ("constant", "empty"):
@@ -354,6 +356,17 @@ def pad(array, pad_width, mode="constant", **kwargs):
             set(kwargs) <= {"end_values"}:
         return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _pad_by_function(x, pad_width, mode, kwargs):
+    """``pad`` with a Python function as ``mode``: NumPy's padding over the host
+    data (the function fills NumPy's 1-d vectors in place, as NumPy calls it)."""
+    if x.names or isinstance(x.data, jax.core.Tracer):
+        raise TypeError(f"pad: mode={getattr(mode, '__name__', mode)!r} (a function) "
+                        "fills NumPy's vectors on the host: it takes a concrete array "
+                        f"without named axes (got named shape {x.named_shape}"
+                        f"{', traced' if isinstance(x.data, jax.core.Tracer) else ''})")
+    return asarray(onp.pad(onp.asarray(x.data), pad_width, mode, **kwargs))
 
 
 def _pad_dict(x, pad_width):

@@ -1,5 +1,6 @@
 """Bad input gets NumPy's exception class (not garbage, an XLA message or
 another class), and results keep NumPy's dtypes where jax.numpy's differ."""
+import jax
 import numpy as onp
 import pytest
 
@@ -405,6 +406,12 @@ def test_errors_numpys_text(case):
 _B = [[8, 1, 7], [4, 3, 9], [5, 2, 6]]
 
 
+def _pad_with(vector, pad_width, iaxis, kwargs):
+    """NumPy's example of a function ``mode``: fills the pads in place."""
+    vector[:pad_width[0]] = kwargs.get("padder", 10)
+    vector[len(vector) - pad_width[1]:] = kwargs.get("padder", 10) + iaxis
+
+
 def _out(fn, positional):
     def f(m):
         out = m.zeros(3, bool)
@@ -432,6 +439,8 @@ def _out(fn, positional):
     lambda m: m.pad(m.arange(6).reshape(2, 3), {1: (1, 2)}),
     lambda m: m.pad(m.arange(6).reshape(2, 3), {-2: 1}, mode="edge"),
     lambda m: m.pad(m.arange(6).reshape(2, 3), {0: (0, 1), 1: 2}, constant_values=7),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), 2, _pad_with),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), {1: (1, 0)}, _pad_with, padder=100),
     _out("isneginf", False), _out("isneginf", True),
     _out("isposinf", False), _out("isposinf", True),
     _set_string(float, slice(2), ["1", "2.5"]), _set_string(int, 1, "7"),
@@ -454,3 +463,12 @@ def test_crashes_numpy_answers(call):
 def test_logspace_of_an_array_base(call):
     """NumPy 2's array ``base`` (XLA's pow may differ from NumPy's in the last bit)."""
     assert_same(call(np), call(onp), close=True)
+
+
+def test_pad_by_a_function_needs_concrete_positional_data():
+    msg = (r"^pad: mode='_pad_with' \(a function\) fills NumPy's vectors on the host: it "
+           "takes a concrete array without named axes")
+    with pytest.raises(TypeError, match=msg + r" \(got named shape \{'b': 2\}\)"):
+        np.pad(np.ones((2, 3)).tag("b", None), 1, _pad_with)
+    with pytest.raises(TypeError, match=msg + ".*traced"):
+        jax.jit(lambda v: np.pad(v, 1, _pad_with))(np.ones(3))
