@@ -37,6 +37,8 @@ def _decl(name, named=None):
 _bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
 _repeat, _pad = _decl("repeat"), _decl("pad")
 _full_like = _decl("full_like")
+_apply_along_axis = _decl("apply_along_axis", named="keep")
+_isin, _fromfunction = _decl("isin"), _decl("fromfunction")
 
 
 def _by_parts(jfn, conj):
@@ -217,8 +219,20 @@ squeeze = _checked("squeeze", _squeeze_0d)
 packbits = _checked("packbits", _whole_0d)
 unpackbits = _checked("unpackbits", _unpack_empty)
 unwrap = _checked("unwrap", _real_only("unwrap"))
-isneginf = _checked("isneginf", _real_only("isneginf"))
-isposinf = _checked("isposinf", _real_only("isposinf"))
+_isneginf = _checked("isneginf", _real_only("isneginf"))
+_isposinf = _checked("isposinf", _real_only("isposinf"))
+
+
+def isneginf(x, out=None):
+    """``numpy.isneginf``; ``out`` may be given by position as in NumPy."""
+    return _isneginf(x, out=out)
+
+
+def isposinf(x, out=None):
+    """``numpy.isposinf``; ``out`` may be given by position as in NumPy."""
+    return _isposinf(x, out=out)
+
+
 ediff1d = _checked("ediff1d", _same_kind_ends)
 interp = _checked("interp", _real_points)
 digitize = _checked("digitize", _real_bins)
@@ -321,6 +335,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if isinstance(mode, str) and mode not in _PAD_MODES:
         raise ValueError(f"pad: mode '{mode}' is not supported")
     x = asarray(array)
+    if isinstance(pad_width, dict):
+        pad_width = _pad_dict(x, pad_width)
+    if callable(mode):
+        return _pad_by_function(x, pad_width, mode, kwargs)
     if not isinstance(pad_width, NamedArray) and onp.asarray(pad_width).dtype.kind not in "iu":
         raise TypeError(f"pad: `pad_width` must be of integral type (got {pad_width!r})")
     if x.size == 0 and mode not in ("constant", "empty"):
@@ -338,6 +356,34 @@ def pad(array, pad_width, mode="constant", **kwargs):
             set(kwargs) <= {"end_values"}:
         return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _pad_by_function(x, pad_width, mode, kwargs):
+    """``pad`` with a Python function as ``mode``: NumPy's padding over the host
+    data (the function fills NumPy's 1-d vectors in place, as NumPy calls it)."""
+    if x.names or isinstance(x.data, jax.core.Tracer):
+        raise TypeError(f"pad: mode={getattr(mode, '__name__', mode)!r} (a function) "
+                        "fills NumPy's vectors on the host: it takes a concrete array "
+                        f"without named axes (got named shape {x.named_shape}"
+                        f"{', traced' if isinstance(x.data, jax.core.Tracer) else ''})")
+    return asarray(onp.pad(onp.asarray(x.data), pad_width, mode, **kwargs))
+
+
+def _pad_dict(x, pad_width):
+    """NumPy 2's ``pad_width={axis: width}``: the axes not named get no padding;
+    a width is one int (both sides) or a ``(before, after)`` pair of ints."""
+    seq = [(0, 0)] * x.ndim
+    for axis, width in pad_width.items():
+        ax = normalize_axis("pad", axis, x.ndim)
+        if type(width) is int:
+            seq[ax] = width, width
+        elif isinstance(width, tuple) and len(width) == 2 and all(
+                type(w) is int for w in width):
+            seq[ax] = width
+        else:
+            raise TypeError(f"pad: pad_width={pad_width!r}: the width of axis {axis} must "
+                            f"be an int or a (before, after) pair of ints, got {width!r}")
+    return seq
 
 
 def _linear_ramp(x, pad_width, end_values):
@@ -428,7 +474,135 @@ def lexsort(keys, axis=-1):
     return _lexsort(keys, axis)
 
 
-__all__ = ["piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """``numpy.apply_along_axis``: ``func1d`` mapped over the 1-d slices (one
+    traced call); a ``func1d`` that cannot be traced (``sorted``, Python
+    control flow on values) is called slice by slice on concrete data as
+    NumPy calls it, and the results are stacked in NumPy's layout and dtype.
+
+    >>> import namedarray as np
+    >>> np.apply_along_axis(sorted, 1, np.asarray([[8, 1, 7], [4, 3, 9]]))
+    array([[1, 7, 8],
+           [3, 4, 9]])
+    """
+    try:
+        return _apply_along_axis(func1d, axis, arr, *args, **kwargs)
+    except Exception:
+        x = arr if isinstance(arr, NamedArray) else asarray(arr)
+        if x.names or isinstance(x.data, jax.core.Tracer):
+            raise
+    return _by_slices(func1d, axis, onp.asarray(x.data), args, kwargs)
+
+
+def _by_slices(func1d, axis, h, args, kwargs):
+    """NumPy's loop of ``apply_along_axis`` over the host data ``h``: the
+    first result's shape and dtype make the buffer, the others are cast in."""
+    ax = normalize_axis("apply_along_axis", axis, h.ndim)
+    inarr = onp.moveaxis(h, ax, -1)
+    outer = inarr.shape[:-1]
+    if 0 in outer:
+        raise ValueError(f"apply_along_axis: cannot apply along axis {axis} when an "
+                         f"iteration dimension is 0 (shape {h.shape})")
+    buff = None
+    for ind in onp.ndindex(outer):
+        r = onp.asarray(func1d(asarray(inarr[ind]), *args, **kwargs))
+        if buff is None:
+            buff = onp.empty(outer + r.shape, r.dtype)
+        buff[ind] = r
+    n = len(outer)
+    perm = [*range(ax), *range(n, buff.ndim), *range(ax, n)]
+    return asarray(buff.transpose(perm))
+
+
+def isin(element, test_elements, *args, **kwargs):
+    """``numpy.isin``; a ``set`` (or ``frozenset``, ``dict``) of test elements is
+    one object scalar for NumPy, which no element equals (NumPy's docs advise
+    ``list(the_set)``), so the answer is all False (True with ``invert``)."""
+    if isinstance(test_elements, (set, frozenset, dict)):
+        test_elements = onp.zeros(0, bool)
+    return _isin(element, test_elements, *args, **kwargs)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """``numpy.fromfunction``; ``shape`` must be a sequence of sizes as in NumPy
+    (``fromfunction(f, 3)`` is a ``TypeError``)."""
+    try:
+        shape = tuple(shape)
+    except TypeError as e:
+        raise TypeError(f"fromfunction: shape={shape!r} must be a sequence of sizes: "
+                        f"{e}") from None
+    return _fromfunction(function, shape, dtype=dtype, **kwargs)
+
+
+def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``jnp.logspace``, and NumPy 2's array ``base``: broadcast with ``start``
+    and ``stop``, one more axis at ``axis`` for the samples."""
+    if isinstance(base, (list, tuple)):
+        base = onp.asarray(base)
+    if jnp.ndim(base) == 0:
+        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
+    start, stop, base = (jnp.asarray(v) for v in (start, stop, base))
+    nd = max(v.ndim for v in (start, stop, base))
+    start, stop, base = (v.reshape((1,) * (nd - v.ndim) + v.shape)
+                         for v in (start, stop, base))
+    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
+    r = jnp.power(jnp.expand_dims(base, axis), y)
+    return r if dtype is None else r.astype(dtype)
+
+
+_logspace.__name__ = _logspace.__qualname__ = "logspace"
+_logspace.__signature__ = inspect.signature(onp.logspace)
+logspace = wrap(numpy_args(_logspace, "logspace"), "logspace")
+
+
+class _HostUfunc:
+    """``numpy.frompyfunc``'s ufunc over the host data: NumPy's own object
+    ufunc, given NumPy's arrays for NamedArrays; its results are NumPy's
+    (object arrays on the host, which namedarray arrays cannot hold)."""
+
+    def __init__(self, uf):
+        self._uf = uf
+        self.__name__ = uf.__name__
+        self.__doc__ = uf.__doc__
+
+    @staticmethod
+    def _host(v):
+        if isinstance(v, NamedArray):
+            if v.names:
+                raise TypeError(f"frompyfunc: the ufunc takes positional arrays only; an "
+                                f"argument has named axes {v.named_shape}")
+            return onp.asarray(v)
+        return v
+
+    def _call(self, f, args, kwargs):
+        return f(*map(self._host, args), **{k: self._host(v) for k, v in kwargs.items()})
+
+    def __call__(self, *args, **kwargs):
+        return self._call(self._uf, args, kwargs)
+
+    def __getattr__(self, name):
+        attr = getattr(self._uf, name)
+        if not callable(attr):
+            return attr
+        return functools.wraps(attr)(lambda *a, **k: self._call(attr, a, k))
+
+    def __repr__(self):
+        return repr(self._uf)
+
+
+def frompyfunc(func, /, nin, nout, *, identity=None):
+    """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data.
+
+    >>> import namedarray as np
+    >>> np.frompyfunc(oct, 1, 1)(np.asarray([10, 30, 100]))
+    array(['0o12', '0o36', '0o144'], dtype=object)
+    """
+    kw = {} if identity is None else {"identity": identity}
+    return _HostUfunc(onp.frompyfunc(func, nin, nout, **kw))
+
+
+__all__ = ["apply_along_axis", "isin", "fromfunction", "logspace", "frompyfunc",
+           "piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
            "convolve", "correlate", "full_like", "trace", "block",
            "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d",
            "interp", "digitize", "diff"]

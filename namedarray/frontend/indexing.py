@@ -169,6 +169,7 @@ def _take(x: NamedArray, idx):
 
 
 def setitem(x: NamedArray, idx, value):
+    value = _from_strings(x.dtype, value)
     dk = dict_key(idx)
     if dk is not None:
         x.data = named_update("__setitem__", x, *dk, "set", _setitem_value(x.dtype,
@@ -206,6 +207,22 @@ def _set_masked(x, idx, value) -> bool:
         raise selection.size_error("x[mask] = value (a value with one entry per selected "
                                    "element)")
     return False
+
+
+def _from_strings(dtype, value):
+    """A value of strings (``x[0] = "1.5"``) converted to the array's dtype as
+    NumPy's assignment parses them (NumPy's ``ValueError`` where one does not
+    parse: ``could not convert string to float: 'a'``)."""
+    if isinstance(value, (str, bytes)):
+        return onp.array(value, dtype=dtype)
+    if isinstance(value, (list, tuple, onp.ndarray)):
+        try:
+            h = onp.asarray(value)
+        except (TypeError, ValueError):
+            return value        # ragged: the assignment's own error
+        if h.dtype.kind in "US":
+            return onp.array(value, dtype=dtype)
+    return value
 
 
 def _setitem_value(dtype, value):

@@ -160,7 +160,7 @@ def install(ns: dict):
         return viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
 
     def ravel(self, order="C"):
-        if order not in ("C", "K", "A", None):
+        if order not in ("C", None):
             return ns["ravel"](self, order=order)
         f = lambda a: ns["ravel"](a)  # noqa: E731
         if not views.stays_view(self, f, contiguous=True):     # NumPy copies
@@ -221,7 +221,7 @@ def install(ns: dict):
         return bitcast(self, dtype)
 
     def flatten(self, order="C"):
-        return ns["ravel"](self, order=order)
+        return ns["ravel"](self, order=order).copy()     # a copy in NumPy, never a view
 
     def to_device(self, device, /, *, stream=None):
         return rewrap(self, jax.device_put(self.data, device))

@@ -35,7 +35,7 @@ from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.ufunc import ufunc
-from .engines.views import may_share_memory, shares_memory, view_function
+from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
 from .indexing import getitem_data, nonzero, setitem
 
 # what a named `axis` means for these functions
@@ -130,6 +130,32 @@ _VIEWS = {
 }
 
 
+def _memory_orders(ravel, reshape, transpose):
+    """``ravel`` and ``reshape`` with NumPy's memory orders: ``"A"`` (and
+    ``ravel``'s ``"K"``) read the array as its memory holds it
+    (``memory_axes``): a transpose read in C order, a view where NumPy's is."""
+    def ravel_(a, order="C"):
+        if order not in ("A", "K") or not isinstance(a, NamedArray):
+            return ravel(a, order="C" if order in ("A", "K") else order)
+        axes = memory_axes(a, order)
+        return ravel(a if axes == tuple(range(a.ndim)) else transpose(a, axes))
+
+    def reshape_(a, shape=None, order="C", *, copy=None, **kwargs):
+        if order == "A":
+            order = "F" if isinstance(a, NamedArray) and a.ndim > 1 and \
+                memory_axes(a, "A") != tuple(range(a.ndim)) else "C"
+        if order == "F" and isinstance(a, NamedArray) and not a.names and \
+                copy is None and not kwargs:
+            # F order is C order of the reversed axes: a view where NumPy's is
+            sh = (shape,) if isinstance(shape, int) else tuple(shape)
+            return transpose(reshape(transpose(a), sh[::-1]))
+        return reshape(a, shape, order=order, copy=copy, **kwargs)
+    ravel_.__wrapped__, reshape_.__wrapped__ = ravel, reshape
+    ravel_.__name__, reshape_.__name__ = "ravel", "reshape"
+    ravel_.__doc__, reshape_.__doc__ = ravel.__doc__, reshape.__doc__
+    return ravel_, reshape_
+
+
 def _attribute(name):
     """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view)."""
     def f(val):
@@ -148,6 +174,7 @@ def _namespace():
     ns.update(config.ML_DTYPES)
     for n, opts in _VIEWS.items():
         ns[n] = view_function(ns[n], n, **opts)
+    ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     return ns

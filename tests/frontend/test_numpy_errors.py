@@ -1,5 +1,6 @@
 """Bad input gets NumPy's exception class (not garbage, an XLA message or
 another class), and results keep NumPy's dtypes where jax.numpy's differ."""
+import jax
 import numpy as onp
 import pytest
 
@@ -364,3 +365,110 @@ def test_numpys_helpers_take_arrays():
                  lambda m: m.can_cast(m.arange(3), m.int8),
                  lambda m: m.min_scalar_type(m.asarray([300, 2]))):
         assert call(np) == call(onp)
+
+
+def _set_string(dt, index, value):
+    def f(m):
+        x = m.zeros(3, dt)
+        x[index] = value
+        return x
+    return f
+
+
+CASES_NUMPY_TEXT = [      # NumPy's own text (a parse of the user's string)
+    ("string into float", ValueError, r"^could not convert string to float: 'a'$",
+     _set_string(float, 0, "a")),
+    ("string into int", ValueError, r"^invalid literal for int\(\) with base 10: 'a'$",
+     _set_string(int, 0, "a")),
+    ("strings into complex", ValueError, "complex", _set_string(complex, slice(2), ["1", "b"])),
+    ("fromfunction of an int shape", TypeError, r"^fromfunction: shape=3 must be a sequence "
+     "of sizes: 'int' object is not iterable$", lambda m: m.fromfunction(lambda i: i, 3)),
+    ("pad dict of a bad width", (TypeError, AssertionError), r"^pad: pad_width=\{0: \(1, "
+     r"2, 3\)\}: the width of axis 0 must be an int or a \(before, after\) pair of ints",
+     lambda m: m.pad(m.arange(3), {0: (1, 2, 3)})),
+    ("pad dict of an axis out of range", IndexError, "pad: axis 2 is out of bounds",
+     lambda m: m.pad(m.arange(3), {2: 1})),
+    ("apply_along_axis over an empty axis", ValueError, "apply_along_axis: cannot apply "
+     r"along axis 1 when an iteration dimension is 0 \(shape \(0, 3\)\)",
+     lambda m: m.apply_along_axis(sorted, 1, m.zeros((0, 3)))),
+]
+
+
+@pytest.mark.parametrize("case", CASES_NUMPY_TEXT, ids=[c[0] for c in CASES_NUMPY_TEXT])
+def test_errors_numpys_text(case):
+    _, exc, msg, f = case
+    with pytest.raises(exc):
+        f(onp)
+    with pytest.raises(exc, match=msg):
+        f(np)
+
+
+_B = [[8, 1, 7], [4, 3, 9], [5, 2, 6]]
+
+
+def _pad_with(vector, pad_width, iaxis, kwargs):
+    """NumPy's example of a function ``mode``: fills the pads in place."""
+    vector[:pad_width[0]] = kwargs.get("padder", 10)
+    vector[len(vector) - pad_width[1]:] = kwargs.get("padder", 10) + iaxis
+
+
+def _out(fn, positional):
+    def f(m):
+        out = m.zeros(3, bool)
+        x = m.asarray([-onp.inf, 0.0, onp.inf])
+        r = getattr(m, fn)(x, out) if positional else getattr(m, fn)(x, out=out)
+        return r, out
+    return f
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.apply_along_axis(sorted, 1, m.asarray(_B)),
+    lambda m: m.apply_along_axis(sorted, 0, m.asarray(_B)),
+    lambda m: m.apply_along_axis(lambda v: [v[0], float(v[1])] if v[0] > 4 else [0, 1],
+                                 1, m.asarray(_B)),
+    lambda m: m.apply_along_axis(lambda v: m.diag(v[1:]), -1, m.asarray(_B)),
+    lambda m: m.apply_along_axis(m.sum, 1, m.asarray(_B)),
+    lambda m: m.isin(m.arange(5), {1, 3}),
+    lambda m: m.isin(m.arange(5), {1, 3}, invert=True),
+    lambda m: m.isin(m.arange(5), frozenset([1])),
+    lambda m: m.frompyfunc(oct, 1, 1)(m.asarray([10, 30, 100])),
+    lambda m: m.frompyfunc(lambda a, b: a + b, 2, 1)(m.arange(3), 2),
+    lambda m: m.frompyfunc(divmod, 2, 2)(m.arange(4), 3),
+    lambda m: m.frompyfunc(lambda a, b: a * b, 2, 1).reduce(m.arange(1, 5)),
+    lambda m: m.frompyfunc(lambda a, b: a * b, 2, 1, identity=1).accumulate([2, 3]),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), {1: (1, 2)}),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), {-2: 1}, mode="edge"),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), {0: (0, 1), 1: 2}, constant_values=7),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), 2, _pad_with),
+    lambda m: m.pad(m.arange(6).reshape(2, 3), {1: (1, 0)}, _pad_with, padder=100),
+    _out("isneginf", False), _out("isneginf", True),
+    _out("isposinf", False), _out("isposinf", True),
+    _set_string(float, slice(2), ["1", "2.5"]), _set_string(int, 1, "7"),
+    _set_string(bool, slice(2), ("a", "")), _set_string(complex, 0, "1+2j"),
+    _set_string(float, slice(None), onp.asarray(["1", "2", "3"])),
+])
+def test_crashes_numpy_answers(call):
+    """Input NumPy accepts: an untraceable func1d, a set of test elements, an
+    array base, a Python ufunc, a dict pad_width, out= by position, strings."""
+    assert_same(call(np), call(onp))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.logspace(2, 3, 4, base=[2.0, 3.0]),
+    lambda m: m.logspace(2, 3, 4, base=[2.0, 3.0], axis=-1),
+    lambda m: m.logspace([1, 2], 3, 3, base=[[2.0], [4.0]], endpoint=False),
+    lambda m: m.logspace(0, 2, 3, base=m.asarray([2, 10]), dtype=int),
+    lambda m: m.logspace(2, 3, 4),
+])
+def test_logspace_of_an_array_base(call):
+    """NumPy 2's array ``base`` (XLA's pow may differ from NumPy's in the last bit)."""
+    assert_same(call(np), call(onp), close=True)
+
+
+def test_pad_by_a_function_needs_concrete_positional_data():
+    msg = (r"^pad: mode='_pad_with' \(a function\) fills NumPy's vectors on the host: it "
+           "takes a concrete array without named axes")
+    with pytest.raises(TypeError, match=msg + r" \(got named shape \{'b': 2\}\)"):
+        np.pad(np.ones((2, 3)).tag("b", None), 1, _pad_with)
+    with pytest.raises(TypeError, match=msg + ".*traced"):
+        jax.jit(lambda v: np.pad(v, 1, _pad_with))(np.ones(3))

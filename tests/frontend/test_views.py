@@ -127,6 +127,22 @@ FUNCTION_STEPS = {
     "ravel of a contiguous slice": lambda m, a: m.ravel(a[1]).__setitem__(7, -1),
     "reshape of an empty view": lambda m, a: m.reshape(a[:0], (2, 0, 3)).__setitem__(
         Ellipsis, -1),
+    # memory orders: a transpose read as its memory holds it is a view ...
+    "ravel A of a transpose": lambda m, a: m.ravel(a.T, order="A").__setitem__(5, -1),
+    "ravel K of a transpose": lambda m, a: m.transpose(a, (1, 0, 2)).ravel("K").__setitem__(
+        7, -1),
+    "reshape A of a transpose": lambda m, a: m.reshape(a.T, (4, 6), order="A")[1].__setitem__(
+        2, -1),
+    "reshape F of a transpose": lambda m, a: m.reshape(a.T, (6, 4), order="F").__setitem__(
+        (2, 1), -1),
+    "reshape F, a copy": lambda m, a: m.reshape(a, (4, 6), order="F").__setitem__((2, 1), -1),
+    "reshape F of a slice": lambda m, a: m.reshape(a[:, 1:], (2, -1), "F").__setitem__(
+        (1, 3), -1),
+    # ... flatten, and an order that cannot be strided, copy
+    "flatten": lambda m, a: a.flatten().__setitem__(1, -1),
+    "flatten A of a transpose": lambda m, a: a.T.flatten("A").__setitem__(1, -1),
+    "ravel K of a reversed transpose": lambda m, a: m.ravel(a.T[::-1], "K").__setitem__(
+        0, -1),
 }
 
 
@@ -223,3 +239,23 @@ def test_setting_imag_of_real_data():
         y.imag = 1
     with pytest.raises(TypeError, match="imag: array does not have imaginary part to set"):
         x.imag = 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.arange(12).reshape(3, 4).T,
+    lambda m: m.arange(12).reshape(3, 4).T[::-1],
+    lambda m: m.arange(12).reshape(3, 4)[:, ::2].T,
+    lambda m: m.arange(24).reshape(2, 3, 4).transpose(1, 0, 2),
+    lambda m: m.swapaxes(m.arange(24).reshape(2, 3, 4)[:, 1:], 0, 2),
+    lambda m: m.arange(6).reshape(2, 3),
+])
+@pytest.mark.parametrize("order", ["A", "K"])
+def test_memory_orders_are_numpys(make, order):
+    """ravel/flatten/reshape in NumPy's "A" and "K" orders read the view as
+    its base's memory holds it."""
+    x, y = make(np), make(onp)
+    assert_same(np.ravel(x, order), onp.ravel(y, order))
+    assert_same(x.ravel(order), y.ravel(order))
+    assert_same(x.flatten(order), y.flatten(order))
+    if order == "A":
+        assert_same(np.reshape(x, (2, -1), order=order), onp.reshape(y, (2, -1), order=order))

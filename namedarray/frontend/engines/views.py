@@ -102,6 +102,26 @@ def stays_view(x, f, contiguous=False) -> bool:
     return _strided(q)
 
 
+def memory_axes(x, order):
+    """The axes of ``x`` in NumPy's ``order="A"`` or ``"K"`` (a permutation:
+    ``transpose(x, axes)`` read in C order is NumPy's read): ``"A"``: all axes
+    reversed when ``x`` is a Fortran-contiguous view, else C; ``"K"``: the
+    axes by decreasing stride in the memory its views start from (a negative
+    stride kept, as NumPy keeps it).  A traced array, a dtype-changing view
+    or one with named axes has no known memory: C order."""
+    axes = tuple(range(x.ndim))
+    if x.ndim < 2 or x.names or not isinstance(x, View):
+        return axes
+    p = _positions(x)
+    if p is None or p.size < 2:
+        return axes
+    if order == "A":
+        return axes[::-1] if (onp.diff(p.ravel(order="F")) == 1).all() else axes
+    strides = [int(onp.take(p, [1], k).flat[0] - p.flat[0]) if p.shape[k] > 1 else 0
+               for k in axes]
+    return tuple(sorted(axes, key=lambda k: -abs(strides[k])))
+
+
 def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
     """The public ``fn`` with its result a view of argument ``operand`` (a
     NamedArray): ``when(*args, **kwargs)`` says whether this call is a view;
