@@ -16,9 +16,9 @@ would have, or the one its operands already have:
    names (then the most elements) as it is; the others, usually broadcast
    onto it, are reshaped, and transposed only where their names' order
    differs.
-2. A function mapped over names (the generic engine, ``vmap_names``) returns
-   the names in alignment's order (``nested_vmap(keep_order=True)``), never
-   reversed.
+2. A function mapped over names (the generic engine's ``vmap_names``, and
+   ``nmap``'s local map) returns the names in alignment's order
+   (``nested_vmap(keep_order=True)``), never reversed.
 3. A gather or update by an index with names (``x.untag(n)[i]``,
    ``x[{n: i}]``, ``take``, ``take_along_axis``/``put_along_axis`` along a
    name, ``choose``, ``.at[{n: i}]``) is the one ``gather``/``scatter`` of the
