@@ -17,6 +17,7 @@ from .. import parallel
 from ..core import hooks
 from ..core.array import (NamedArray, meet, merge_mapped, new, operand, positional,
                           rewrap, view)
+from ..core.sharding import unshard
 from ..placement import implied
 from . import selection
 from .engines.generic import index_names
@@ -467,7 +468,17 @@ def _prepare(fn, x, d):
         it = iter(named)
         entries = {k: (e[0], next(it)) if e[0] == "named" else e for k, e in entries.items()}
     x = _whole(fn, x, list(entries))
+    # JAX slices no dimension an Explicit mesh partitions: those ints and
+    # slices index the whole axis
+    x = _unsharded(x, [n for n, e in entries.items() if e[0] in ("int", "slice")])
     return x, entries
+
+
+def _unsharded(x, names):
+    """``x`` with the dimensions of ``names`` whole where an Explicit mesh
+    partitions them."""
+    d = unshard(x.data, [x.dims.index(n) for n in names if n in x.dims])
+    return x if d is x.data else new(d, x.dims, x.mapped)
 
 
 def named_getitem(x: NamedArray, idx, d, rest):

@@ -22,6 +22,7 @@ import jax
 
 from ..core.array import NamedArray, align, merge_mapped, new
 from ..core.dims import order_names
+from ..core.sharding import unshard
 from ..core.vmap import nested_vmap
 from ..placement import bind, bindings, localize, vmap_binding
 
@@ -174,6 +175,8 @@ def local_nmap(f, axes=None):
             keep = tuple(nm for nm in tail
                          if nm in has or varying.get(nm, [True] * len(flat))[j])
             if keep != tail:
+                # (JAX slices no dimension an Explicit mesh partitions)
+                v = unshard(v, [len(dims) + k for k, nm in enumerate(tail) if nm not in keep])
                 v = v[(slice(None),) * len(dims) + tuple(
                     slice(None) if nm in keep else 0 for nm in tail)]
             for nm in keep:

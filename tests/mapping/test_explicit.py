@@ -64,6 +64,11 @@ OPS = {
     "put_along": lambda x, w, v: _put_along(x),
     "slice": lambda x, w, v: x.untag("batch")[3:7].tag("batch"),
     "index": lambda x, w, v: x.untag("batch")[2],
+    # ints and slices by name index a partitioned axis (JAX slices none)
+    "index_name": lambda x, w, v: x[{"batch": 3}],
+    "slice_name": lambda x, w, v: x[{"batch": slice(1, 6, 2)}],
+    # an nmap output that does not vary along a partitioned mapped name
+    "nmap_reduced": lambda x, w, v: np.nmap(lambda a, b: (a * b).sum(axis="embed"))(x, x),
     "roll": lambda x, w, v: np.roll(x, 3, axis="batch"),
     "concatenate": lambda x, w, v: np.concatenate([x, x], axis="batch"),
     "fft": lambda x, w, v: np.fft.fft(x, axis="batch").real,
