@@ -5,8 +5,8 @@ namedarray, compared as doctest compares (``numpy_docstrings.py``).  Only the
 examples whose documented output NumPy itself reproduces count.
 
 CI runs a fixed slice (every ``STEP``-th docstring, ~1/5 of the set);
-``NAMEDARRAY_NUMPY_DOCS=all`` runs the whole set against ``FLOOR_ALL``.  The
-floors rise as fixes land.  ``DEVIATIONS`` are the examples that differ on
+``NAMEDARRAY_NUMPY_DOCS=all`` runs the whole set against ``BOUND_ALL``.  The
+bounds tighten as fixes land.  ``DEVIATIONS`` are the examples that differ on
 purpose (docs/differences.md lists them); each must still fail, so the table
 cannot go stale.
 """
@@ -21,10 +21,13 @@ import numpy_docstrings as nd
 
 STEP = 5
 FULL = os.environ.get("NAMEDARRAY_NUMPY_DOCS") == "all"
-#: (examples NumPy reproduces, of them passing) floors: the whole set, the CI slice
-#: (before the view, value and error fixes of issue 24 the whole set gave 1344 of 1607)
-FLOOR_ALL = (1600, 1387)
-FLOOR_SLICE = (350, 310)
+#: (examples NumPy reproduces at least, of them failing at most): the whole set,
+#: the CI slice.  Which examples NumPy reproduces depends on what else is
+#: installed (an example importing matplotlib, say), so the bound is on the
+#: failures: with the docs extras the whole set passes 1387 of 1607 (1344 before
+#: the view, value and error fixes of issue 24), the slice 310 of 355.
+BOUND_ALL = (1580, 220)
+BOUND_SLICE = (340, 45)
 
 #: (docstring, first line of the example) -> why namedarray differs on purpose
 DEVIATIONS = {
@@ -55,7 +58,7 @@ def _first_line(example):
 
 
 def test_examples_numpy_reproduces_pass(results):
-    floor_total, floor_pass = FLOOR_ALL if FULL else FLOOR_SLICE
+    floor_total, most_failing = BOUND_ALL if FULL else BOUND_SLICE
     total = sum(len(keep) for _, _, keep, _, _ in results)
     passed = sum(len(keep & ok) for _, _, keep, ok, _ in results)
     failing = []
@@ -64,8 +67,9 @@ def test_examples_numpy_reproduces_pass(results):
         failing += [f"{name}: {_first_line(examples[i])} -> {str(bad.get(i))[:80]}"
                     for i in sorted(keep - ok)]
     assert total >= floor_total, f"only {total} examples NumPy reproduces were collected"
-    assert passed >= floor_pass, (f"{passed} of {total} pass (floor {floor_pass}); "
-                                  "failing:\n" + "\n".join(failing))
+    assert len(failing) <= most_failing, (
+        f"{passed} of {total} pass, {len(failing)} fail (at most {most_failing}); "
+        "failing:\n" + "\n".join(failing))
 
 
 def test_deviations_still_differ(results):
