@@ -2,13 +2,19 @@
 (shapes, 0-size and 0-d included, dtypes, names; values from
 ``namedarray.testing.strategies.elements``) and the NumPy-oracle assertions
 (assert_same, assert_same_named), which compare with
-``namedarray.testing.assert_allclose`` / ``assert_array_equal``."""
+``namedarray.testing.assert_allclose`` / ``assert_array_equal``; and the
+placements of names (DESIGN.md §2b) that the location-transparency tests run
+every named function under."""
 from __future__ import annotations
 
+import contextlib
+
+import jax
 import numpy as onp
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import namedarray as np
 from namedarray import testing as nt
 from namedarray.testing import strategies as nst
 
@@ -71,3 +77,52 @@ def assert_same_named(a, b, tol=1e-10):
     shape, and, aligned by name, the same values (``namedarray.testing``)."""
     assert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)
     nt.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+# -- placements (DESIGN.md §2b) -----------------------------------------------
+# Each maps a function of an array named "b" (size 8) and maybe "c" (size 2) to
+# the same function run with those names placed elsewhere.
+MESH8 = jax.make_mesh((8,), ("d",))
+MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
+MESH24 = jax.make_mesh((2, 4), ("x", "y"))
+
+
+def _nested_local(f):
+    return np.nmap(lambda v: np.nmap(f)(v), mesh=MESH4, axis_resources={"b": "d"})
+
+
+def _nested_mesh(f):
+    inner = lambda v: np.nmap(f, mesh=MESH24, axis_resources={"b": "y"})(v)  # noqa: E731
+    return np.nmap(inner, axes=["c"], mesh=MESH24, axis_resources={"c": "x"})
+
+
+def _sharded(f, mesh, res):
+    return lambda v: f(np.shard(v, mesh, res))
+
+
+PLACEMENTS = {
+    "physical": lambda f: f,
+    "nmap": lambda f: np.nmap(f),
+    "nmap-b-only": lambda f: np.nmap(f, axes=["b"]),
+    "mesh": lambda f: np.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
+    "split": lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
+    "mesh-2d": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": ("x", "y")}),
+    "mesh-b-and-c": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": "y", "c": "x"}),
+    "nmap-in-mesh": _nested_local,
+    "mesh-in-mesh": _nested_mesh,
+    # explicit sharding: the names partitioned in the data's type, no map
+    "explicit": lambda f: _sharded(f, MESH8, {"b": "d"}),
+    "set_mesh": lambda f: _sharded(f, MESH24, {"b": "y", "c": "x"}),
+}
+# the placements that shard without a map (a collective needs one)
+UNMAPPED = {"physical", "explicit", "set_mesh"}
+SHARDED = {"explicit": (MESH8, {"b": "d"}), "set_mesh": (MESH24, {"b": "y", "c": "x"})}
+
+
+def context(placement, grad=False):
+    """``jax.set_mesh`` for the placement that runs in it; JAX differentiates
+    Explicit-mesh data eagerly only inside one, so gradients of both explicit
+    placements are taken there."""
+    if placement == "set_mesh" or (grad and placement == "explicit"):
+        return jax.set_mesh(SHARDED[placement][0])
+    return contextlib.nullcontext()

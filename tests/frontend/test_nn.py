@@ -9,20 +9,13 @@ import pytest
 import namedarray as np
 from namedarray import nn
 
-B, C, F = 8, 2, 3
-MESH8 = jax.make_mesh((8,), ("d",))
-MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
-KEY = jax.random.key(7)
+import support
 
-PLACEMENTS = {
-    "physical": lambda f: f,
-    "nmap": lambda f: np.nmap(f),
-    "nmap-b-only": lambda f: np.nmap(f, axes=["b"]),
-    "mesh": lambda f: np.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
-    "split": lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
-    "nmap-in-mesh": lambda f: np.nmap(lambda v: np.nmap(f)(v), mesh=MESH4,
-                                      axis_resources={"b": "d"}),
-}
+B, C, F = 8, 2, 3
+KEY = jax.random.key(7)
+# the placements of test_placement that a map of "b" alone covers
+PLACEMENTS = {k: support.PLACEMENTS[k] for k in
+              ("physical", "nmap", "nmap-b-only", "mesh", "split", "nmap-in-mesh")}
 
 _R = onp.random.default_rng(0)
 SCALE = np.asarray(_R.normal(size=F)).tag("f")

@@ -3,8 +3,6 @@ physical run's names, dtype, values and gradients under every placement of its
 names -- a local nmap, a mesh (one element per device, or a split local block),
 a 2-D mesh, a local nmap nested in a mesh one, a mesh nmap nested in a mesh
 nmap, each also under jax.jit."""
-import contextlib
-
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -14,53 +12,9 @@ from hypothesis import given, settings, strategies as st
 import namedarray as np
 from namedarray import parallel as P
 from namedarray.testing import strategies as nst
+from support import MESH4, MESH8, PLACEMENTS, SHARDED, UNMAPPED, context as _context
 
 B, C, K = 8, 2, 3          # sizes of names "b", "c" and the positional axis
-MESH8 = jax.make_mesh((8,), ("d",))
-MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
-MESH24 = jax.make_mesh((2, 4), ("x", "y"))
-
-
-def _nested_local(f):
-    return np.nmap(lambda v: np.nmap(f)(v), mesh=MESH4, axis_resources={"b": "d"})
-
-
-def _nested_mesh(f):
-    inner = lambda v: np.nmap(f, mesh=MESH24, axis_resources={"b": "y"})(v)  # noqa: E731
-    return np.nmap(inner, axes=["c"], mesh=MESH24, axis_resources={"c": "x"})
-
-
-PLACEMENTS = {
-    "physical": lambda f: f,
-    "nmap": lambda f: np.nmap(f),
-    "nmap-b-only": lambda f: np.nmap(f, axes=["b"]),
-    "mesh": lambda f: np.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
-    "split": lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
-    "mesh-2d": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": ("x", "y")}),
-    "mesh-b-and-c": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": "y", "c": "x"}),
-    "nmap-in-mesh": _nested_local,
-    "mesh-in-mesh": _nested_mesh,
-    # explicit sharding: the names partitioned in the data's type, no map
-    "explicit": lambda f: _sharded(f, MESH8, {"b": "d"}),
-    "set_mesh": lambda f: _sharded(f, MESH24, {"b": "y", "c": "x"}),
-}
-# the placements that shard without a map (a collective needs one)
-UNMAPPED = {"physical", "explicit", "set_mesh"}
-SHARDED = {"explicit": (MESH8, {"b": "d"}), "set_mesh": (MESH24, {"b": "y", "c": "x"})}
-
-
-def _sharded(f, mesh, res):
-    return lambda v: f(np.shard(v, mesh, res))
-
-
-def _context(placement, grad=False):
-    """``jax.set_mesh`` for the placement that runs in it; JAX differentiates
-    Explicit-mesh data eagerly only inside one, so gradients of both explicit
-    placements are taken there."""
-    if placement == "set_mesh" or (grad and placement == "explicit"):
-        return jax.set_mesh(SHARDED[placement][0])
-    return contextlib.nullcontext()
-
 IDX = onp.array([5, 0, 7, 7])
 SQ = lambda v: v * v  # noqa: E731
 

@@ -5,7 +5,7 @@ reductions (with ``where=``, ``keepdims``, tuples of names), einsum and
 vecdot, alignment by name, tag/untag/rename, indexing by name, whole-axis
 operations, parallel primitives, fresh arrays carrying a name, and ``nmap``
 inside the program -- runs it physically (the oracle), then on placements of
-test_placement.PLACEMENTS, with ``jax.jit`` outside or inside the map, and
+support.PLACEMENTS, with ``jax.jit`` outside or inside the map, and
 compares names, dtype and values, and the gradients taken by ``np.grad``
 outside and inside the map.
 
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, assume, given, seed as hseed, settings, stra
 
 import namedarray as np
 from namedarray import parallel as P
-from test_placement import PLACEMENTS
+from support import PLACEMENTS
 
 HEAVY = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
 EXAMPLES = int(os.environ.get("PROGRAM_FUZZ_EXAMPLES", 100)) if HEAVY else 20
