@@ -15,6 +15,7 @@ array([2, 1])
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import jax
@@ -119,6 +120,26 @@ def _padded(a, n):
     return concatenate([positional(jnp.zeros(n, a.dtype)), a])
 
 
+def _keeps_poly1d(f):
+    """NumPy's rule for the polynomial functions: given a ``numpy.poly1d``
+    among the arguments, they return ``poly1d`` objects (host data, as
+    NumPy's own class holds it), so ``np.polyder(np.poly1d([1, 1]))(2.)``
+    can be called; otherwise arrays."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        out = f(*args, **kwargs)
+        if not any(isinstance(a, onp.poly1d) for a in (*args, *kwargs.values())):
+            return out
+        outs = out if isinstance(out, tuple) else (out,)
+        if any(isinstance(o.data, jax.core.Tracer) for o in outs):
+            raise TypeError(f"{f.__name__}: a numpy.poly1d result cannot hold a traced "
+                            "value; under a JAX transformation pass the coefficients "
+                            "(p.coeffs) as an array instead of the poly1d")
+        polys = tuple(onp.poly1d(onp.asarray(o.data)) for o in outs)
+        return polys if isinstance(out, tuple) else polys[0]
+    return g
+
+
 def _poly_sum(fn, op):
     def f(a1, a2):
         x, y = _atleast_1d(fn, a1), _atleast_1d(fn, a2)
@@ -127,7 +148,7 @@ def _poly_sum(fn, op):
     f.__name__ = f.__qualname__ = fn
     f.__doc__ = (f"``numpy.{fn}``: 1-d coefficients (0-d ones are 1-d), the shorter "
                  f"padded with leading zeros, then ``{op}`` with NumPy's dtypes.")
-    return f
+    return _keeps_poly1d(f)
 
 
 polyadd = _poly_sum("polyadd", "add")
@@ -146,6 +167,7 @@ def _poly1d(fn, a):
     return x[int(nz[0]):] if len(nz) else positional(jnp.zeros(1, x.dtype))
 
 
+@_keeps_poly1d
 def polymul(a1, a2):
     """``numpy.polymul``: the convolution of the coefficients as ``poly1d``
     keeps them (leading zeros trimmed, none left is ``[0]``), integer inputs
@@ -155,6 +177,7 @@ def polymul(a1, a2):
     return convolve(x.astype(dt), y.astype(dt))
 
 
+@_keeps_poly1d
 def polydiv(u, v):
     """``numpy.polydiv``: long division in NumPy's dtypes (each input plus
     ``0.0``, then their common type), the remainder's leading (near-)zeros
@@ -181,6 +204,7 @@ def polydiv(u, v):
     return positional(q), positional(r)
 
 
+@_keeps_poly1d
 def polyder(p, m=1):
     """``numpy.polyder``: each step multiplies by NumPy's ``int64`` range, so
     bool and integer coefficients give ``int64`` (and ``float32`` ones
@@ -197,6 +221,7 @@ def polyder(p, m=1):
     return x
 
 
+@_keeps_poly1d
 def polyint(p, m=1, k=None):
     """``numpy.polyint``: each step divides by NumPy's ``int64`` range and
     appends the constant (float64 ``k``); ``m=0`` returns ``p`` as it is."""

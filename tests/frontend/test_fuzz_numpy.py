@@ -19,6 +19,7 @@ import subprocess
 import sys
 import warnings
 
+import jax
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -1258,6 +1259,28 @@ def test_common_type_takes_namedarrays():
     assert np.common_type(np.ones(2, np.complex64), onp.ones(1)) is onp.complex128
 
 
+@pytest.mark.parametrize("name,args", [
+    ("polyder", ("P",)), ("polyint", ("P",)), ("polyadd", ("P", [1, 2])),
+    ("polysub", ([1, 2], "P")), ("polymul", ("P", "P")), ("polydiv", ("P", [1, 1]))])
+def test_poly1d_in_poly1d_out(name, args):
+    """NumPy's polynomial functions return ``poly1d`` when given one, so the
+    result can be called and printed as NumPy's; the coefficients are NumPy's."""
+    def call(mod):
+        return getattr(mod, name)(*[onp.poly1d([1, 1, 1, 1]) if a == "P" else a
+                                    for a in args])
+    got, want = call(np), call(onp)
+    for g, w in zip(got if name == "polydiv" else [got], want if name == "polydiv" else [want]):
+        assert type(g) is onp.poly1d and repr(g) == repr(w)
+    assert np.polyder(np.poly1d([1, 1, 1, 1]))(2.) == 17.0
+    assert type(np.polyder([1, 2, 3])) is np.NamedArray
+
+
+def test_poly1d_result_under_jit_raises():
+    with pytest.raises(TypeError, match=r"polyadd: a numpy.poly1d result cannot hold "
+                                        r"a traced value.*p.coeffs"):
+        jax.jit(lambda c: np.polyadd(onp.poly1d([1, 2]), c).data)(np.asarray([1., 2.]))
+
+
 def test_ascontiguousarray_is_at_least_1d():
     """A 0-d input stayed 0-d (NumPy: shape (1,))."""
     for f in (np.ascontiguousarray, np.asfortranarray):
@@ -1293,6 +1316,7 @@ CRASH_CANDIDATES = [
 
 _RUNNER = """
 import sys, warnings
+import jax
 import numpy as onp
 import namedarray as np
 warnings.simplefilter("ignore")
