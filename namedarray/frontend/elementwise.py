@@ -64,6 +64,16 @@ class _UnsignedGcd:
     def __init__(self, jfn):
         self._f = jfn
         self.__name__ = jfn.__name__
+        # NumPy's gcd and lcm are ufuncs with reduce/accumulate (gcd.reduce of
+        # a list is the gcd of all); jax.numpy's are plain functions
+        self._ufunc = jnp.frompyfunc(self, 2, 1,
+                                     identity=getattr(onp, jfn.__name__).identity)
+
+    def reduce(self, *args, **kwargs):
+        return self._ufunc.reduce(*args, **kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return self._ufunc.accumulate(*args, **kwargs)
 
     def __call__(self, x, y):
         x, y = jnp.asarray(x), jnp.asarray(y)

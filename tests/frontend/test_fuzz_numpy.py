@@ -1281,6 +1281,26 @@ def test_poly1d_result_under_jit_raises():
         jax.jit(lambda c: np.polyadd(onp.poly1d([1, 2]), c).data)(np.asarray([1., 2.]))
 
 
+@pytest.mark.parametrize("name", ["gcd", "lcm"])
+@pytest.mark.parametrize("a,kw", [
+    ([15, 25, 35], {}), ([[4, 6], [8, 12]], {"axis": 1}),
+    ([[4, 6], [8, 12]], {"axis": 0, "keepdims": True}),
+    (onp.array([-128, 0, 64], onp.int8), {}), (onp.zeros((0, 2), int), {"axis": 0})])
+def test_gcd_lcm_reduce_and_accumulate(name, a, kw):
+    """NumPy's gcd and lcm are ufuncs with reduce and accumulate."""
+    uf, nuf = getattr(np, name), getattr(onp, name)
+    try:
+        want = nuf.reduce(onp.asarray(a), **kw)
+    except ValueError as e:     # lcm has no identity: the same error, named
+        with pytest.raises(ValueError, match=f"{name}.reduce: {e}"):
+            uf.reduce(a, **kw)
+        return
+    got = uf.reduce(a, **kw)
+    assert got.dtype == want.dtype and onp.array_equal(onp.asarray(got), want)
+    acc = nuf.accumulate(onp.asarray(a), axis=kw.get("axis", 0))
+    assert onp.array_equal(onp.asarray(uf.accumulate(a, axis=kw.get("axis", 0))), acc)
+
+
 def test_ascontiguousarray_is_at_least_1d():
     """A 0-d input stayed 0-d (NumPy: shape (1,))."""
     for f in (np.ascontiguousarray, np.asfortranarray):
