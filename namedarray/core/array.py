@@ -717,7 +717,7 @@ class View(NamedArray):
     read-only, as NumPy's ``diagonal`` and ``broadcast_to`` are, and a write
     raises ``ValueError``)."""
 
-    __slots__ = ("_base", "_read", "_write", "_seen", "_what")
+    __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims")
 
     @property
     def data(self):
@@ -725,9 +725,16 @@ class View(NamedArray):
         if base is not None:
             src = base.data
             if src is not self._seen:
-                _DATA.__set__(self, self._read(src))
+                _DATA.__set__(self, self._read(self._as_made(src)))
                 self._seen = src
         return _DATA.__get__(self)
+
+    def _as_made(self, src):
+        """The base's data in the shape it had when this view was made: a
+        ``base.shape = s`` since then keeps its memory (C order), so the
+        view still reads and writes the same elements."""
+        shape = self._base_shape
+        return src if shape is None or src.shape == shape else src.reshape(shape)
 
     @data.setter
     def data(self, value):
@@ -738,8 +745,15 @@ class View(NamedArray):
                     "through to its source here; write into a copy (x = x.copy())"
                     if self._what else ""))
         _DATA.__set__(self, value)
-        self._write(self._base, rewrap(self, value))
-        self._seen = self._base.data
+        base = self._base
+        if self._base_shape is None or base.data.shape == self._base_shape:
+            self._write(base, rewrap(self, value))
+        else:       # the base was reshaped in place since: write in the old shape
+            now = base.data.shape
+            made = new(base.data.reshape(self._base_shape), self._base_dims, base.mapped)
+            self._write(made, rewrap(self, value))
+            base.data = made.data.reshape(now)
+        self._seen = base.data
 
     @property
     def flags(self):
@@ -766,6 +780,8 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._write = write
     v._seen = base.data if base is not None else None
     v._what = None
+    v._base_shape = base.data.shape if base is not None else None
+    v._base_dims = base.dims if base is not None else None
     return v
 
 

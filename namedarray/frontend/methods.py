@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, read_only, rewrap
+from ..core.array import NamedArray, View, new, read_only, rewrap
 from . import indexing
 from .engines import views
 from .engines.views import viewed
@@ -253,6 +253,55 @@ def install(ns: dict):
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 
+    def set_shape(self, shape):
+        """``x.shape = s``: ``x`` reshaped in place (a view stays a view of its
+        base), where NumPy can do it without a copy."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        f = lambda a: ns["reshape"](a, shape)  # noqa: E731
+        if not isinstance(self, View) or self._base is None:
+            r = f(self)
+            self.data, self.dims = r.data, r.dims
+            return
+        if not views.stays_view(self, f):
+            raise AttributeError("shape: Incompatible shape for in-place modification. "
+                                 "Use `.reshape()` to make a copy with the desired shape.")
+        old, dims, read, write = self.shape, self.dims, self._read, self._write
+        r = f(self)
+        self._read = lambda src: f(new(read(src), dims, self.mapped)).data
+        if write is not None:
+            self._write = lambda b, v: write(b, ns["reshape"](v, old))
+        views.set_view_data(self, r.data, r.dims)
+
+    def resize(self, *new_shape, refcheck=True):
+        """``ndarray.resize``: in place, C order, new elements zero (``np.resize``
+        repeats instead)."""
+        if len(new_shape) == 1 and not isinstance(new_shape[0], int):
+            new_shape = tuple(new_shape[0])
+        if isinstance(self, View) and self._base is not None:
+            raise ValueError("resize: cannot resize this array: it does not own its data "
+                             "(it is a view; use np.resize(a, new_shape) for a new array)")
+        if self.names:
+            raise ValueError(f"resize: the array has named axes {self.named_shape}; "
+                             "resize works on positional arrays (untag them first)")
+        for n in new_shape:
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise TypeError(f"resize: new_shape must be integers, got {new_shape!r}")
+            if n < 0:
+                raise ValueError("resize: negative dimensions not allowed")
+        flat = self.data.reshape(-1)
+        size = int(onp.prod(new_shape, dtype=onp.int64))
+        data = (flat[:size] if size <= flat.size else
+                jnp.concatenate([flat, jnp.zeros(size - flat.size, flat.dtype)]))
+        self.data, self.dims = data.reshape(new_shape), (None,) * len(new_shape)
+
+    def partition_(self, kth, axis=-1, kind="introselect", order=None):
+        """``ndarray.partition``: ``np.partition`` in place."""
+        self._assign("partition", ns["partition"](self, kth, axis=axis, kind=kind,
+                                                  order=order))
+    partition_.__name__ = "partition"
+    NamedArray.shape = property(NamedArray.shape.fget, set_shape,
+                                doc=NamedArray.shape.__doc__)
+
     def eq(self, other):
         if other is None:
             return ns["full"](self.shape, False) if not self.names else ns["full_like"](
@@ -265,7 +314,7 @@ def install(ns: dict):
         return ns["not_equal"](self, other)
     NamedArray.__eq__, NamedArray.__ne__ = eq, ne
     for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
-              transpose, compress, ravel):
+              transpose, compress, ravel, resize, partition_):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
     def round_(self, ndigits=None):

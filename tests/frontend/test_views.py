@@ -259,3 +259,61 @@ def test_memory_orders_are_numpys(make, order):
     assert_same(x.flatten(order), y.flatten(order))
     if order == "A":
         assert_same(np.reshape(x, (2, -1), order=order), onp.reshape(y, (2, -1), order=order))
+
+
+# -- NumPy's in-place shape changes: x.shape = s, ndarray.resize, .partition --
+def _shape_set(m):
+    a = m.arange(6); a.shape = (3, 2); return [a]
+
+
+def _shape_set_base_of_a_view(m):
+    a = m.arange(6); v = a[1:3]; a.shape = (2, 3); v[0] = 99; a[1, 0] = -3
+    return [a, v]
+
+
+def _shape_set_of_a_view(m):
+    a = m.arange(12).reshape(3, 4); v = a[1]; v.shape = (2, 2); v[0, 0] = -1
+    w = a[:, 1]; w.shape = (3, 1); w[2, 0] = -7
+    return [a, v, w]
+
+
+def _shape_set_chained(m):
+    x = m.arange(6); y = m.arange(6.0); x.shape = y.shape = -1, 2; return [x, y]
+
+
+def _resize(m):
+    a = m.array([[0, 1], [2, 3]]); a.resize((2, 1))
+    b = m.arange(4); b.resize(3, 3, refcheck=False)
+    c = m.arange(5); c.resize((0,))
+    return [a, b, c]
+
+
+def _partition(m):
+    a = m.array([3, 4, 2, 1]); a.partition(3)
+    b = m.array([[5, 1, 3], [2, 9, 0]]); b.partition(1, axis=0)
+    return [a[3:], onp.sort(onp.asarray(a[:3])), b]
+
+
+@pytest.mark.parametrize("prog", [_shape_set, _shape_set_base_of_a_view,
+                                  _shape_set_of_a_view, _shape_set_chained, _resize,
+                                  _partition])
+def test_in_place_shape_changes_match_numpy(prog):
+    for got, want in zip(prog(np), prog(onp)):
+        assert onp.asarray(got).dtype == want.dtype
+        onp.testing.assert_array_equal(onp.asarray(got), want)
+
+
+@pytest.mark.parametrize("prog,err,msg", [
+    (lambda: setattr(np.arange(12).reshape(3, 4).T, "shape", (12,)), AttributeError,
+     r"shape: Incompatible shape for in-place modification. Use `.reshape\(\)`"),
+    (lambda: setattr(np.arange(6), "shape", (4,)), ValueError,
+     r"reshape: cannot reshape array of size 6"),
+    (lambda: np.arange(6)[1:].resize(2), ValueError,
+     r"resize: cannot resize this array: it does not own its data"),
+    (lambda: np.arange(6).tag("b").resize(2), ValueError,
+     r"resize: the array has named axes \{'b': 6\}"),
+    (lambda: np.arange(6).resize(-1), ValueError, "resize: negative dimensions"),
+])
+def test_in_place_shape_change_errors(prog, err, msg):
+    with pytest.raises(err, match=msg):
+        prog()

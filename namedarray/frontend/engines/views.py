@@ -30,6 +30,8 @@ import numpy as onp
 
 from ...core.array import NamedArray, View, derived, new
 
+_DATA = NamedArray.__dict__["data"]   # the slot behind .data
+
 
 def viewed(fn, base, f, inv=None, writable=True, result=None):
     """``f(base)`` (or the ``result`` already computed) as a view of ``base``:
@@ -85,6 +87,14 @@ def _strided(p) -> bool:
             if (d != d.flat[0]).any():
                 return False
     return True
+
+
+def set_view_data(v, data, dims):
+    """Give the view ``v`` new data and dims read from its base as it is now
+    (``x.shape = s`` of a view), without writing them back."""
+    _DATA.__set__(v, data)
+    v.dims = dims
+    v._seen = v._base.data
 
 
 def stays_view(x, f, contiguous=False) -> bool:
