@@ -71,8 +71,10 @@ def _bitcast(d, dt):
 
 
 def bitcast(x, dtype):
-    """``x.view(dtype)``: the same bytes read as ``dtype`` (read-only: the result
-    does not share memory with ``x``)."""
+    """``x.view(dtype)``: the same bytes read as ``dtype``; a write into an
+    integer view stores its bytes back into ``x`` (``Z.view(np.int32)[:] = ...``);
+    a bool, floating or complex view is read-only (storing it back could
+    change bytes it did not write)."""
     check_dtype("view", dtype)
     dt = onp.dtype(dtype)
     old = x.dtype.itemsize
@@ -84,8 +86,14 @@ def bitcast(x, dtype):
             raise ValueError(f"view: when changing to a larger dtype, its size must be a "
                              f"divisor of the total size in bytes of the last axis of the "
                              f"array (shape {x.shape}, {x.dtype} to {dt})")
-    r = generic("view", lambda d: _bitcast(d, dt), (x,), {})
-    return read_only(r, f"view({dt})")
+    src = x.dtype
+    f = lambda a: generic("view", lambda d: _bitcast(d, dt), (a,), {})  # noqa: E731
+    if dt.kind not in "iu":
+        # every bit pattern is an integer, so those views store back exactly;
+        # a bool or floating view could normalize the bytes it did not write
+        return read_only(f(x), f"view({dt})")
+    return viewed("view", x, f, lambda b, v: generic(
+        "view", lambda d: _bitcast(d.astype(dt), src), (v,), {}))
 
 
 def _resize_flat(ns, x, v):

@@ -133,11 +133,25 @@ def test_view_reinterprets_bits_as_numpy(k, dt):
     got = np.asarray(a).view(dt)
     assert got.dtype == want.dtype and got.shape == want.shape
     onp.testing.assert_array_equal(onp.asarray(got), want)
-    if want.dtype != a.dtype:
+    if want.dtype == a.dtype:
+        return
+    if want.dtype.kind not in "iu":
         with pytest.raises(ValueError, match=r"assignment destination is read-only: this "
                                              r"array is the result of view\("):
             got[...] = 0
         assert not got.flags.writeable
+        return
+    # a write into an integer view stores its bits into the base, as NumPy's
+    # shared memory does
+    x, e = np.asarray(a), a.copy()
+    v, ev = x.view(dt), e.view(dt)
+    part = (Ellipsis, slice(0, 1)) if want.ndim else Ellipsis
+    v[part] = want[..., -1:] if want.ndim else want
+    ev[part] = want[..., -1:] if want.ndim else want
+    assert v.flags.writeable
+    for mine, numpys in ((x, e), (v, ev)):
+        onp.testing.assert_array_equal(onp.asarray(mine).reshape(-1).view(onp.uint8),
+                                       numpys.reshape(-1).view(onp.uint8))
 
 
 def test_view_keeps_names_and_type_argument():

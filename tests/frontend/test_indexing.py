@@ -220,10 +220,20 @@ def test_slice_sees_later_writes_to_its_base():
     a[0, 0] = 99
     e[0, 0] = 99
     same(row, erow)
-    # a view as another dtype reads the same bits, and is read-only
+    # a view as another dtype reads the same bits, and a write into it
+    # stores its bits into the base (numpy-100 exercise 53)
     same(a.view(np.int32), onp.asarray(a).view(onp.int32))
-    with pytest.raises(ValueError, match="assignment destination is read-only"):
-        a.view(np.int32)[0, 0] = 1
+    v, ev = a.view(np.int32), e.view(onp.int32)
+    v[0, 1] = -1
+    ev[0, 1] = -1
+    a[1, 2] = 7
+    e[1, 2] = 7
+    same(a, e)
+    same(v, ev)
+    z, ez = np.arange(4, dtype=np.float32), onp.arange(4, dtype=onp.float32)
+    z.view(np.int32)[:] = z.view(np.int32) + 1
+    ez.view(onp.int32)[:] = ez.view(onp.int32) + 1
+    same(z, ez)
 
 
 # --------------------------------------------------------------------------
