@@ -51,9 +51,13 @@ Named draws.  Named axes are batch axes for every method: those of the
 parameters, of ``size``, of ``out=``, of the array given to ``choice``,
 ``permutation``, ``shuffle`` and ``permuted`` (one choice or permutation per
 named slice), of ``multivariate_normal``'s mean, and so on.  The elementwise
-distributions draw the whole physical block (positional axes, then the names
-in sorted order) with one ``jax.random`` call, so they cost what
-``jax.random`` costs on that shape (``benchmarks/bench_random.py``); inside an
+distributions draw the whole physical block (positional axes, then the names)
+with one ``jax.random`` call, so they cost what ``jax.random`` costs on that
+shape (``benchmarks/bench_random.py``).  The values are those of the block
+with its names in sorted order; the samplers elementwise in threefry's
+counter (uniform, normal, integers and the others built on uniform bits)
+lay the block out in the order of the operands' names (``size=x.named_shape``
+gives ``x``'s order), so no transpose follows the draw; inside an
 ``nmap`` (local, on a mesh, split, nested) each instance keeps its slice of
 that block, so the result equals the physical draw.  The other methods draw
 each named slice from the key with the slice's global index folded in (one
@@ -73,6 +77,7 @@ import operator
 from collections.abc import MutableSequence
 
 import jax
+import jax.extend.random
 import jax.numpy as jnp
 import numpy as onp
 from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noqa: F401
@@ -261,16 +266,85 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
             o = _gathered(fn, o)
         datas.append(o.data)
         layouts.append((o.ndim, o.names))
-    full = shape + tuple(sizes[n] for n in names)
-    data = _block_jit(draw, full, dtype, len(shape), names, tuple(layouts), key, *datas)
-    return localize(fn, new(data, (None,) * len(shape) + names), names)
+    order = _layout(draw, shape, sizes, names)
+    full = shape + tuple(sizes[n] for n in order)
+    perm = tuple(range(len(shape))) + tuple(len(shape) + names.index(n) for n in order)
+    data = _block_jit(draw, full, dtype, len(shape), order, perm, tuple(layouts), key, *datas)
+    return localize(fn, new(data, (None,) * len(shape) + order), names)
 
 
-@jax.jit(static_argnums=(0, 1, 2, 3, 4, 5))
-def _block_jit(draw, full, dtype, npos, names, layouts, key, *datas):
+def _layout(draw, shape, sizes, names):
+    """The order the block's names are laid out in: the order the operands
+    give them (``like``, then ``size``, then the parameters: ``sizes``'
+    insertion order), so that no transpose follows the draw -- for the
+    samplers whose values are elementwise in threefry's counter
+    (:func:`_cellwise`), whose canonical (sorted-name) values can be drawn in
+    any layout.  Otherwise (and where the counter needs more than 32 bits,
+    or ``jax_threefry_partitionable`` is off) the sorted order itself."""
+    order = tuple(sizes)
+    if (order == names or not getattr(draw, "cellwise", False)
+            or not jax.config.jax_threefry_partitionable
+            or math.prod(shape) * math.prod(sizes.values()) >= 2 ** 32):
+        return names
+    return order
+
+
+@jax.jit(static_argnums=(0, 1, 2, 3, 4, 5, 6))
+def _block_jit(draw, full, dtype, npos, names, perm, layouts, key, *datas):
     args = [d if lay is None else _fit(d, *lay, npos, names)
             for d, lay in zip(datas, layouts)]
+    if perm != tuple(range(len(perm))):
+        key = jax.random.wrap_key_data(jax.random.key_data(key), impl=_permuted_impl(perm))
     return _jitted(draw)(key, full, dtype, *args)
+
+
+# --------------------------------------------------------------------------
+# threefry in another layout: the canonical draw's values, laid out permuted
+# --------------------------------------------------------------------------
+_THREEFRY = jax.extend.random.threefry_prng_impl
+_PERMUTED: dict = {}
+
+
+def _permuted_impl(perm):
+    """A PRNG implementation equal to threefry2x32 (``jax_threefry_partitionable``)
+    except that ``random_bits`` of a physical shape returns the bits of the
+    canonical shape laid out with physical axis ``i`` being canonical axis
+    ``perm[i]``: threefry's bits are a function of the key and each
+    element's linear index in the canonical shape only, so that index is
+    computed from iotas in the physical layout and no transpose exists."""
+    spec = _PERMUTED.get(perm)
+    if spec is None:
+        def bits(key, bit_width, shape):
+            if len(shape) != len(perm):
+                raise RuntimeError(f"random: a draw laid out for rank {len(perm)} asked "
+                                   f"for random bits of shape {shape}")
+            canon = [0] * len(perm)
+            for i, c in enumerate(perm):
+                canon[c] = shape[i]
+            strides = [math.prod(canon[c + 1:]) for c in range(len(canon))]
+            lo = sum(jax.lax.broadcasted_iota(jnp.uint32, shape, i) * jnp.uint32(strides[c])
+                     for i, c in enumerate(perm))
+            bits1, bits2 = jax.extend.random.threefry2x32_p.bind(
+                key[0], key[1], jnp.zeros(shape, jnp.uint32), lo)
+            if bit_width == 64:
+                return (bits1.astype(jnp.uint64) << jnp.uint64(32)) | bits2.astype(jnp.uint64)
+            out = bits1 ^ bits2
+            return out if bit_width == 32 else out.astype(jnp.dtype(f"uint{bit_width}"))
+
+        spec = _PERMUTED[perm] = jax.extend.random.define_prng_impl(
+            key_shape=_THREEFRY.key_shape, seed=_THREEFRY.seed, split=_THREEFRY.split,
+            random_bits=bits, fold_in=_THREEFRY.fold_in,
+            name=f"threefry2x32_{'_'.join(map(str, perm))}", tag=f"fry{perm}")
+    return spec
+
+
+def _cellwise(draw):
+    """Mark a sampler whose values are elementwise in threefry's counter:
+    it draws ``random_bits`` of exactly the requested shape (after any key
+    splits) and works elementwise on them, so it can be drawn in any layout
+    (:func:`_permuted_impl`)."""
+    draw.cellwise = True
+    return draw
 
 
 def _fit(d, n, have, npos, names):
@@ -444,18 +518,22 @@ _PROB_POS = ("<= 0, > 1 or is nan", lambda v: ~((v > 0) & (v <= 1)))
 _R = jax.random
 
 
+@_cellwise
 def _normal(k, s, dt, loc, scale):
     return loc + scale * _R.normal(k, s, dt)
 
 
+@_cellwise
 def _uniform01(k, s, dt):
     return _R.uniform(k, s, dt)
 
 
+@_cellwise
 def _randint(k, s, dt, lo, hi):
     return _R.randint(k, s, lo, hi, dtype=dt)
 
 
+@_cellwise
 def _randint_closed(k, s, dt, lo, hi):
     return _R.randint(k, s, lo, hi + 1, dtype=dt)
 
@@ -570,6 +648,12 @@ _DISTRIBUTIONS = {
     "geometric": ((("p", _REQ, _PROB_POS),), "i",
                   lambda k, s, dt, p: _R.geometric(k, p, s, dt)),
 }
+# the samplers elementwise in threefry's counter (drawn in the operands' layout)
+for _n in ("standard_normal", "uniform", "standard_exponential", "exponential",
+           "standard_cauchy", "lognormal", "laplace", "logistic", "gumbel", "rayleigh",
+           "pareto", "weibull", "power", "triangular", "geometric"):
+    _cellwise(_DISTRIBUTIONS[_n][2])
+del _n
 # Generator methods that also take ``dtype`` (float32 or float64) and ``out``
 _WITH_DTYPE = {"standard_normal", "standard_exponential", "standard_gamma"}
 

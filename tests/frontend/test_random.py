@@ -728,3 +728,95 @@ def test_default_integer_dtype_in_jax_mode_does_not_warn():
         na.set_dtype_defaults(mode)
     assert [d.dtype for d in draws] == [onp.int32] * 4
     assert all(0 <= int(v) <= 5 for d in draws for v in onp.asarray(d).ravel())
+
+
+# --------------------------------------------------------------------------
+# layout cost of a named draw (#23): HLO transposes against jax.random
+# --------------------------------------------------------------------------
+def _transposes(f, *args):
+    import re
+    text = jax.jit(f).lower(*args).compile().as_text()
+    return len(re.findall(r"^\s*(?:ROOT\s+)?\S+\s*=\s*\S+\s+transpose\(", text, re.M))
+
+
+def _dropout_pair(dims):
+    import jax.numpy as jnp
+    shape = (4, 6, 5)
+    a = jnp.asarray(onp.random.default_rng(0).standard_normal(shape), jnp.float32)
+
+    def named(key, a):
+        x = na.NamedArray(a, dims=dims)
+        rng = nr.default_rng(key)
+        for _ in range(3):
+            keep = rng.random(size=x.named_shape, dtype=onp.float32) >= 0.1
+            x = na.tanh(na.where(keep, x / 0.9, 0.0))
+        return x.untag(*dims)
+
+    def plain(key, a):
+        for _ in range(3):
+            key, sub = jax.random.split(key)
+            keep = jax.random.uniform(sub, a.shape, jnp.float32) >= 0.1
+            a = jnp.tanh(jnp.where(keep, a / 0.9, 0.0))
+        return a
+
+    return named, plain, a
+
+
+def test_named_draw_in_sorted_order_adds_no_transpose():
+    # the block is drawn in sorted-name order: an array already in that order
+    # costs exactly what jax.random costs
+    named, plain, a = _dropout_pair(("a", "b", "c"))
+    key = jax.random.key(0)
+    assert _transposes(plain, key, a) == 0
+    assert _transposes(named, key, a) == 0
+
+
+def test_named_draw_in_any_order_adds_no_transpose():
+    # drawn in the order of size's names, with the sorted order's values
+    named, plain, a = _dropout_pair(("batch", "seq", "embed"))
+    key = jax.random.key(0)
+    assert _transposes(named, key, a) == _transposes(plain, key, a)
+
+
+CELLWISE = sorted(n for n, (_, _, d) in nr._DISTRIBUTIONS.items() if getattr(d, "cellwise", False))
+
+
+def test_cellwise_draws_keep_the_operands_order_and_the_sorted_orders_values():
+    # a sampler elementwise in threefry's counter is drawn in the order of
+    # size's names (no transpose), with the values of the sorted-order draw;
+    # the others are drawn in sorted order
+    assert {"normal", "uniform", "standard_normal", "geometric"} <= set(CELLWISE)
+    assert not {"poisson", "binomial", "gamma", "beta"} & set(CELLWISE)
+    order, canon = {"s": 3, "b": 4, "e": 5}, {"b": 4, "e": 5, "s": 3}
+    for name in sorted(PARAMS):
+        got = getattr(nr.default_rng(jax.random.key(7)), name)(*PARAMS[name], size=order)
+        want = getattr(nr.default_rng(jax.random.key(7)), name)(*PARAMS[name], size=canon)
+        assert want.dims == ("b", "e", "s"), name
+        assert got.dims == (("s", "b", "e") if name in CELLWISE else ("b", "e", "s")), name
+        onp.testing.assert_array_equal(got.untag("b", "e", "s"), want.untag("b", "e", "s"),
+                                       err_msg=name)
+    for dt in (onp.float32, onp.float64):
+        g = nr.default_rng(jax.random.key(1)).random(size=(2, order), dtype=dt)
+        w = nr.default_rng(jax.random.key(1)).random(size=(2, canon), dtype=dt)
+        assert g.dims == (None, "s", "b", "e") and g.dtype == dt
+        onp.testing.assert_array_equal(g.untag("b", "e", "s"), w.untag("b", "e", "s"))
+    for dt in (onp.int32, onp.int64, onp.uint8):
+        g = nr.default_rng(jax.random.key(2)).integers(0, 100, size=order, dtype=dt)
+        w = nr.default_rng(jax.random.key(2)).integers(0, 100, size=canon, dtype=dt)
+        onp.testing.assert_array_equal(g.untag("b", "e", "s"), w.untag("b", "e", "s"))
+
+
+def test_a_draw_in_the_operands_order_is_the_physical_draw_on_a_mesh():
+    # names out of sorted order, one of them on the mesh: each instance keeps
+    # its slice of the unmapped draw
+    x = na.asarray(onp.zeros((C, B), onp.float32)).tag("c", "b")
+
+    def f(key, v):
+        g = nr.default_rng(key)
+        return g.normal(_u(v) + 0.5, 2.0), g.random(size=v.named_shape, dtype=onp.float32)
+
+    phys = jax.jit(f)(_jkey(4), x)
+    assert [p.dims for p in phys] == [("c", "b"), ("c", "b")]
+    got = na.nmap(f, mesh=MESH8, axis_resources={"b": "d"})(_jkey(4), x)
+    for m, p in zip(got, phys):
+        onp.testing.assert_array_equal(_by_name(m), _by_name(p))

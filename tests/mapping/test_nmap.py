@@ -73,3 +73,12 @@ def test_mixed_axis_keeps_the_order_given():
     onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (1, 2), axis=(0, 1)).T)
     got = np.nmap(lambda v: np.roll(v, shift=(2, 1), axis=("t", 0)))(x)
     onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (2, 1), axis=(1, 0)).T)
+
+
+@pytest.mark.xfail(strict=True, reason="#23: a one-name array with no positional axis cannot "
+                   "be told apart from optax's tree_map(jnp.sum, ...) over a bias, so a raw "
+                   "jax.vmap still slices its name")
+def test_raw_vmap_of_a_single_name_array_raises():
+    x = np.NamedArray(jnp.arange(6.0), ("a",))
+    with pytest.raises(ValueError, match=r"np\.nmap\(f, axes='a'\)"):
+        jax.vmap(lambda t: t * 2)(x)
