@@ -103,10 +103,15 @@ def as_data(v):
         return [as_data(e) for e in v]    # ragged: a sequence of arrays
 
 
+class HostData(TypeError):
+    """The error for data namedarray arrays cannot hold; a NumPy function of
+    the namespace that meets it runs as NumPy's on the host (``host.py``)."""
+
+
 def unsupported(fn, what):
     """The one error for data namedarray cannot hold: ``what`` (a dtype, or a
     NumPy module made for such data) named in ``fn``'s message."""
-    return TypeError(
+    return HostData(
         f"{fn}: {what} is not supported: namedarray arrays hold bool, "
         "numeric and ML (bfloat16, float8_*) data only (JAX has no structured, string, "
         "datetime or object arrays); "
