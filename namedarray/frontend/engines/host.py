@@ -41,7 +41,7 @@ import numpy as onp
 
 from ...core.array import NamedArray
 from ...core.config import holds
-from .args import HostData, default_device, to_device, untraced
+from .args import default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
 #: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
@@ -244,7 +244,7 @@ def host_method(m):
 
 def host_data(f, name):
     """``f`` (the namespace's ``name``), which on data namedarray cannot hold
-    (its :class:`HostData` error) answers as NumPy's ``name`` does.
+    (``args.unsupported``'s error) answers as NumPy's ``name`` does.
 
     >>> import namedarray as np
     >>> np.array(["a", "bc"]).dtype
@@ -261,6 +261,8 @@ def host_data(f, name):
             return numpy_call(name, args, kwargs)
         try:
             return f(*args, **kwargs)
-        except HostData:
+        except TypeError as e:
+            if not host_data_error(e):
+                raise
             return numpy_call(name, args, kwargs)
     return g
