@@ -12,14 +12,22 @@ Both NumPy APIs are here: the legacy global state (``seed``, ``rand``,
 ``randn``, ``randint``, ``normal``, ..., ``get_state``/``set_state``,
 ``RandomState``) and ``default_rng(seed)`` returning a :class:`Generator`.
 
-How it works.  A stream holds one JAX key (``threefry2x32``); every draw
-splits it into (next key, key for this draw).  A seed goes through NumPy's
-``SeedSequence`` (so ``None`` means fresh entropy, and ints of any size,
-sequences of ints, ``SeedSequence`` and NumPy bit generators are accepted);
-a JAX key can be given directly to ``default_rng``/``Generator``.  The same
-seed gives the same stream; the *values* differ from NumPy's (a different
-generator), the distributions are the same.  ``get_state()`` returns
-``("threefry2x32", key_data, draws)`` and ``set_state`` takes it back.
+How it works.  A stream seeded NumPy's way (``seed``, ``RandomState(seed)``,
+``default_rng(seed)``, ``Generator(PCG64(s))``: ``None``, ints, sequences of
+ints, a ``SeedSequence`` or a NumPy bit generator) holds NumPy's own
+generator: an eager draw whose arguments are NumPy data gives NumPy's exact
+numbers and dtypes (moved to the device; strings and other data JAX cannot
+hold stay NumPy arrays), and its ``get_state``/``set_state`` are NumPy's.  A
+draw that meets named axes, or runs under an eager ``vmap``/``grad``, draws
+with ``jax.random`` from a key taken from that NumPy generator (the same
+distributions, other values).  A JAX key can be given directly to
+``default_rng``/``Generator``: then a stream holds that key (``threefry2x32``),
+every draw splits it into (next key, key for this draw), and ``get_state()``
+returns ``("threefry2x32", key_data, draws)``, which ``set_state`` takes back.
+
+>>> import numpy
+>>> bool(np.random.default_rng(7).random() == numpy.random.default_rng(7).random())
+True
 
 Results are NamedArrays with NumPy's dtypes (``float64``/``int64`` by
 default).  With ``size=None`` and scalar parameters a draw is a Python
@@ -71,6 +79,7 @@ parent's stream.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import operator
@@ -86,6 +95,7 @@ from numpy.random import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator,  # noq
 from .core.array import (NamedArray, align_plan, check_name, meet, new, normalize_axis,
                          positional, rewrap)
 from .core.vmap import nested_vmap
+from .frontend.engines.args import untraced
 from .frontend.engines.out import store_out
 from .parallel import axis_index, gather_names, scatter_names
 from .placement import localize
@@ -142,13 +152,23 @@ class _Stream:
     """Key management shared by :class:`RandomState` and :class:`Generator`."""
 
     _keyed = False   # a stream from a JAX key: its draws are a function of that key
+    _host = None     # a NumPy-seeded stream: NumPy's generator, which eager draws use
 
     def _set(self, words=None, key=None, count=0):
         self._words, self._key, self._count = words, key, count
 
     def _next_key(self, fn="draw"):
         key = self._key
-        if key is None:
+        saved = None
+        if self._host is not None and not self._keyed:
+            # a NumPy-seeded stream: each key comes from its NumPy generator, so
+            # NumPy's state (get_state/set_state) is the whole stream's state; a
+            # draw refused under a staged trace leaves that state as it was
+            saved = None if untraced() else self.get_state()
+            with jax.ensure_compile_time_eval():
+                key = jax.random.wrap_key_data(jnp.asarray(_host_words(self._host)),
+                                               impl=_IMPL)
+        elif key is None:
             with jax.ensure_compile_time_eval():
                 key = jax.random.wrap_key_data(jnp.asarray(self._words, jnp.uint32),
                                                impl=_IMPL)
@@ -160,6 +180,8 @@ class _Stream:
             # scan, a mesh map; eager vmap and grad evaluate it)
             nxt, sub = _split(key)
             if isinstance(sub, _Tracer):
+                if saved is not None:
+                    self.set_state(saved)
                 raise RuntimeError(
                     f"{fn}: random state seeded NumPy's way (the np.random functions, "
                     "RandomState, or default_rng(seed) with a NumPy seed) cannot draw "
@@ -173,8 +195,15 @@ class _Stream:
         return sub
 
     def get_state(self, legacy=True):
-        """The stream's state: ``("threefry2x32", key_data, draws)`` (or, with
-        ``legacy=False``, a dict like NumPy's)."""
+        """The stream's state: NumPy's on a NumPy-seeded stream (RandomState:
+        what ``numpy.random.RandomState.get_state`` returns; Generator: its bit
+        generator's ``state`` dict); on a keyed stream
+        ``("threefry2x32", key_data, draws)`` (or, with ``legacy=False``, a dict
+        like NumPy's)."""
+        if self._host is not None and not self._keyed:
+            if isinstance(self._host, onp.random.RandomState):
+                return self._host.get_state(legacy=legacy)
+            return self._host.bit_generator.state
         data = (onp.array(self._words, onp.uint32) if self._key is None
                 else onp.asarray(jax.random.key_data(self._key)))
         if legacy:
@@ -182,7 +211,20 @@ class _Stream:
         return {"bit_generator": _IMPL, "state": {"key": data, "counter": self._count}}
 
     def set_state(self, state):
-        """Restore a state from :meth:`get_state`."""
+        """Restore a state from :meth:`get_state` (on a NumPy-seeded stream,
+        NumPy's state, as NumPy's ``get_state`` gives it)."""
+        if self._host is not None and not self._keyed:
+            try:
+                if isinstance(self._host, onp.random.RandomState):
+                    self._host.set_state(state)
+                else:
+                    self._host.bit_generator.state = state
+            except (TypeError, ValueError, KeyError) as e:
+                raise ValueError(
+                    f"set_state: expected a state as get_state() of this NumPy-seeded "
+                    f"stream gives it (NumPy's {type(self._host).__name__} state): "
+                    f"{e}") from None
+            return
         if isinstance(state, dict):
             name, inner = state.get("bit_generator"), state.get("state", {})
             state = (name, inner.get("key"), inner.get("counter", 0))
@@ -956,8 +998,9 @@ class RandomState(_Sampler):
         return f"RandomState({_IMPL}, draws={self._count})"
 
     def seed(self, seed=None):
-        """Reseed: the same seed gives the same stream."""
+        """Reseed: the same seed gives the same stream (NumPy's, in eager code)."""
         self._set(_seed_words("seed", seed, legacy=True))
+        self._host = onp.random.RandomState(seed)
 
     random = ranf = sample = _Sampler.random_sample
 
@@ -1020,6 +1063,7 @@ class Generator(_Sampler):
                 f"PRNGKey data), got a traced {seed.dtype} array of shape {seed.shape}")
         else:
             self._set(_seed_words("default_rng", seed))
+            self._host = onp.random.default_rng(seed)
 
     def __repr__(self):
         return f"Generator({_IMPL}, draws={self._count})"
@@ -1056,7 +1100,10 @@ class Generator(_Sampler):
         return store_out("permuted", out, res)
 
     def spawn(self, n_children):
-        """``n_children`` independent generators (this stream advances by one draw)."""
+        """``n_children`` independent generators (this stream advances by one draw;
+        a NumPy-seeded one spawns as NumPy does)."""
+        if self._host is not None and not self._keyed:
+            return [Generator(g.bit_generator) for g in self._host.spawn(n_children)]
         keys = _R.split(self._next_key("spawn"), operator.index(n_children))
         children = [Generator(k) for k in keys]
         for c in children:   # children of a NumPy-seeded stream are NumPy-seeded too
@@ -1078,6 +1125,48 @@ def default_rng(seed=None):
     which may be traced: the keyed form, for ``jax.jit`` and ``nmap``.
     """
     return seed if isinstance(seed, Generator) else Generator(seed)
+
+
+# NumPy-seeded streams draw NumPy's own numbers in eager code
+def _host_words(host):
+    """Two uint32 words drawn from a NumPy generator (a key for a JAX draw)."""
+    if isinstance(host, onp.random.RandomState):
+        return host.randint(0, 2**32, size=2, dtype=onp.uint32)
+    return host.integers(0, 2**32, size=2, dtype=onp.uint32)
+
+
+def _hosted(name, method):
+    """``method`` drawing from the NumPy generator of a NumPy-seeded stream
+    when the call is eager and meets no NamedArray (then the draw is NumPy's,
+    moved to the device); otherwise (keyed, named, traced) ``method``."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        host = self._host
+        if host is None or self._keyed or not untraced() or any(
+                isinstance(v, (NamedArray, jax.Array, dict))
+                or isinstance(v, tuple) and any(isinstance(e, dict) for e in v)
+                for v in (*args, *kwargs.values())):
+            return method(self, *args, **kwargs)
+        try:
+            res = getattr(host, name)(*args, **kwargs)
+        except (TypeError, ValueError, IndexError, OverflowError) as e:
+            # the JAX path raises its own message naming the function; where it
+            # accepts the call, NumPy's error, named
+            method(self, *args, **kwargs)
+            raise type(e)(f"{name}: {e}") from None
+        if isinstance(res, (onp.ndarray, onp.generic)) and res.dtype.kind in "biufc":
+            return positional(jnp.asarray(res))
+        return res
+    return run
+
+
+for _cls, _host_cls in ((RandomState, onp.random.RandomState),
+                        (Generator, onp.random.Generator)):
+    for _name in dir(_cls):
+        if (not _name.startswith("_") and _name not in ("seed", "get_state", "set_state", "spawn")
+                and callable(getattr(_cls, _name)) and hasattr(_host_cls, _name)):
+            setattr(_cls, _name, _hosted(_name, getattr(_cls, _name)))
+del _cls, _host_cls, _name
 
 
 # the legacy module-level API: bound methods of one global RandomState

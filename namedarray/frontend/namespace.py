@@ -34,6 +34,7 @@ from . import (checked, conversion, creation, einsum, elementwise, histograms,
 from . import ported, reductions, selection, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
+from .engines.host import host_data
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
 from .indexing import getitem_data, nonzero, setitem
@@ -50,10 +51,10 @@ _NUMPY_OWN = [
     "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
-    "datetime_data",
+    "datetime_data", "isnat", "busday_count", "busday_offset", "is_busday",
+    "datetime_as_string",
 ]
 
-_SKIP = {"isnat"}
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
             conversion, selection, checked, histograms, index_tricks, logic, ported)
@@ -79,7 +80,7 @@ def _declare(ns):
         if hasattr(onp, n):
             out[n] = _host_args(getattr(onp, n))
     for n in sorted(dir(onp)):
-        if n.startswith("_") or n in ns or n in out or n in _SKIP:
+        if n.startswith("_") or n in ns or n in out:
             continue
         v = getattr(onp, n)
         if isinstance(v, (type, onp.ufunc)) or not callable(v) or not hasattr(jnp, n):
@@ -177,6 +178,11 @@ def _namespace():
     ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
+    # data JAX cannot hold (object, str, bytes, structured, datetime) is
+    # NumPy's own ndarray, and every function given it answers as NumPy's
+    for n, v in ns.items():
+        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_"):
+            ns[n] = host_data(v, n)
     return ns
 
 

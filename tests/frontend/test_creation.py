@@ -159,15 +159,8 @@ def test_creation_errors():
         np.ones(3.0)
     with pytest.raises(ZeroDivisionError, match="arange: step must not be 0"):
         np.arange(0, 5, 0)
-    with pytest.raises(TypeError, match=r"asarray: object dtype object \(from list \[None\]\) "
-                                        "is not supported"):
-        np.array([None])
-    with pytest.raises(TypeError, match="asarray: string dtype <U1 .* is not supported"):
-        np.array(["a"])
-    with pytest.raises(TypeError, match="asarray: object dtype object is not supported"):
-        np.array([[1], [1, 2]], dtype=object)
-    with pytest.raises(TypeError, match="astype: object dtype object is not supported"):
-        np.arange(3).astype(object)
+    assert type(np.array([None])) is onp.ndarray       # NumPy's own (#24)
+    assert type(np.array([[1], [1, 2]], dtype=object)) is onp.ndarray
 
 
 # --------------------------------------------------------------------------

@@ -1217,7 +1217,11 @@ EXCLUDED = {
     "show_config": "prints the build", "show_runtime": "prints the build",
     "get_include": "C headers path", "info": "prints help",
     # no NumPy value to compare
-    "datetime_data": "datetime dtypes are not supported (one clear TypeError)",
+    "datetime_data": "NumPy's own function of a dtype",
+    "busday_count": "NumPy's own, on datetime data (host data; test_idioms)",
+    "busday_offset": "NumPy's own, on datetime data (host data; test_idioms)",
+    "is_busday": "NumPy's own, on datetime data (host data; test_idioms)",
+    "datetime_as_string": "NumPy's own, on datetime data (host data; test_idioms)",
     "frompyfunc": "object arrays are not supported",
     "einsum_path": "returns NumPy's contraction plan text",
     "may_share_memory": "memory layout (views are emulated; test_views)",
@@ -1397,3 +1401,39 @@ def test_histogram_dtypes(bins, density, weights):
     of integer data float64 and given edges as given."""
     check("histogram", (onp.array([1, 2, 3], onp.int8),),
           {"bins": bins, "density": density, "weights": weights})
+
+
+# ------------------------------------------------- seeded random streams (#24)
+# a stream seeded NumPy's way draws NumPy's exact numbers, dtypes and types
+SEEDED_DRAWS = {
+    "random": lambda d: ((), {"size": d.pick([None, 3, (2, 2)])}),
+    "normal": lambda d: ((d.pick([0.0, -1.5]), d.pick([1.0, [0.5, 2.0]])),
+                         {"size": d.pick([None, 2, (3, 2)])}),
+    "uniform": lambda d: ((-1.0, d.pick([1.0, 4.0])), {"size": d.pick([None, 4])}),
+    "poisson": lambda d: ((d.pick([0.5, 3.0, [1.0, 9.0]]),), {}),
+    "binomial": lambda d: ((d.pick([1, 7]), d.pick([0.3, [0.1, 0.9]])), {}),
+    "exponential": lambda d: ((d.pick([1.0, 2.5]),), {"size": d.pick([None, 3])}),
+    "choice": lambda d: ((d.pick([5, [2.0, 4.0, 8.0]]),),
+                         {"size": d.pick([None, 2]), "replace": d.pick([True, False])}),
+    "permutation": lambda d: ((d.pick([6, [1, 2, 3, 4]]),), {}),
+    "standard_normal": lambda d: ((), {"size": d.pick([None, 5])}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEEDED_DRAWS))
+@PER_FUNCTION
+@given(data=st.data())
+def test_seeded_stream_draws_numpys_numbers(name, data):
+    d = Draw(data)
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    make = data.draw(st.sampled_from(["RandomState", "default_rng"]), label="stream")
+    args, kw = SEEDED_DRAWS[name](d)
+    if make == "RandomState" and name == "random":
+        name = "random_sample"
+    want = getattr(getattr(onp.random, make)(seed), name)(*args, **kw)
+    got = getattr(getattr(np.random, make)(seed), name)(*args, **kw)
+    if isinstance(want, onp.ndarray | onp.generic):
+        assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (got, want)
+        onp.testing.assert_array_equal(onp.asarray(got), want)
+    else:
+        assert type(got) is type(want) and got == want, (got, want)

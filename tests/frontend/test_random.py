@@ -658,8 +658,10 @@ def test_more_errors():
         onp.random.default_rng(-1)
     with pytest.raises(ValueError, match="^default_rng: seed -1: expected non-negative"):
         na.random.default_rng(-1)
+    with pytest.raises(ValueError, match="^set_state: expected a state as get_state"):
+        na.random.set_state(("threefry2x32", onp.zeros(2, onp.uint32), 0))
     with pytest.raises(ValueError, match="^set_state: expected a state from namedarray"):
-        na.random.set_state(onp.random.get_state())
+        na.random.default_rng(jax.random.key(0)).set_state(onp.random.get_state())
     with pytest.raises(TypeError, match="^shuffle: x must be a mutable array .* got ArrayImpl"):
         na.random.shuffle(jax.numpy.arange(3))
     with pytest.raises(ValueError, match=r"^shuffle: axis names 'u'.*\{'t': 3\}"):
@@ -820,3 +822,49 @@ def test_a_draw_in_the_operands_order_is_the_physical_draw_on_a_mesh():
     got = na.nmap(f, mesh=MESH8, axis_resources={"b": "d"})(_jkey(4), x)
     for m, p in zip(got, phys):
         onp.testing.assert_array_equal(_by_name(m), _by_name(p))
+
+
+# NumPy-seeded streams draw NumPy's numbers (eager), keyed ones stay JAX's
+SEEDED = [
+    lambda m: m.RandomState(3).normal(size=(2, 3)),
+    lambda m: m.RandomState(3).randint(5, 50, size=7),
+    lambda m: m.RandomState(3).choice(10, 4, replace=False),
+    lambda m: m.RandomState(3).permutation(8),
+    lambda m: m.RandomState(3).rand(),
+    lambda m: m.RandomState([1, 2]).binomial(10, [0.2, 0.7]),
+    lambda m: m.default_rng(5).random(4, dtype=onp.float32),
+    lambda m: m.default_rng(5).integers(0, 100, size=(2, 2), dtype=onp.int16),
+    lambda m: m.default_rng(5).standard_normal(3),
+    lambda m: m.default_rng(5).permuted(onp.arange(6).reshape(2, 3), axis=1),
+    lambda m: m.Generator(m.PCG64(11)).exponential(2.0, size=3),
+    lambda m: m.default_rng(5).choice(["a", "b", "c"], 4),
+]
+
+
+@pytest.mark.parametrize("draw", SEEDED)
+def test_numpy_seeded_streams_draw_numpys_numbers(draw):
+    want, got = draw(onp.random), draw(na.random)
+    assert type(got) is type(want) or isinstance(got, na.ndarray)
+    assert onp.asarray(got).dtype == onp.asarray(want).dtype
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+
+
+def test_module_stream_and_state_are_numpys():
+    onp.random.seed(4)
+    na.random.seed(4)
+    onp.testing.assert_array_equal(na.random.rand(3), onp.random.rand(3))
+    assert na.random.randint(100) == onp.random.randint(100)
+    s = onp.random.get_state()
+    onp.testing.assert_array_equal(na.random.get_state()[1], s[1])
+    x = onp.random.normal(size=4)
+    na.random.set_state(s)
+    onp.testing.assert_array_equal(na.random.normal(size=4), x)
+    g, h = na.random.default_rng(8), onp.random.default_rng(8)
+    assert g.get_state() == h.bit_generator.state
+    a, b = [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]
+    g.shuffle(a)
+    h.shuffle(b)
+    assert a == b
+    kids, want = g.spawn(2), h.spawn(2)
+    onp.testing.assert_array_equal(kids[1].random(3), want[1].random(3))
+

@@ -103,14 +103,22 @@ def as_data(v):
         return [as_data(e) for e in v]    # ragged: a sequence of arrays
 
 
+def host_data_error(e) -> bool:
+    """Whether ``e`` is the :func:`unsupported` error: a NumPy function of the
+    namespace that meets it runs as NumPy's on the host (``host.py``)."""
+    return getattr(e, "host_data", False)
+
+
 def unsupported(fn, what):
     """The one error for data namedarray cannot hold: ``what`` (a dtype, or a
     NumPy module made for such data) named in ``fn``'s message."""
-    return TypeError(
+    e = TypeError(
         f"{fn}: {what} is not supported: namedarray arrays hold bool, "
         "numeric and ML (bfloat16, float8_*) data only (JAX has no structured, string, "
         "datetime or object arrays); "
         "keep such data in NumPy")
+    e.host_data = True
+    return e
 
 
 def unsupported_dtype(fn, dtype, source=None):

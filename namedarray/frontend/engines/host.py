@@ -32,13 +32,16 @@ None
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
 import jax
 import numpy as onp
 
-from .args import default_device, to_device, untraced
+from ...core.array import NamedArray
+from ...core.config import holds
+from .args import default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
 #: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
@@ -181,3 +184,85 @@ def on_host_first(fn, name, dtype, ins):
             key = b.shape
             return fn(a, b) if key in done else tiered(key, (a, b))
     return call
+
+
+# -- data JAX cannot hold: NumPy's own arrays, NumPy's own functions ---------
+def _to_numpy(v):
+    """An argument with its NamedArrays (also inside lists and tuples) as
+    NumPy's arrays."""
+    if isinstance(v, NamedArray):
+        return onp.asarray(v)
+    if isinstance(v, (list, tuple)) and type(v) in (list, tuple):
+        return type(v)(_to_numpy(e) for e in v)
+    return v
+
+
+_NUMPY = (onp.ndarray, onp.generic)
+
+
+def _host_only(v) -> bool:
+    t = type(v)    # (by type: isinstance on a NamedArray costs a microsecond)
+    return t is not NamedArray and issubclass(t, _NUMPY) and v.dtype.kind not in "biufc" \
+        and not holds(v.dtype)
+
+
+def any_host(vals) -> bool:
+    """Whether a NumPy array (or scalar) namedarray cannot hold is among
+    ``vals`` or in a list or tuple among them."""
+    for v in vals:
+        t = type(v)
+        if t is NamedArray:
+            continue
+        if t is list or t is tuple:
+            for e in v:
+                if type(e) is not NamedArray and _host_only(e):
+                    return True
+        elif _host_only(v):
+            return True
+    return False
+
+
+def numpy_call(name, args, kwargs, method=None):
+    """NumPy's ``name`` (or that ufunc's ``method``) on the arguments as NumPy
+    has them: what a function given data namedarray cannot hold (object,
+    string, bytes, structured, datetime) answers, NumPy's result or NumPy's error."""
+    f = getattr(onp, name)
+    f = getattr(f, method) if method else f
+    return f(*[_to_numpy(a) for a in args], **{k: _to_numpy(v) for k, v in kwargs.items()})
+
+
+def host_method(m):
+    """Ufunc method ``m`` (``reduce``, ``outer``, ...), which on data
+    namedarray cannot hold is NumPy's ufunc's method."""
+    @functools.wraps(m)
+    def g(self, *args, **kwargs):
+        if any_host(args) or kwargs and any_host(kwargs.values()):
+            return numpy_call(self.__name__, args, kwargs, m.__name__)
+        return m(self, *args, **kwargs)
+    return g
+
+
+def host_data(f, name):
+    """``f`` (the namespace's ``name``), which on data namedarray cannot hold
+    (``args.unsupported``'s error) answers as NumPy's ``name`` does.
+
+    >>> import namedarray as np
+    >>> np.array(["a", "bc"]).dtype
+    dtype('<U2')
+    >>> np.concatenate([np.array([1, None]), np.arange(2)])
+    array([1, None, 0, 1], dtype=object)
+    """
+    if not hasattr(onp, name) or not callable(getattr(onp, name)):
+        return f
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if any_host(args) or kwargs and any_host(kwargs.values()):
+            return numpy_call(name, args, kwargs)
+        try:
+            return f(*args, **kwargs)
+        except TypeError as e:
+            if not host_data_error(e):
+                raise
+            return numpy_call(name, args, kwargs)
+    return g

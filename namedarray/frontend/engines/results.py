@@ -68,4 +68,7 @@ def reraise(fn, e):
         raise onp.exceptions.AxisError(msg) from None
     if "Cannot concatenate arrays with shapes" in msg:     # (NumPy's class)
         raise ValueError(msg) from None
-    raise type(e)(msg) from None
+    new = type(e)(msg)
+    if getattr(e, "host_data", False):    # data namedarray cannot hold (args.unsupported)
+        new.host_data = True
+    raise new from None

@@ -27,7 +27,7 @@ from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
 from .generic import generic
-from .host import EXACT, HOST_DTYPES, on_host_first
+from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first
 from .out import store_out
 from .reduction import ufunc_reduce
 from .results import finish
@@ -203,7 +203,10 @@ class ufunc:
         return self._fastfn.get(k)
 
     def _call(self, *args, dtype=None, **kw):
-        """NumPy 2's scalar rules, then :meth:`_apply`."""
+        """NumPy 2's scalar rules, then :meth:`_apply` (data namedarray cannot
+        hold: NumPy's ufunc, ``host.numpy_call``)."""
+        if any_host(args):
+            return numpy_call(self.__name__, args, kw if dtype is None else {**kw, "dtype": dtype})
         if any(lazy(a) for a in args):     # boolean-mask selections: full-size
             return apply_ufunc(self, args, kw if dtype is None else {**kw, "dtype": dtype})
         args = list(args)
@@ -325,11 +328,13 @@ class ufunc:
         return store_out(self.__name__, out, res)
 
     # ufunc methods, integer axes; named ones go through the reduction engine
+    @host_method
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
         return ufunc_reduce(self, a, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
                             initial=initial, where=where)
 
+    @host_method
     def accumulate(self, a, axis=0, dtype=None, out=None):
         x = operand(a)
         if not isinstance(x, NamedArray):
@@ -347,6 +352,7 @@ class ufunc:
             res = rewrap(res, res.data.astype(dtype))
         return store_out(f"{self.__name__}.accumulate", out, res)
 
+    @host_method
     def outer(self, a, b, **kw):
         a, b = operand(a), operand(b)
         a = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
@@ -357,6 +363,7 @@ class ufunc:
         a2 = new(ea, (None,) * (na + nb) + a.names, a.mapped)
         return self(a2, b2, **kw)
 
+    @host_method
     def at(self, a, indices, b=None):
         """``numpy.ufunc.at``: unbuffered in-place ``a[indices] op= b``."""
         fn = f"{self.__name__}.at"
@@ -376,6 +383,7 @@ class ufunc:
         args = () if b is None else (to_jax(b).astype(a.dtype),)
         a.data = self._jfn.at(a.data, idx, *args, inplace=False).astype(a.dtype)
 
+    @host_method
     def reduceat(self, a, indices, axis=0, dtype=None, out=None):
         """``numpy.ufunc.reduceat`` with concrete ``indices`` (positional axis)."""
         fn = f"{self.__name__}.reduceat"
