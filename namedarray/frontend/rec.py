@@ -1,13 +1,10 @@
-"""``numpy.rec``: every name of NumPy's module, each raising the one
-``TypeError`` for data namedarray cannot hold (record arrays have no JAX dtype;
-``np.asarray`` of such data raises it too).  Keep such data in NumPy and
-convert numeric results with ``np.asarray``.
+"""``numpy.rec``: NumPy's own functions, for record arrays (data JAX cannot
+hold, so NumPy's ``ndarray``s on the host, DESIGN §6c).  NamedArray arguments
+are given to NumPy as NumPy arrays; results are NumPy's.
 
 >>> import namedarray as np
->>> np.rec.fromarrays([[1, 2], [3.0, 4.0]], names="a,b")  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-    ...
-TypeError: rec.fromarrays: numpy.rec (record arrays) is not supported: namedarray arrays hold ...
+>>> np.rec.fromarrays([[1, 2], ["a", "b"]], names="n,s").n
+array([1, 2])
 >>> "fromarrays" in dir(np.rec)
 True
 """
@@ -15,9 +12,9 @@ from __future__ import annotations
 
 import numpy as onp
 
-from .engines.args import unsupported_module
+from .engines.host import numpy_module
 
-_NAMES = unsupported_module(onp.rec, "record arrays", __name__)
+_NAMES = numpy_module(onp.rec, __name__)
 globals().update(_NAMES)
 __all__ = sorted(_NAMES)
 

@@ -1,13 +1,10 @@
-"""``numpy.strings``: every name of NumPy's module, each raising the one
-``TypeError`` for data namedarray cannot hold (string arrays have no JAX dtype;
-``np.asarray`` of such data raises it too).  Keep such data in NumPy and
-convert numeric results with ``np.asarray``.
+"""``numpy.strings``: NumPy's own functions, for string arrays (data JAX cannot
+hold, so NumPy's ``ndarray``s on the host, DESIGN §6c).  NamedArray arguments
+are given to NumPy as NumPy arrays; results are NumPy's.
 
 >>> import namedarray as np
->>> np.strings.str_len(["a"])  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-    ...
-TypeError: strings.str_len: numpy.strings (string arrays) is not supported: namedarray arrays hold ...
+>>> np.strings.str_len(np.array(["a", "bcd"]))
+array([1, 3])
 >>> "str_len" in dir(np.strings)
 True
 """
@@ -15,9 +12,9 @@ from __future__ import annotations
 
 import numpy as onp
 
-from .engines.args import unsupported_module
+from .engines.host import numpy_module
 
-_NAMES = unsupported_module(onp.strings, "string arrays", __name__)
+_NAMES = numpy_module(onp.strings, __name__)
 globals().update(_NAMES)
 __all__ = sorted(_NAMES)
 

@@ -132,35 +132,6 @@ def unsupported_dtype(fn, dtype, source=None):
     return unsupported(fn, f"{kind} dtype {dt}{src}")
 
 
-def unsupported_module(module, what, home):
-    """NumPy's ``module`` (``numpy.char``, ``numpy.rec``, ...) for data
-    namedarray cannot hold: each of its public names, a function or a class
-    whose call raises the one ``unsupported`` error (a class stays a class,
-    so ``isinstance`` checks work and are false), defined in module ``home``.
-    Returns {name: object}."""
-    short = module.__name__.removeprefix("numpy.")
-    names = getattr(module, "__all__", None) or [m for m in dir(module)
-                                                 if not m.startswith("_")]
-    return {n: _refusing(f"{short}.{n}", n, what, home, isinstance(getattr(module, n), type))
-            for n in names}
-
-
-def _refusing(fn, name, what, home, is_class):
-    err = f"numpy.{fn.partition('.')[0]} ({what})"
-    doc = f"``numpy.{fn}``: not supported; calling it raises ``TypeError`` ({what})."
-    if is_class:
-        def new(cls, *args, **kwargs):
-            raise unsupported(fn, err)
-        obj = type(name, (), {"__new__": new, "__doc__": doc, "__module__": home})
-        return obj
-
-    def obj(*args, **kwargs):
-        raise unsupported(fn, err)
-    obj.__name__ = obj.__qualname__ = name
-    obj.__module__, obj.__doc__ = home, doc
-    return obj
-
-
 def check_dtype(fn, dtype):
     """``dtype`` (any spelling NumPy takes, or None) if namedarray can hold it."""
     if dtype is None:

@@ -266,3 +266,35 @@ def host_data(f, name):
                 raise
             return numpy_call(name, args, kwargs)
     return g
+
+
+def numpy_module(module, home):
+    """NumPy's ``module`` for data namedarray cannot hold (``numpy.char``,
+    ``numpy.strings``, ``numpy.rec``): each public function is NumPy's, given
+    NamedArray arguments as NumPy's arrays, and returns NumPy's result (host
+    data); classes are NumPy's own.  Returns {name: object}.
+
+    >>> import numpy
+    >>> char = numpy_module(numpy.char, "namedarray.char")
+    >>> char["upper"](["a", "b"])
+    array(['A', 'B'], dtype='<U1')
+    """
+    names = getattr(module, "__all__", None) or [m for m in dir(module)
+                                                 if not m.startswith("_")]
+    short = module.__name__.removeprefix("numpy.")
+    out = {}
+    for n in names:
+        v = getattr(module, n)
+        if isinstance(v, type) or not callable(v):
+            out[n] = v
+            continue
+
+        def g(*args, _f=v, **kwargs):
+            return _f(*[_to_numpy(a) for a in args],
+                      **{k: _to_numpy(w) for k, w in kwargs.items()})
+        g.__name__ = g.__qualname__ = n
+        g.__module__ = home
+        g.__doc__ = (f"``numpy.{short}.{n}``: NumPy's own, on host data (NamedArray "
+                     "arguments are given as NumPy arrays).")
+        out[n] = g
+    return out
