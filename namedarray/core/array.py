@@ -147,8 +147,8 @@ def zero_dim_array(x: "NamedArray") -> "NamedArray":
     >>> a, str(a), np.isscalar(a), a + 1
     (array(15), '15', False, np.int64(16))
     """
-    if x.dims or x.mapped:
-        return x
+    if not is_scalar(x):
+        return x            # an array already (``asarray(a) is a``, as in NumPy)
     y = new(x.data, x.dims, x.mapped)
     y._array0d = True
     return y

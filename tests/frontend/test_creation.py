@@ -392,3 +392,10 @@ def test_scalars_stay_device_values_under_jit():
     s = jax.jit(lambda x: x.sum())(np.arange(4.0))
     assert isinstance(s, np.NamedArray) and repr(s) == repr(onp.arange(4.0).sum())
     assert jax.jit(lambda a: a * 2)(np.asarray(3.0)).item() == 6.0
+
+
+def test_asarray_of_a_0d_array_is_the_array():
+    a = np.asarray(3.0)
+    assert np.asarray(a) is a and np.asanyarray(a) is a
+    s = np.arange(3.0).sum()
+    assert np.asarray(s) is not s and repr(np.asarray(s)) == repr(onp.asarray(onp.arange(3.0).sum()))
