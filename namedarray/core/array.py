@@ -122,6 +122,44 @@ def new(data, dims, mapped=()) -> "NamedArray":
     return x
 
 
+def zero_dim_array(x: "NamedArray") -> "NamedArray":
+    """``x`` (0-d, positional) as NumPy's 0-d *array*, not its scalar.
+
+    The scalar rule (this function and :func:`is_scalar` hold it): a 0-d
+    positional NamedArray is what NumPy's scalars are here.  A full
+    reduction, ``x[i]`` of a vector, ``median``, arithmetic on 0-d operands
+    give one, as in NumPy, and it prints as NumPy's scalar does
+    (``np.int64(15)``, ``str`` ``15``; ``np.isscalar`` is true) while staying a
+    device value that works under ``jax.jit``.  Only the constructors
+    (``array``, ``asarray``) and what ``load`` reads back give a 0-d *array*,
+    which prints ``array(15)`` and is not ``isscalar``; an operation on it
+    gives a scalar again, as NumPy's operations do.  Everything else (``ndim``
+    0, ``shape`` ``()``, the methods, ``float()``/``int()``/``bool()``) is the
+    same for both, and ``type()`` is NamedArray for both (NumPy's is
+    ``np.int64`` or ``np.ndarray``).  A named or mapped 0-d value is never a
+    scalar.
+
+    >>> import namedarray as np
+    >>> s = np.arange(6).sum()
+    >>> s, str(s), np.isscalar(s), s.ndim
+    (np.int64(15), '15', True, 0)
+    >>> a = np.asarray(s)
+    >>> a, str(a), np.isscalar(a), a + 1
+    (array(15), '15', False, np.int64(16))
+    """
+    if not is_scalar(x):
+        return x            # an array already (``asarray(a) is a``, as in NumPy)
+    y = new(x.data, x.dims, x.mapped)
+    y._array0d = True
+    return y
+
+
+def is_scalar(x: "NamedArray") -> bool:
+    """Whether ``x`` is one of NumPy's scalars here: 0-d, positional, not
+    made a 0-d array by :func:`zero_dim_array` (which states the rule)."""
+    return not x.dims and not x.mapped and not getattr(x, "_array0d", False)
+
+
 def rewrap(x: "NamedArray", data) -> "NamedArray":
     """``data`` in ``x``'s layout: its dims and its mapped names."""
     return new(data, x.dims, x.mapped)
@@ -330,6 +368,11 @@ def _numpy_repr(data) -> str:
     return repr(a).replace(f"dtype={a.dtype!r}", f"dtype={a.dtype.name}")
 
 
+def _numpy_scalar_repr(data) -> str:
+    """NumPy's repr of the scalar ``data`` holds (``np.float64(1.5)``)."""
+    return repr(onp.asarray(data)[()])
+
+
 class NamedArray:
     """A JAX array whose dimensions are positional (``None``) or named.
 
@@ -341,7 +384,7 @@ class NamedArray:
     array([2., 4., 6.])
     """
 
-    __slots__ = ("data", "dims", "mapped")
+    __slots__ = ("data", "dims", "mapped", "_array0d")
     __array_priority__ = 1000
 
     def __init__(self, data, dims=None):
@@ -562,6 +605,8 @@ class NamedArray:
     def __repr__(self):
         if isinstance(self.data, jax.core.Tracer):
             return f"NamedArray({self.data}, dims={self.dims})"
+        if is_scalar(self):
+            return _numpy_scalar_repr(self.data)     # see zero_dim_array
         if self.dims.count(None) == len(self.dims):
             return _numpy_repr(self.data)
         body = _numpy_repr(self.data).replace("\n", "\n" + " " * 5)

@@ -19,7 +19,7 @@ loss is an error: reduce it first.
 array([0., 2., 4.])
 >>> loss, g = np.value_and_grad(lambda p: (p["w"] ** 2).sum(axis="k"))({"w": w})
 >>> loss, g["w"].named_shape
-(array(5.), {'k': 3})
+(np.float64(5.0), {'k': 3})
 """
 from __future__ import annotations
 

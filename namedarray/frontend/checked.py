@@ -68,7 +68,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
     >>> import namedarray as np
     >>> np.trace(np.asarray([[2j, 1], [1, 0]]), dtype=bool)
-    array(True)
+    np.True_
     """
     x = asarray(a)
     if x.ndim >= 2 and type(axis1) is int and type(axis2) is int and \

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, normalize_axis, operand, rewrap, unknown_name
+from ..core.array import NamedArray, is_scalar, normalize_axis, operand, rewrap, unknown_name
 from .creation import asarray
 from .engines.args import unsupported_dtype
 
@@ -24,15 +24,18 @@ def shape(a):
 
 
 def isscalar(element):
-    """``numpy.isscalar``; a 0-d positional array counts as a scalar too (what a
-    full reduction or ``x[i]`` of a vector returns: NumPy's scalars).
+    """``numpy.isscalar``; a 0-d positional result counts as a scalar too (what
+    a full reduction or ``x[i]`` of a vector returns: NumPy's scalars), the
+    0-d arrays ``array``/``asarray`` make do not (see ``zero_dim_array``).
 
     >>> import namedarray as np
     >>> np.isscalar(np.sum(np.arange(3.0))), np.isscalar(3), np.isscalar(np.ones(1))
     (True, True, False)
+    >>> np.isscalar(np.asarray(3.0))
+    False
     """
     if isinstance(element, NamedArray):
-        return not element.dims and not element.mapped
+        return is_scalar(element)
     return onp.isscalar(element)
 
 

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, new, operand, positional, rewrap
+from ..core.array import NamedArray, new, operand, positional, rewrap, zero_dim_array
 from .engines import host
 from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
@@ -26,11 +26,20 @@ from .joining import stack
 
 # -- creation: NumPy semantics on top of jnp -------------------------------
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None):
-    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``).
+    """``numpy.asarray``; a NamedArray is returned as is (cast if ``dtype``);
+    a 0-d result is NumPy's 0-d array, not its scalar (see ``zero_dim_array``).
+
+    >>> import namedarray as np
+    >>> np.arange(6).sum(), np.asarray(np.arange(6).sum())
+    (np.int64(15), array(15))
 
     ``copy=True`` gives a new array, whose in-place operations leave ``a`` alone;
     ``copy=False`` refuses a cast.
     """
+    return zero_dim_array(_asarray(a, dtype, copy))
+
+
+def _asarray(a, dtype, copy):
     check_dtype("asarray", dtype)
     if isinstance(a, NamedArray):
         if dtype is None or a.dtype == dtype:
@@ -71,7 +80,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like
     if ndmin > x.ndim:
         x = new(x.data.reshape((1,) * (ndmin - x.ndim) + x.data.shape), (None,) * (
             ndmin - x.ndim) + x.dims, x.mapped)
-    return x
+    return zero_dim_array(x)
 
 
 asanyarray = asarray

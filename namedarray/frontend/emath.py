@@ -11,7 +11,7 @@ the data, so a real input being traced by ``jax.jit`` raises ``TypeError``
 >>> np.emath.sqrt(np.array([4.0, -1.0]))
 array([2.+0.j, 0.+1.j])
 >>> np.emath.log10(100.0)
-array(2.)
+np.float64(2.0)
 """
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ import zipfile
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, check_dims, positional
+from ..core.array import NamedArray, check_dims, positional, zero_dim_array
 from .creation import asarray
 
 _TRAILER = b"\x93NAMEDARRAY-DIMS"     # then a 4-byte little-endian length, then JSON
@@ -98,7 +98,8 @@ def savetxt(fname, X, *args, **kw):
 def _from_numpy(fn):
     def f(*args, **kw):
         r = fn(*args, **kw)
-        return positional(jnp.asarray(r)) if isinstance(r, onp.ndarray) else r
+        # a 0-d array read back is NumPy's 0-d array, not its scalar
+        return zero_dim_array(positional(jnp.asarray(r))) if isinstance(r, onp.ndarray) else r
     f.__name__ = f.__qualname__ = fn.__name__
     f.__doc__ = f"``numpy.{fn.__name__}``; the result is a NamedArray."
     return f
@@ -107,7 +108,7 @@ def _from_numpy(fn):
 def _named(fn, data, dims):
     a = jnp.asarray(data)
     if dims is None:
-        return positional(a)
+        return zero_dim_array(positional(a))   # a stored 0-d array, as NumPy loads it
     return NamedArray(a, tuple(check_dims(fn, dims, a.ndim)))
 
 

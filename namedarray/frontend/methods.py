@@ -218,6 +218,11 @@ def install(ns: dict):
         self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order,
                                         descending=descending, stable=stable))
 
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """In-place partition, as ``numpy.ndarray.partition`` (see ``partition``)."""
+        self._assign("partition", ns["partition"](self, kth, axis=axis, kind=kind,
+                                                  order=order))
+
     def view(self, dtype=None, type=None):
         if isinstance(dtype, builtins.type) and issubclass(dtype, NamedArray):
             dtype, type = None, dtype
@@ -302,11 +307,6 @@ def install(ns: dict):
                 jnp.concatenate([flat, jnp.zeros(size - flat.size, flat.dtype)]))
         self.data, self.dims = data.reshape(new_shape), (None,) * len(new_shape)
 
-    def partition_(self, kth, axis=-1, kind="introselect", order=None):
-        """``ndarray.partition``: ``np.partition`` in place."""
-        self._assign("partition", ns["partition"](self, kth, axis=axis, kind=kind,
-                                                  order=order))
-    partition_.__name__ = "partition"
     NamedArray.shape = property(NamedArray.shape.fget, set_shape,
                                 doc=NamedArray.shape.__doc__)
 
@@ -321,8 +321,8 @@ def install(ns: dict):
             return ns["logical_not"](eq(self, None))
         return ns["not_equal"](self, other)
     NamedArray.__eq__, NamedArray.__ne__ = eq, ne
-    for f in (reshape, astype, fill, sort, view, flatten, to_device, __array_namespace__,
-              transpose, compress, ravel, resize, partition_):
+    for f in (reshape, astype, fill, sort, partition, view, flatten, to_device,
+              __array_namespace__, transpose, compress, ravel, resize):
         setattr(NamedArray, f.__name__, f)
     NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
     def round_(self, ndigits=None):

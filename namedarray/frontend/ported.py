@@ -7,7 +7,7 @@ real when the result is), and NumPy's shapes for 0-d and 1-d input.
 
 >>> import namedarray as np
 >>> np.trapezoid(np.asarray([100, 100], dtype=np.int8))   # int8 sum wraps, as in NumPy
-array(-28.)
+np.float64(-28.0)
 >>> np.roots(np.asarray([1.0, -3.0, 2.0]))
 array([2., 1.])
 >>> np.polyder(np.asarray([True, True, False]))

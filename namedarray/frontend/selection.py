@@ -38,7 +38,7 @@ is unknown: asking for one raises a ``TypeError`` that names the size-free form.
 >>> x = np.arange(6.0)
 >>> s = x[x % 2 == 0]
 >>> type(s).__name__, s.dtype, (s * 2).sum()
-('Selection', dtype('float64'), array(12.))
+('Selection', dtype('float64'), np.float64(12.0))
 >>> x[x > 3] = x[x > 3] * 10
 >>> x
 array([ 0.,  1.,  2.,  3., 40., 50.])
@@ -56,7 +56,7 @@ call, the same one every time.
 array([ 1.6875 , -0.84375])
 >>> i = np.flatnonzero(np.arange(10) % 4 == 1)       # padded to a bucket of 4
 >>> i, i.shape, (i * 2).max()
-(array([1, 5, 9]), (3,), array(18))
+(array([1, 5, 9]), (3,), np.int64(18))
 
 A mask with a named axis selects along that name; a reduction over the name
 is still a named reduction (a collective under ``nmap``):
@@ -1161,7 +1161,7 @@ def padded(*results):
     >>> import namedarray as np
     >>> (i,) = np.nonzero(np.asarray([0, 3, 0, 5, 7]))
     >>> type(i).__name__, i._full.shape, i.shape, (i * 10).sum(), i
-    ('Selection', (4,), (3,), array(80), array([1, 3, 4]))
+    ('Selection', (4,), (3,), np.int64(80), array([1, 3, 4]))
     """
     n = len(results[0])
     b = bucket(n)

@@ -64,7 +64,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
     >>> import namedarray as np
     >>> np.argpartition(np.array([3, 1, 2]), -1)[-1]
-    array(0)
+    np.int64(0)
     """
     return _PARTITION("argpartition", a, kth, axis, kind, order)
 

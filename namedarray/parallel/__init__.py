@@ -179,35 +179,35 @@ pmax.__doc__ = """Maximum over the named axes (differentiable, unlike ``lax.pmax
 >>> import namedarray as np
 >>> from namedarray import parallel
 >>> parallel.pmax(np.asarray([3, 1, 2]).tag("i"), "i")
-array(3)
+np.int64(3)
 """
 pmin.__doc__ = """Minimum over the named axes (differentiable, unlike ``lax.pmin``).
 
 >>> import namedarray as np
 >>> from namedarray import parallel
 >>> parallel.pmin(np.asarray([3, 1, 2]).tag("i"), "i")
-array(1)
+np.int64(1)
 """
 pprod.__doc__ = """Product over the named axes.
 
 >>> import namedarray as np
 >>> from namedarray import parallel
 >>> parallel.pprod(np.asarray([2, 3, 4]).tag("i"), "i")
-array(24)
+np.int64(24)
 """
 pany.__doc__ = """Logical or over the named axes.
 
 >>> import namedarray as np
 >>> from namedarray import parallel
 >>> parallel.pany(np.asarray([False, True]).tag("i"), "i")
-array(True)
+np.True_
 """
 pall.__doc__ = """Logical and over the named axes.
 
 >>> import namedarray as np
 >>> from namedarray import parallel
 >>> parallel.pall(np.asarray([False, True]).tag("i"), "i")
-array(False)
+np.False_
 """
 
 
@@ -217,7 +217,7 @@ def pmean(x, axis_name):
     >>> import namedarray as np
     >>> from namedarray import parallel
     >>> parallel.pmean(np.asarray([1.0, 2.0, 6.0]).tag("i"), "i")
-    array(3.)
+    np.float64(3.0)
     """
     def one(v):
         v = _as_named(v)
@@ -262,7 +262,7 @@ def _arg(fn, better):
     >>> import namedarray as np
     >>> from namedarray import parallel
     >>> parallel.{fn}(np.asarray([[1, 5], [7, 0]]).tag("i", "j"), ("i", "j"))
-    array({2 if what == "maximum" else 3})
+    np.int64({2 if what == "maximum" else 3})
     """
     return prim
 

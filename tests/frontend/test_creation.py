@@ -342,3 +342,53 @@ def test_full_of_complex_into_bool_reads_both_parts():
         assert_same(np.full(2, w, dtype=bool), onp.full(2, v, dtype=bool))
         assert_same(np.full_like(np.zeros(2, bool), w), onp.full_like(onp.zeros(2, bool), v))
 
+
+
+# -- the scalar rule (core.array.zero_dim_array): NumPy's scalars and 0-d arrays
+_SCALAR_CASES = [
+    ("full reduction", lambda m: m.arange(6).sum()),
+    ("float mean", lambda m: m.asarray([1.0, 2.5, -4.25]).mean()),
+    ("integer index", lambda m: m.asarray([3.5, -1.0])[1]),
+    ("bool any", lambda m: m.asarray([False, True]).any()),
+    ("complex index", lambda m: m.asarray([1 + 2j, 3j], m.complex64)[0]),
+    ("median", lambda m: m.median(m.asarray([3.0, 1.0, 2.0]))),
+    ("argmax", lambda m: m.argmax(m.asarray([[1, 5], [7, 0]]))),
+    ("scalar arithmetic", lambda m: m.arange(4).sum() * 2),
+    ("asarray of a scalar", lambda m: m.asarray(m.arange(6).sum())),
+    ("array of an int", lambda m: m.array(7)),
+    ("asarray of a float", lambda m: m.asarray(-166.09640474436813)),
+    ("array with dtype", lambda m: m.array(3, dtype=m.int8)),
+    ("0-d array plus one", lambda m: m.asarray(5) + 1),
+    ("reduction of a 0-d array", lambda m: m.asarray(5.0).sum()),
+]
+
+
+@pytest.mark.parametrize("make", [c[1] for c in _SCALAR_CASES], ids=[c[0] for c in _SCALAR_CASES])
+def test_scalars_and_0d_arrays_print_and_answer_as_numpy(make):
+    got, want = make(np), make(onp)
+    assert repr(got) == repr(want)
+    assert str(got) == str(want)
+    assert repr((got, 1)) == repr((want, 1))          # full digits inside a tuple
+    assert np.isscalar(got) == onp.isscalar(want)
+    assert (got.ndim, got.shape, got.dtype) == (onp.ndim(want), onp.shape(want), want.dtype)
+
+
+def test_a_named_reduction_is_a_scalar_a_named_array_is_not():
+    x = np.arange(6.0).tag("i").sum("i")    # a named reduction is 0-d and positional
+    assert np.isscalar(x) and repr(x) == "np.float64(15.0)"
+    y = np.asarray([1.0, 2.0]).tag("i")
+    assert not np.isscalar(y) and not np.isscalar(np.asarray(3.0))
+
+
+def test_scalars_stay_device_values_under_jit():
+    import jax
+    s = jax.jit(lambda x: x.sum())(np.arange(4.0))
+    assert isinstance(s, np.NamedArray) and repr(s) == repr(onp.arange(4.0).sum())
+    assert jax.jit(lambda a: a * 2)(np.asarray(3.0)).item() == 6.0
+
+
+def test_asarray_of_a_0d_array_is_the_array():
+    a = np.asarray(3.0)
+    assert np.asarray(a) is a and np.asanyarray(a) is a
+    s = np.arange(3.0).sum()
+    assert np.asarray(s) is not s and repr(np.asarray(s)) == repr(onp.asarray(onp.arange(3.0).sum()))

@@ -437,3 +437,21 @@ def test_named_where_and_clip():
 def test_i0_of_complex_is_numpys_type_error():
     with pytest.raises(TypeError, match="i0: not supported for complex values"):
         np.i0(np.asarray([1j]))
+
+
+@pytest.mark.parametrize("name", ["gcd", "lcm"])
+@pytest.mark.parametrize("data, kw", [
+    ([12, 18, 24], {}), ([[4, 6], [10, 15]], {"axis": 1}), ([[4, 6], [10, 15]], {"axis": None}),
+    ([[4, 6], [10, 15]], {"axis": 0, "keepdims": True}), ([3, 9], {"initial": 2}),
+    ([], {}), (onp.asarray([-128, 0, 64], onp.int8), {}),
+])
+def test_gcd_lcm_reduce_as_numpy(name, data, kw):
+    a = onp.asarray(data, None if isinstance(data, onp.ndarray) else onp.int64)
+    try:
+        want = getattr(onp, name).reduce(a, **kw)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=str(e).replace("'", ".")):
+            getattr(np, name).reduce(np.asarray(a), **kw)
+        return
+    got = getattr(np, name).reduce(np.asarray(a), **kw)
+    assert repr(got) == repr(want)

@@ -217,3 +217,16 @@ def test_set_operations_of_mixed_dtypes(name):
     got = getattr(np, name)(np.asarray(x), np.asarray(y))
     assert got.dtype == exp.dtype
     onp.testing.assert_array_equal(onp.asarray(got), exp)
+
+
+def test_partition_method_is_in_place_and_writes_through_a_view():
+    x = onp.asarray([[9.0, 3.0, 7.0, 1.0, 5.0], [2.0, 8.0, 6.0, 4.0, 0.0]])
+    a = np.asarray(x.copy())
+    w = a[:, 1:]                       # a view: the partition reaches a
+    assert w.partition(1, axis=1) is None
+    e = x.copy()
+    e[:, 1:].partition(1, axis=1)
+    got = onp.asarray(a)
+    assert (got[:, 0] == e[:, 0]).all() and (got[:, 2] == e[:, 2]).all()   # the kth element
+    assert (onp.sort(got, axis=1) == onp.sort(e, axis=1)).all()
+    assert (got[:, 1:2] <= got[:, 2:3]).all() and (got[:, 3:] >= got[:, 2:3]).all()

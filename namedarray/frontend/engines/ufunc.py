@@ -9,7 +9,7 @@ table of instances is ``frontend/elementwise.py``.
 >>> np.add(np.arange(3, dtype=np.int8), 1).dtype
 dtype('int8')
 >>> isinstance(np.add, np.ufunc), np.add.reduce(np.arange(4))
-(True, array(6))
+(True, np.int64(6))
 """
 from __future__ import annotations
 
