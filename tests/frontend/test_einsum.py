@@ -219,6 +219,28 @@ def test_named_matmul_is_one_dot_general():
 # --------------------------------------------------------------------------
 # nmap: a bound name is contracted locally, then psum-ed
 # --------------------------------------------------------------------------
+def test_repeated_eager_calls_reuse_the_plan_and_keep_requests():
+    """A second eager call of the same spec on the same layouts reuses the
+    plan; dtype requests, traced and mapped operands on those layouts still
+    get their own."""
+    x, y = _arr(3, 4), _arr(4, 5)
+    a, b = NamedArray(x, (None, "k")), NamedArray(y, ("k", None))
+    want = onp.einsum("ik,kj->ij", x, y)
+    for _ in range(2):
+        got = np.einsum("i{k},{k}j->ij", a, b)
+        assert got.dims == (None, None)
+        onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-12)
+    assert np.einsum("i{k},{k}j->ij", a, b, dtype=np.float32,
+                     casting="same_kind").dtype == onp.float32
+    jitted = jax.jit(lambda u, v: np.einsum("i{k},{k}j->ij", u, v))(a, b)
+    onp.testing.assert_allclose(onp.asarray(jitted), want, rtol=1e-12)
+    c = NamedArray(_arr(3, 4, 2), (None, "k", "h"))
+    mapped = np.nmap(lambda u, v: np.einsum("i{k},{k}j->ij", u, v))(c, b)
+    onp.testing.assert_allclose(onp.asarray(mapped.untag("h")),
+                                onp.einsum("ikh,kj->hij", onp.asarray(c.data), y),
+                                rtol=1e-12)
+
+
 def test_contraction_over_mapped_name():
     x, y = _arr(3, 4, 6), _arr(4, 5)
     a, b = NamedArray(x, (None, "k", "h")), NamedArray(y, ("k", None))

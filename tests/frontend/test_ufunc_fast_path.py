@@ -72,3 +72,24 @@ def test_fast_path_division_is_numpys_for_python_scalars():
         _same(np.asarray(a) / 3.0, a / 3.0, dt)
         _same(3.0 / np.asarray(a), 3.0 / a, dt)
         _same(np.asarray(a) / 7, a / 7, dt)
+
+
+def test_views_take_the_fast_path_and_read_their_base(monkeypatch):
+    """A basic slice (``s[:, None]``, a row) is an operand of the fast path and
+    of the reductions' fast path; it reads its base's newest data."""
+    x = np.arange(12.0).reshape(3, 4)
+    ref = onp.arange(12.0).reshape(3, 4)
+    col = x.sum(axis=1)[:, None]                # a view of the sums taken now
+    sums = ref.sum(axis=1)[:, None]
+    row = x[0]                                  # a view of x: sees the write below
+    x[0] = 100.0
+    ref[0] = 100.0
+
+    def general(*a, **k):
+        raise AssertionError("the general path ran")
+    monkeypatch.setattr(type(np.add), "_call", general)
+    _same((x + col).data, ref + sums, "array + view")
+    _same((row * 2.0).data, ref[0] * 2.0, "view * float")
+    _same(np.exp(row).data, onp.exp(ref[0]), "exp(view)")
+    _same(row.sum(axis=0).data.reshape(1), ref[0].sum().reshape(1),
+          "view.sum()")

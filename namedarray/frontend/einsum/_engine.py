@@ -47,6 +47,8 @@ from ...placement import contraction
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
+#: plans of eager calls without dtype requests or mapped names, by a flatter key
+_EAGER: dict = {}
 _INT32 = onp.dtype(onp.int32)
 
 
@@ -492,6 +494,29 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
     eagerly as the plan's one cached ``jax.jit``, inline under a trace.
     ``core=True`` (the NumPy dot family) refuses contracted subscripts whose
     sizes differ, where einsum broadcasts a size 1."""
+    if pet is None and dtype is None and isinstance(optimize, (str, bool)):
+        # the common eager call: no dtype request, no mapped name, concrete
+        # operands whose plan was built before: the plan's jitted call only
+        key = [subscripts, casting, optimize, precision, core]
+        for x in ops:
+            d = x.data
+            if x.mapped or isinstance(d, Tracer):
+                break
+            key += (x.dims, d.shape, d.dtype)
+        else:
+            p = _EAGER.get(tuple(key))
+            if p is not None:
+                return new(p.jitted(*[x.data for x in ops]), p.dims, ())
+            key = tuple(key)
+            p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize,
+                                    precision, core)
+            if not (traced or p.psum or p.mapped):
+                if len(_EAGER) > 4096:
+                    _EAGER.clear()
+                _EAGER[key] = p
+                return new(p.jitted(*datas), p.dims, ())
+            return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims,
+                       p.mapped)
     if pet is not None:
         pet = onp.dtype(pet)
     if dtype is not None:

@@ -25,7 +25,7 @@ import numpy as onp
 
 from ... import parallel
 from ...core import config as _config
-from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
+from ...core.array import NamedArray, View, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
 from ...core.sharding import sortable
 from ..selection import lazy as _lazy, reduce as _reduce_selection
@@ -89,7 +89,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
         # fast path: a plain call over a positional axis, or over one physical name
-        if type(a) is NamedArray and not args and not kwargs and out is None:
+        if type(a) in (NamedArray, View) and not args and not kwargs and out is None:
             d, dims = a.data, a.dims
             want = wants.get(d.dtype)
             if want is not None:

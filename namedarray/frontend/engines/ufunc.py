@@ -21,8 +21,8 @@ import numpy as onp
 
 from ...core import config
 from ...core.sharding import agree
-from ...core.array import (NamedArray, align, align_plan, apply_step, new, normalize_axis,
-                           operand, positional, rewrap, to_jax)
+from ...core.array import (NamedArray, View, align, align_plan, apply_step, new,
+                           normalize_axis, operand, positional, rewrap, to_jax)
 from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
@@ -36,6 +36,11 @@ from .select import where as _select
 _I32 = 2 ** 31
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+
+#: the operand types the fast path takes: arrays and views (a basic slice,
+#: ``x[:, None]``, ``x.T``), whose ``data`` is current; a boolean-mask selection
+#: or a deferred expression takes the general path
+_ARRAYS = (NamedArray, View)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -152,7 +157,7 @@ class ufunc:
             n = len(args)
             if n == 1 == self.nin:
                 a = args[0]
-                if type(a) is NamedArray:          # elementwise: the layout is kept
+                if type(a) in _ARRAYS:             # elementwise: the layout is kept
                     d = a.data
                     hit = self._fastfn.get(d.dtype) or self._first_hit(d.dtype)
                     if hit is not None:
@@ -160,8 +165,8 @@ class ufunc:
             elif n == 2 == self.nin:
                 a, b = args
                 ta, tb = type(a), type(b)
-                if ta is NamedArray:
-                    if tb is NamedArray:
+                if ta in _ARRAYS:
+                    if tb in _ARRAYS:
                         ad, bd = a.data, b.data
                         da, db = a.dims, b.dims
                         # one same layout, or positional only with broadcastable shapes
@@ -181,7 +186,7 @@ class ufunc:
                         hit = self._fastfn.get(k) or self._first_hit(k)
                         if hit is not None:
                             return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
-                elif tb is NamedArray and (ta is float or (ta is int and -_I32 <= a < _I32)):
+                elif tb in _ARRAYS and (ta is float or (ta is int and -_I32 <= a < _I32)):
                     bd = b.data
                     k = (ta, bd.dtype)
                     hit = self._fastfn.get(k) or self._first_hit(k)
