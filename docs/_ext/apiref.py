@@ -449,7 +449,8 @@ collective, functions that need the whole axis gather it first.  See also
 
 
 def _numpy_note(name: str, fn) -> str:
-    if fn is getattr(onp, name, None):
+    own = getattr(onp, name, None)
+    if own is not None and (fn is own or inspect.unwrap(fn, stop=lambda f: f is own) is own):
         return "NumPy's own function."
     decl = _wrap_declaration(fn)
     if decl is not None and getattr(fn, "__module__", "") == "namedarray" and (

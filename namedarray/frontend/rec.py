@@ -1,5 +1,5 @@
 """``numpy.rec``: NumPy's own functions, for record arrays (data JAX cannot
-hold, so NumPy's ``ndarray``s on the host, DESIGN §6c).  NamedArray arguments
+hold, so NumPy's own arrays on the host, DESIGN §6c).  NamedArray arguments
 are given to NumPy as NumPy arrays; results are NumPy's.
 
 >>> import namedarray as np

@@ -1,5 +1,5 @@
 """``numpy.strings``: NumPy's own functions, for string arrays (data JAX cannot
-hold, so NumPy's ``ndarray``s on the host, DESIGN §6c).  NamedArray arguments
+hold, so NumPy's own arrays on the host, DESIGN §6c).  NamedArray arguments
 are given to NumPy as NumPy arrays; results are NumPy's.
 
 >>> import namedarray as np
