@@ -264,7 +264,9 @@ def axis_names(name: str, fn) -> tuple[str, str]:
     """
     if isinstance(fn, ufunc):
         return "—", ""
-    if name in reductions._TABLE and reductions.REDUCTIONS.get(name) is fn:
+    red = reductions.REDUCTIONS.get(name)
+    if name in reductions._TABLE and red is not None and (
+            inspect.unwrap(fn, stop=lambda f: f is red) is red):
         coll = reductions._TABLE[name][1]
         if name in ("std", "var"):
             how = "a mapped name: two collective means"

@@ -25,7 +25,7 @@ def _parse(stdout: str) -> dict:
     return results
 
 
-_NS = {"array": onp.array, "dtype": onp.dtype, "int64": onp.int64,
+_NS = {"np": onp, "array": onp.array, "dtype": onp.dtype, "int64": onp.int64,
        "float64": onp.float64, "float32": onp.float32}
 
 
