@@ -176,5 +176,7 @@ def test_ml_scalar_operands(dt):
     if dt is np.bfloat16:        # JAX does not promote float8 implicitly
         assert (np.ones(2, dtype=np.float32) * dt(3.0)).dtype == np.float32
     assert np.add(dt(1.0), dt(2.0)).dtype == dt
-    with pytest.raises(TypeError, match="multiply: operands of dtype <U1 are not supported"):
+    # a NumPy string is host data: NumPy's ufunc answers, here with its error
+    with pytest.raises(TypeError, match=r"ufunc 'multiply' not supported for the input "
+                                        r"types"):
         np.multiply(onp.str_("a"), x)
