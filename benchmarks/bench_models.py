@@ -400,7 +400,7 @@ def stacked_setup(seed=0, c=STACKED):
 # vit: a ViT-style classifier on 8x8 digit-like images, dropout, AdamW
 # --------------------------------------------------------------------------
 VIT = dict(blocks=2, image=8, patch=2, d_model=64, heads=4, mlp=128, classes=10,
-           batch=32, rate=0.1)
+           batch=32, rate=0.1, plain_mask="named")
 VIT_NAMES = {"w_in": ("pixel", "embed"), "b_in": ("embed",), "pos": ("patch", "embed"),
              "g1": ("embed",), "b1": ("embed",), "g2": ("embed",), "b2": ("embed",),
              "wq": ("embed", "head", "kv"), "wk": ("embed", "head", "kv"),
@@ -460,7 +460,11 @@ def dropout_plain(key, x, rate, perm=(0, 2, 1), axis_name=None):
 
 
 def vit_loss_plain(p, batch, key, c=VIT, axis_name=None):
+    """``c["plain_mask"]``: "named" draws the named twin's masks; "own" draws
+    them in the activations' own layout (other masks, other losses: the cost
+    of a plain program that need not match, for comparison)."""
     images, labels = batch
+    perm = (0, 2, 1) if c["plain_mask"] == "named" else (0, 1, 2)
     x = patches(images, c["patch"]) @ p["w_in"] + p["b_in"] + p["pos"]  # (b, patch, d)
     for i in range(c["blocks"]):
         w = p[f"block{i}"]
@@ -468,10 +472,10 @@ def vit_loss_plain(p, batch, key, c=VIT, axis_name=None):
         h = layer_norm_plain(x, w["g1"], w["b1"])
         q, k, v = (jnp.einsum("bnd,dhk->bnhk", h, w[n]) for n in ("wq", "wk", "wv"))
         o = jnp.einsum("bnhk,hkd->bnd", jax.nn.dot_product_attention(q, k, v), w["wo"])
-        x = x + dropout_plain(k1, o, c["rate"], axis_name=axis_name)
+        x = x + dropout_plain(k1, o, c["rate"], perm, axis_name)
         h = layer_norm_plain(x, w["g2"], w["b2"])
         u = jax.nn.gelu(h @ w["w1"] + w["b_1"]) @ w["w2"] + w["b_2"]
-        x = x + dropout_plain(k2, u, c["rate"], axis_name=axis_name)
+        x = x + dropout_plain(k2, u, c["rate"], perm, axis_name)
     logits = layer_norm_plain(x, p["g"], p["b"]).mean(axis=1) @ p["w_out"] + p["b_out"]
     logp = jax.nn.log_softmax(logits, axis=-1)
     return -jnp.take_along_axis(logp, labels[:, None], axis=-1).mean()
@@ -480,9 +484,11 @@ def vit_loss_plain(p, batch, key, c=VIT, axis_name=None):
 def vit_loss_named(p, batch, key, c=VIT):
     """``batch``: images with names ("batch", "row", "col"), labels ("batch",)."""
     images, labels = batch
-    x = np.asarray(patches(images.untag("batch", "row", "col"), c["patch"]))
-    x = np.einsum("{batch,patch,pixel},{pixel,embed}->{batch,patch,embed}",
-                  x.tag("batch", "patch", "pixel"), p["w_in"]) + p["b_in"] + p["pos"]
+    k, n = c["patch"], c["image"] // c["patch"]
+    x = images.untag("row", "col").reshape(n, k, n, k).transpose(0, 2, 1, 3)
+    x = x.reshape(n * n, k * k).tag("patch", "pixel")     # each image's patches
+    x = np.einsum("{batch,patch,pixel},{pixel,embed}->{batch,patch,embed}", x,
+                  p["w_in"]) + p["b_in"] + p["pos"]
     for i in range(c["blocks"]):
         w = p[f"block{i}"]
         k1, k2 = jax.random.split(jax.random.fold_in(key, i))
@@ -523,17 +529,34 @@ def vit_setup(seed=0, c=VIT):
         (np.asarray(images).tag("batch", "row", "col"), np.asarray(labels).tag("batch")))
 
 
+def vit_shard_setup(seed=0, c=VIT):
+    """:func:`vit_setup` placed on the 8-device mesh: the batch split along
+    "data", the rest replicated; the named side by ``np.shard(tree, mesh,
+    {"batch": "data"})``, the plain one by ``jax.device_put`` with
+    ``NamedSharding``.  The step is ``vit``'s, partitioned by XLA."""
+    (pp, (_, kk), (images, labels)), (pn, _, bn) = vit_setup(seed, c)
+    mesh = _mesh()
+    S, P = jax.sharding.NamedSharding, jax.sharding.PartitionSpec
+    pp = jax.device_put(pp, S(mesh, P()))
+    images, labels = jax.device_put((images, labels), S(mesh, P("data")))
+    pn, bn = np.shard((pn, bn), mesh, {"batch": "data"})
+    kk = jax.device_put(kk, S(mesh, P()))
+    return (pp, (VIT_OPT_PLAIN.init(pp), kk), (images, labels)), (
+        pn, (VIT_OPT_NAMED.init(pn), kk), bn)
+
+
 def _mesh():
     """8 devices along "data"; Auto axes (``shard_map`` takes its inputs
     unsharded and places them by ``in_specs``)."""
     return jax.make_mesh((8,), ("data",), axis_types=(jax.sharding.AxisType.Auto,))
 
 
-def _vit_steps(c, dp=False):
-    """The two training steps: each splits the state's key for this step's
-    dropout masks.  ``dp``: data-parallel over 8 devices, the named loss by
-    ``np.nmap(..., axes="batch", mesh=, axis_resources=)``, the plain one by
-    ``jax.shard_map`` with ``lax.pmean`` of the gradients."""
+def vit_grads(c, dp=False):
+    """``(grads_plain, grads_named)``: ``(params, batch, key) -> (loss,
+    gradients)``.  ``dp``: data-parallel over 8 devices, the named loss by
+    ``np.nmap(..., axes="batch", mesh=, axis_resources=)`` (the gradient taken
+    outside the map), the plain one by ``jax.shard_map`` with ``lax.pmean`` of
+    the gradients."""
     mesh = _mesh() if dp else None
 
     def loss_named(p, b, key):
@@ -544,6 +567,9 @@ def _vit_steps(c, dp=False):
         return np.nmap(lambda p, b: vit_loss_named(p, b, key, c), axes="batch", mesh=mesh,
                        axis_resources={"batch": "data"})(p, b)
 
+    def grads_named(p, b, key):
+        return jax.value_and_grad(lambda q: loss_named(q, b, key).data)(p)
+
     def grads_plain(p, b, key):
         if not dp:
             return jax.value_and_grad(vit_loss_plain)(p, b, key, c)
@@ -553,23 +579,28 @@ def _vit_steps(c, dp=False):
             loss, g = jax.value_and_grad(vit_loss_plain)(p, (images, labels), key, c,
                                                          "data")
             return jax.lax.pmean(loss, "data"), jax.lax.pmean(g, "data")
+        # check_vma=False: with JAX's varying-axes typing on, the gradient of
+        # the replicated parameters comes back already summed over the
+        # devices, and pmean would leave that sum (8x the gradient)
         return jax.shard_map(local, mesh=mesh, in_specs=(P(), P("data"), P("data"), P()),
-                             out_specs=(P(), P()))(p, *b, key)
+                             out_specs=(P(), P()), check_vma=False)(p, *b, key)
+    return grads_plain, grads_named
 
-    def step_plain(p, s, b):
-        s, key = s
-        key, sub = jax.random.split(key)
-        loss, g = grads_plain(p, b, sub)
-        u, s = VIT_OPT_PLAIN.update(g, s, p)
-        return optax.apply_updates(p, u), (s, key), loss
 
-    def step_named(p, s, b):
-        s, key = s
-        key, sub = jax.random.split(key)
-        loss, g = jax.value_and_grad(lambda q: loss_named(q, b, sub).data)(p)
-        u, s = VIT_OPT_NAMED.update(g, s, p)
-        return optax.apply_updates(p, u), (s, key), loss
-    return step_plain, step_named
+def _vit_steps(c, dp=False):
+    """The two training steps (:func:`vit_grads`, then AdamW): each splits the
+    state's key for this step's dropout masks."""
+    grads = vit_grads(c, dp)
+
+    def step(grads, opt):
+        def step(p, s, b):
+            s, key = s
+            key, sub = jax.random.split(key)
+            loss, g = grads(p, b, sub)
+            u, s = opt.update(g, s, p)
+            return optax.apply_updates(p, u), (s, key), loss
+        return step
+    return step(grads[0], VIT_OPT_PLAIN), step(grads[1], VIT_OPT_NAMED)
 
 
 #: name -> (config, setup, loss_plain, loss_named, (plain's, named's optimizer))
@@ -585,7 +616,8 @@ for _style in ("dict", "take"):      # the transformers with the lookup in anoth
 #: the pairs with their own training steps: name -> (config, setup, steps(config))
 #: (``vit-dp`` needs 8 devices: the script simulates them on the CPU)
 STEP_PAIRS = {"vit": (VIT, vit_setup, _vit_steps),
-              "vit-dp": (VIT, vit_setup, functools.partial(_vit_steps, dp=True))}
+              "vit-dp": (VIT, vit_setup, functools.partial(_vit_steps, dp=True)),
+              "vit-shard": (VIT, vit_shard_setup, _vit_steps)}
 DEFAULT = ("gpt", "mixer", "stacked")
 
 
