@@ -5,7 +5,8 @@ init and data, trained under jax.jit.
     python benchmarks/bench_models.py [PAIR ...] [--steps N] [--repeat R]
 
 PAIR: gpt, mixer, stacked (the default: all three), gpt-dict, gpt-take,
-stacked-dict, stacked-take.
+stacked-dict, stacked-take, vit, vit-dp, vit-shard (the last two on 8 CPU
+devices, which the script then simulates).
 
 For each pair it prints what ``bench_model.py`` prints (float32 losses, which
 must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
@@ -32,6 +33,37 @@ within 10% of the plain program's).
   and the mask ``ndim > 1`` (``stacked-dict``, ``stacked-take``: the lookup
   written as in ``gpt-dict``, ``gpt-take``).
 
+- ``vit``: a ViT-style classifier on 8x8 digit-like images (one random
+  stroke pattern per class plus noise, from a fixed key): 2x2 patches by a
+  positional reshape of each image (``images.untag("row", "col")``), then
+  tagged and embedded by an einsum, learned position embedding, 2 pre-LN
+  blocks (``nn.layer_norm``, ``nn.dot_product_attention``, ``nn.gelu`` MLP
+  with biases), dropout 0.1 (``nn.dropout``) on the attention output and on
+  the MLP's, keyed per step (the optimizer state carries a key split every
+  step; one ``fold_in`` per block), mean pooling, ``nn.cross_entropy``,
+  optax AdamW with ``nn.decay_mask``.  d_model 64, 4 heads, MLP 128, batch
+  32.  The plain twin draws its masks with ``jax.random.bernoulli`` the way
+  ``nn.dropout`` draws (:func:`dropout_plain`: the key split once, the
+  values those of the shape in sorted name order, ("batch", "embed",
+  "patch"), laid out by a transpose), so both see the same masks.
+- ``vit-dp``: the same, data-parallel over 8 devices: the named loss under
+  ``np.nmap(..., axes="batch", mesh=mesh, axis_resources={"batch": "data"})``
+  with the gradient taken outside the map; the plain one under
+  ``jax.shard_map`` (``lax.pmean`` of the local gradients), each device
+  keeping its rows of the global dropout mask as the named draw does.
+- ``vit-shard``: ``vit``'s step on parameters and batch placed by
+  ``np.shard(..., {"batch": "data"})`` against ``jax.device_put`` with a
+  ``NamedSharding`` (XLA partitions both).
+
+Measured on commit ``74d5e13`` (``vit vit-dp vit-shard --steps 5 --repeat 21
+--compiles 5``, 2-core CPU, load average 4.9-6.6), plain -> named
+transposes + copies, step and trace+compile ratios (median, quartiles):
+``vit`` 78 + 314 -> 65 + 281, step 1.11 (1.02-1.20: missed, the batch-last
+layout ``images.untag("row", "col")`` leaves), compile 0.96; ``vit-dp``
+70 + 306 -> 67 + 283, 1.03 (0.93-1.27), 0.92; ``vit-shard`` 90 + 326 ->
+77 + 293, 0.99 (0.91-1.24), 1.17 (missed).  Losses agree to 2.4e-7.  See
+``benchmarks/README.md``.
+
 ``tests/frontend/test_bench_model.py`` runs two steps of each in CI and checks
 the losses and the HLO counts (never the times).
 """
@@ -43,6 +75,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+if __name__ == "__main__" and any(a.endswith(("-dp", "-shard")) for a in sys.argv[1:]):
+    # the data-parallel pairs: 8 devices simulated on the CPU (before jax is imported)
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
+                               + " --xla_force_host_platform_device_count=8").strip()
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
@@ -392,6 +428,213 @@ def stacked_setup(seed=0, c=STACKED):
         named, STACKED_OPT_NAMED.init(named), np.asarray(tokens).tag("batch", "seq"))
 
 
+# --------------------------------------------------------------------------
+# vit: a ViT-style classifier on 8x8 digit-like images, dropout, AdamW
+# --------------------------------------------------------------------------
+VIT = dict(blocks=2, image=8, patch=2, d_model=64, heads=4, mlp=128, classes=10,
+           batch=32, rate=0.1, plain_mask="named")
+VIT_NAMES = {"w_in": ("pixel", "embed"), "b_in": ("embed",), "pos": ("patch", "embed"),
+             "g1": ("embed",), "b1": ("embed",), "g2": ("embed",), "b2": ("embed",),
+             "wq": ("embed", "head", "kv"), "wk": ("embed", "head", "kv"),
+             "wv": ("embed", "head", "kv"), "wo": ("head", "kv", "embed"),
+             "w1": ("embed", "mlp"), "b_1": ("mlp",), "w2": ("mlp", "embed"),
+             "b_2": ("embed",), "g": ("embed",), "b": ("embed",),
+             "w_out": ("embed", "class"), "b_out": ("class",)}
+
+
+def vit_init(key, c=VIT):
+    N, X = (c["image"] // c["patch"]) ** 2, c["patch"] ** 2
+    D, H, M, K = c["d_model"], c["heads"], c["mlp"], c["classes"]
+    keys = iter(jax.random.split(key, 3 + 6 * c["blocks"]))
+    p = {"w_in": _normal(keys, (X, D), X ** -0.5), "b_in": jnp.zeros((D,), F32),
+         "pos": _normal(keys, (N, D), 0.02),
+         "g": jnp.ones((D,), F32), "b": jnp.zeros((D,), F32),
+         "w_out": _normal(keys, (D, K), D ** -0.5), "b_out": jnp.zeros((K,), F32)}
+    for i in range(c["blocks"]):
+        p[f"block{i}"] = {
+            "g1": jnp.ones((D,), F32), "b1": jnp.zeros((D,), F32),
+            "g2": jnp.ones((D,), F32), "b2": jnp.zeros((D,), F32),
+            **{n: _normal(keys, (D, H, D // H), D ** -0.5) for n in ("wq", "wk", "wv")},
+            "wo": _normal(keys, (H, D // H, D), D ** -0.5),
+            "w1": _normal(keys, (D, M), D ** -0.5), "b_1": jnp.zeros((M,), F32),
+            "w2": _normal(keys, (M, D), M ** -0.5), "b_2": jnp.zeros((D,), F32)}
+    return p
+
+
+def digits(key, c=VIT):
+    """Digit-like data from a fixed key: one random 8x8 stroke pattern per class,
+    each image its class's pattern plus noise; (images (batch, H, W), labels)."""
+    kt, kl, kn = jax.random.split(key, 3)
+    S = c["image"]
+    templates = (jax.random.uniform(kt, (c["classes"], S, S)) > 0.6).astype(F32)
+    labels = jax.random.randint(kl, (c["batch"],), 0, c["classes"], jnp.int32)
+    return templates[labels] + 0.3 * jax.random.normal(kn, (c["batch"], S, S), F32), labels
+
+
+def dropout_plain(key, x, rate, perm=(0, 2, 1), axis_name=None):
+    """Dropout with ``jax.random.bernoulli``, drawn as ``nn.dropout`` draws: the
+    key split once (a keyed Generator's draw takes ``split(key)[1]``) and the
+    mask's values those of the shape in the sorted order of the named twin's
+    axis names (("batch", "embed", "patch") for (batch, patch, embed): ``perm``),
+    laid out as ``x``.  ``axis_name``: inside ``shard_map`` over it, the batch
+    is this device's block; the mask is the global one's block (as a named
+    draw inside ``nmap``)."""
+    sub = jax.random.split(key)[1]
+    shape = [x.shape[i] for i in perm]
+    if axis_name is not None:
+        shape[perm.index(0)] *= jax.lax.axis_size(axis_name)
+    drop = jax.random.bernoulli(sub, rate, shape).transpose(
+        [perm.index(i) for i in range(len(perm))])
+    if axis_name is not None:
+        b = x.shape[0]
+        drop = jax.lax.dynamic_slice_in_dim(drop, jax.lax.axis_index(axis_name) * b, b)
+    return jnp.where(drop, 0.0, x / (1 - rate))
+
+
+def vit_loss_plain(p, batch, key, c=VIT, axis_name=None):
+    """``c["plain_mask"]``: "named" draws the named twin's masks; "own" draws
+    them in the activations' own layout (other masks, other losses: the cost
+    of a plain program that need not match, for comparison)."""
+    images, labels = batch
+    perm = (0, 2, 1) if c["plain_mask"] == "named" else (0, 1, 2)
+    x = patches(images, c["patch"]) @ p["w_in"] + p["b_in"] + p["pos"]  # (b, patch, d)
+    for i in range(c["blocks"]):
+        w = p[f"block{i}"]
+        k1, k2 = jax.random.split(jax.random.fold_in(key, i))
+        h = layer_norm_plain(x, w["g1"], w["b1"])
+        q, k, v = (jnp.einsum("bnd,dhk->bnhk", h, w[n]) for n in ("wq", "wk", "wv"))
+        o = jnp.einsum("bnhk,hkd->bnd", jax.nn.dot_product_attention(q, k, v), w["wo"])
+        x = x + dropout_plain(k1, o, c["rate"], perm, axis_name)
+        h = layer_norm_plain(x, w["g2"], w["b2"])
+        u = jax.nn.gelu(h @ w["w1"] + w["b_1"]) @ w["w2"] + w["b_2"]
+        x = x + dropout_plain(k2, u, c["rate"], perm, axis_name)
+    logits = layer_norm_plain(x, p["g"], p["b"]).mean(axis=1) @ p["w_out"] + p["b_out"]
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.take_along_axis(logp, labels[:, None], axis=-1).mean()
+
+
+def vit_loss_named(p, batch, key, c=VIT):
+    """``batch``: images with names ("batch", "row", "col"), labels ("batch",)."""
+    images, labels = batch
+    k, n = c["patch"], c["image"] // c["patch"]
+    x = images.untag("row", "col").reshape(n, k, n, k).transpose(0, 2, 1, 3)
+    x = x.reshape(n * n, k * k).tag("patch", "pixel")     # each image's patches
+    x = np.einsum("{batch,patch,pixel},{pixel,embed}->{batch,patch,embed}", x,
+                  p["w_in"]) + p["b_in"] + p["pos"]
+    for i in range(c["blocks"]):
+        w = p[f"block{i}"]
+        k1, k2 = jax.random.split(jax.random.fold_in(key, i))
+        h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
+        q, k, v = (np.einsum("{batch,patch,embed},{embed,head,kv}->{batch,patch,head,kv}",
+                             h, w[n]) for n in ("wq", "wk", "wv"))
+        o = nn.dot_product_attention(q, k.rename(patch="key"), v.rename(patch="key"), "kv",
+                                     query_axis="patch", key_axis="key")
+        o = np.einsum("{batch,patch,head,kv},{head,kv,embed}->{batch,patch,embed}", o,
+                      w["wo"])
+        x = x + nn.dropout(k1, o, c["rate"])
+        h = nn.layer_norm(x, "embed", w["g2"], w["b2"])
+        u = nn.gelu(np.einsum("{batch,patch,embed},{embed,mlp}->{batch,patch,mlp}", h,
+                              w["w1"]) + w["b_1"])
+        u = np.einsum("{batch,patch,mlp},{mlp,embed}->{batch,patch,embed}", u,
+                      w["w2"]) + w["b_2"]
+        x = x + nn.dropout(k2, u, c["rate"])
+    x = nn.layer_norm(x, "embed", p["g"], p["b"]).mean(axis="patch")
+    logits = np.einsum("{batch,embed},{embed,class}->{batch,class}", x,
+                       p["w_out"]) + p["b_out"]
+    return nn.cross_entropy(logits, labels, axis="class").mean(axis="batch")
+
+
+VIT_OPT_PLAIN = optax.adamw(1e-3, weight_decay=1e-4, mask=lambda p: jax.tree_util.tree_map(
+    lambda v: v.ndim > 1, p))
+VIT_OPT_NAMED = optax.adamw(1e-3, weight_decay=1e-4, mask=nn.decay_mask)
+
+
+def vit_setup(seed=0, c=VIT):
+    """Parameters, optimizer state and data of both; the state carries the
+    dropout key, split anew every step."""
+    kp, kd, kk = jax.random.split(jax.random.key(seed), 3)
+    plain = vit_init(kp, c)
+    named = _named(plain, VIT_NAMES)
+    images, labels = digits(kd, c)
+    return (plain, (VIT_OPT_PLAIN.init(plain), kk), (images, labels)), (
+        named, (VIT_OPT_NAMED.init(named), kk),
+        (np.asarray(images).tag("batch", "row", "col"), np.asarray(labels).tag("batch")))
+
+
+def vit_shard_setup(seed=0, c=VIT):
+    """:func:`vit_setup` placed on the 8-device mesh: the batch split along
+    "data", the rest replicated; the named side by ``np.shard(tree, mesh,
+    {"batch": "data"})``, the plain one by ``jax.device_put`` with
+    ``NamedSharding``.  The step is ``vit``'s, partitioned by XLA."""
+    (pp, (_, kk), (images, labels)), (pn, _, bn) = vit_setup(seed, c)
+    mesh = _mesh()
+    S, P = jax.sharding.NamedSharding, jax.sharding.PartitionSpec
+    pp = jax.device_put(pp, S(mesh, P()))
+    images, labels = jax.device_put((images, labels), S(mesh, P("data")))
+    pn, bn = np.shard((pn, bn), mesh, {"batch": "data"})
+    kk = jax.device_put(kk, S(mesh, P()))
+    return (pp, (VIT_OPT_PLAIN.init(pp), kk), (images, labels)), (
+        pn, (VIT_OPT_NAMED.init(pn), kk), bn)
+
+
+def _mesh():
+    """8 devices along "data"; Auto axes (``shard_map`` takes its inputs
+    unsharded and places them by ``in_specs``)."""
+    return jax.make_mesh((8,), ("data",), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def vit_grads(c, dp=False):
+    """``(grads_plain, grads_named)``: ``(params, batch, key) -> (loss,
+    gradients)``.  ``dp``: data-parallel over 8 devices, the named loss by
+    ``np.nmap(..., axes="batch", mesh=, axis_resources=)`` (the gradient taken
+    outside the map), the plain one by ``jax.shard_map`` with ``lax.pmean`` of
+    the gradients."""
+    mesh = _mesh() if dp else None
+
+    def loss_named(p, b, key):
+        if not dp:
+            return vit_loss_named(p, b, key, c)
+        # the key is closed over: an argument of a mesh nmap reaches the
+        # function as a NamedArray, which jax.random does not take as a key
+        return np.nmap(lambda p, b: vit_loss_named(p, b, key, c), axes="batch", mesh=mesh,
+                       axis_resources={"batch": "data"})(p, b)
+
+    def grads_named(p, b, key):
+        return jax.value_and_grad(lambda q: loss_named(q, b, key).data)(p)
+
+    def grads_plain(p, b, key):
+        if not dp:
+            return jax.value_and_grad(vit_loss_plain)(p, b, key, c)
+        P = jax.sharding.PartitionSpec
+
+        def local(p, images, labels, key):
+            loss, g = jax.value_and_grad(vit_loss_plain)(p, (images, labels), key, c,
+                                                         "data")
+            return jax.lax.pmean(loss, "data"), jax.lax.pmean(g, "data")
+        # check_vma=False: with JAX's varying-axes typing on, the gradient of
+        # the replicated parameters comes back already summed over the
+        # devices, and pmean would leave that sum (8x the gradient)
+        return jax.shard_map(local, mesh=mesh, in_specs=(P(), P("data"), P("data"), P()),
+                             out_specs=(P(), P()), check_vma=False)(p, *b, key)
+    return grads_plain, grads_named
+
+
+def _vit_steps(c, dp=False):
+    """The two training steps (:func:`vit_grads`, then AdamW): each splits the
+    state's key for this step's dropout masks."""
+    grads = vit_grads(c, dp)
+
+    def step(grads, opt):
+        def step(p, s, b):
+            s, key = s
+            key, sub = jax.random.split(key)
+            loss, g = grads(p, b, sub)
+            u, s = opt.update(g, s, p)
+            return optax.apply_updates(p, u), (s, key), loss
+        return step
+    return step(grads[0], VIT_OPT_PLAIN), step(grads[1], VIT_OPT_NAMED)
+
+
 #: name -> (config, setup, loss_plain, loss_named, (plain's, named's optimizer))
 PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, (GPT_OPT, GPT_OPT)),
          "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named,
@@ -402,12 +645,21 @@ for _style in ("dict", "take"):      # the transformers with the lookup in anoth
     for _model in ("gpt", "stacked"):
         PAIRS[f"{_model}-{_style}"] = ({**PAIRS[_model][0], "lookup": _style},) + \
             PAIRS[_model][1:]
+#: the pairs with their own training steps: name -> (config, setup, steps(config))
+#: (``vit-dp`` needs 8 devices: the script simulates them on the CPU)
+STEP_PAIRS = {"vit": (VIT, vit_setup, _vit_steps),
+              "vit-dp": (VIT, vit_setup, functools.partial(_vit_steps, dp=True)),
+              "vit-shard": (VIT, vit_shard_setup, _vit_steps)}
 DEFAULT = ("gpt", "mixer", "stacked")
 
 
 def pair(name, **config):
     """The pair ``name`` with ``config`` overriding its defaults (CI uses one
     layer): ``(config, (step_plain, step_named), (plain args, named args))``."""
+    if name in STEP_PAIRS:
+        base, setup, steps = STEP_PAIRS[name]
+        c = {**base, **config}
+        return c, steps(c), setup(0, c)
     base, setup, lp, ln, opts = PAIRS[name]
     c = {**base, **config}
     fns = _steps(functools.partial(lp, c=c), functools.partial(ln, c=c), *opts)
@@ -422,8 +674,9 @@ def check(name, steps=2, **config):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    names = [a for a in argv if a in PAIRS] or list(DEFAULT)
-    a = bm.parse([x for x in argv if x not in PAIRS], __doc__)
+    known = {**PAIRS, **STEP_PAIRS}
+    names = [a for a in argv if a in known] or list(DEFAULT)
+    a = bm.parse([x for x in argv if x not in known], __doc__)
     for name in names:
         config, fns, args = pair(name)
         print(f"== {name} {config}; jax {jax.__version__}, {jax.devices()[0].platform}")

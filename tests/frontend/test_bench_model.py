@@ -38,15 +38,66 @@ def test_timing_ratio_is_the_median_of_interleaved_rounds():
 
 
 @pytest.mark.parametrize("name, config", [("gpt", {"layers": 1}), ("mixer", {"blocks": 1}),
-                                          ("stacked", {"layers": 1})])
+                                          ("stacked", {"layers": 1}), ("vit", {"blocks": 1}),
+                                          ("vit-dp", {"blocks": 1})])
 def test_user_style_pairs_same_losses_and_graph(name, config):
     """Models written from the docs, not tuned for: a transformer with the lookup
     ``emb.untag("vocab")[tokens]`` and ``take_along_axis(axis="vocab")``, an
     MLP-mixer with ``logp[{"class": labels}]``, and a transformer from
     ``namedarray.nn`` with its layers stacked along "layer" under ``np.scan``
-    and AdamW with ``nn.decay_mask`` (one layer each, to compile fast)."""
+    and AdamW with ``nn.decay_mask``, a ViT-style classifier with ``nn.dropout``
+    (keyed per step) and AdamW, on one device and data-parallel over 8 with
+    ``np.nmap`` against ``jax.shard_map`` (one layer each, to compile fast)."""
     plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
     assert plain[1] < plain[0]
     assert hn["transpose"] + hn["copy"] <= 1.1 * (hp["transpose"] + hp["copy"]), (hp, hn)
+
+
+def test_vit_plain_dropout_draws_the_named_masks():
+    """The plain ViT's dropout (``jax.random.bernoulli``) has ``nn.dropout``'s
+    bits, on one device and as one device's block inside ``shard_map`` (the
+    global mask's rows), so the pair's losses can agree; and it drops."""
+    import jax
+    import jax.numpy as jnp
+    import numpy
+
+    import namedarray as np
+    from namedarray import nn
+    bench = load("bench_models")
+    key = jax.random.key(5)
+    x = jax.random.normal(jax.random.key(1), (8, 6, 4), jnp.float32)
+    named = nn.dropout(key, np.asarray(x).tag("batch", "patch", "embed"), 0.5)
+    want = numpy.asarray(named.untag("batch", "patch", "embed"))
+    got = numpy.asarray(bench.dropout_plain(key, x, 0.5))
+    numpy.testing.assert_allclose(got, want, rtol=1e-6)
+    assert 0 < (got == 0).mean() < 1
+    P = jax.sharding.PartitionSpec
+    blocks = jax.jit(jax.shard_map(
+        lambda x: bench.dropout_plain(key, x, 0.5, axis_name="data"), mesh=bench._mesh(),
+        in_specs=P("data"), out_specs=P("data")))(x)
+    numpy.testing.assert_allclose(numpy.asarray(blocks), want, rtol=1e-6)
+
+
+def test_vit_data_parallel_gradients_are_the_one_device_gradients():
+    """Adam hides a gradient's scale from the losses, so the data-parallel
+    ViT's gradients are checked directly: each side's equals its one-device
+    gradient (same dropout masks), and the two sides agree."""
+    import jax
+    import numpy
+    bench = load("bench_models")
+    c = {**bench.VIT, "blocks": 1}
+    (pp, (_, key), bp), (pn, _, bn) = bench.vit_setup(0, c)
+    one, dp = bench.vit_grads(c), bench.vit_grads(c, dp=True)
+    leaves = []
+    for side, (p, b) in enumerate([(pp, bp), (pn, bn)]):
+        (l1, g1), (l8, g8) = (jax.jit(f[side])(p, b, key) for f in (one, dp))
+        g1, g8 = (jax.tree.leaves(jax.tree.map(lambda v: getattr(v, "data", v), g))
+                  for g in (g1, g8))
+        numpy.testing.assert_allclose(float(l8), float(l1), rtol=1e-6)
+        for a, b in zip(g8, g1):
+            numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), atol=1e-6)
+        leaves.append(g8)
+    for a, b in zip(*leaves):
+        numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), atol=1e-6)
