@@ -25,27 +25,36 @@ included.
 
 How a category is found.  NumPy reads the processor's flags; namedarray
 classifies the result against the operands, as one compiled predicate on the
-device: *invalid* -- a NaN where no operand is NaN (``0/0``, ``inf - inf``,
-``sqrt(-1)``, ``log(-1)``); *divide* -- an infinity from finite operands at a
-pole of the function (``x/0``, ``log(0)``, ``reciprocal(0)``,
-``arctanh(1)``, ``0 ** -1``) and integer ``floor_divide``/``remainder``/
-``fmod``/``divmod`` by 0 (and integer ``reciprocal(0)``: divide and invalid); *overflow* -- any other infinity from finite
-operands, and ``floor_divide``/``divmod`` of the smallest signed integer by
--1 (with the invalid value NumPy's loop meets past an overflowed quotient);
-*underflow* -- a zero or subnormal result from nonzero finite operands of
-``multiply``, ``divide``, ``square``, ``exp``, ``exp2``, ``power``,
-``float_power``, ``ldexp``, ``arctan2``, ``floor_divide`` and ``divmod``
-(NumPy also reports underflows met inside other functions, e.g.
-``arcsin`` of a subnormal number or ``logaddexp``; namedarray does not).  Elements that ``where=`` leaves out are not
-looked at.  Full reductions of ``add`` and ``multiply`` (``sum``, ``prod``,
-``add.reduce``, ``mean``) report overflow and invalid values "in reduce", as
-NumPy does.
+device:
+
+* *invalid*: a NaN where no operand is NaN (``0/0``, ``inf - inf``,
+  ``sqrt(-1)``, ``log(-1)``);
+* *divide*: an infinity from finite operands at a pole of the function
+  (``x/0``, ``log(0)``, ``reciprocal(0)``, ``arctanh(1)``, ``0 ** -1``), and
+  integer ``floor_divide``/``remainder``/``fmod``/``divmod`` by 0 (integer
+  ``reciprocal(0)``: divide and invalid, as NumPy);
+* *overflow*: any other infinity from finite operands, and
+  ``floor_divide``/``divmod`` of the smallest signed integer by -1 (a float
+  quotient that overflows also reports the invalid value NumPy's loop meets);
+* *underflow*: a zero or subnormal result from nonzero finite operands of
+  ``multiply``, ``divide``, ``square``, ``exp``, ``exp2``, ``power``,
+  ``float_power``, ``ldexp``, ``arctan2``, ``floor_divide`` and ``divmod``.
+  NumPy also reports underflows met inside other functions (``arcsin`` of a
+  subnormal number, ``logaddexp``); namedarray does not.
+
+Elements that ``where=`` leaves out are not looked at.  ``sum``, ``prod``,
+``mean``, ``add.reduce`` and ``multiply.reduce`` report an overflow or an
+invalid value "encountered in reduce", as NumPy does.  Complex results are
+classified by the same rules (NumPy reports more invalid values inside
+complex arithmetic on infinite operands).  Subnormal operands are zero on
+XLA's CPU, so ``1 / 1e-310`` is a division by zero there.
 
 Traced code is not checked: under ``jax.jit``, ``grad``, ``vmap`` or inside
 ``nmap`` the values are not known when the operation is staged, so the error
 state has no effect there (use ``jax.debug_nans``/``jax.debug_infs`` or
-``jax.experimental.checkify`` to find them).  Casts (``astype``), linear
-algebra and the other non-ufunc functions are not checked either.
+``jax.experimental.checkify`` to find them).  Casts (``astype``), cumulative
+operations, ``nansum``/``nanprod``, linear algebra and the other functions
+that are not ufuncs are not checked either.
 
 >>> import namedarray as np
 >>> with np.errstate(divide="raise"):
@@ -59,6 +68,7 @@ array([-inf])
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
@@ -67,18 +77,29 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+
+
+class _Unknown:
+    """Where NumPy's state object cannot be read: a new one on every read
+    (the state is then read on every call)."""
+
+    def get(self):
+        return object()
+
+
 try:        # NumPy 2: the error state is a context variable holding a capsule
-    from numpy._core._multiarray_umath import _extobj_contextvar as _STATE
-except ImportError:     # pragma: no cover -- then the state is read on every call
-    _STATE = None
+    from numpy._core._multiarray_umath import _extobj_contextvar as STATE
+except ImportError:     # pragma: no cover
+    STATE = _Unknown()
 
 #: NumPy's categories: (bit, ``geterr`` key, the text of its message)
 CATEGORIES = ((1, "divide", "divide by zero"), (2, "over", "overflow"),
               (4, "under", "underflow"), (8, "invalid", "invalid value"))
 _DEFAULT = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 
-#: the state last read: (NumPy's state object, what it means here)
-_last: list = [object(), None]
+#: the state last read: [NumPy's state object, what it means here]; the fast
+#: paths are taken while ``STATE.get() is LAST[0] and LAST[1] is None``
+LAST: list = [object(), None]
 
 #: ufuncs with integer results that NumPy checks (division by zero)
 INT_DIVIDE = frozenset(("floor_divide", "remainder", "fmod", "divmod", "reciprocal"))
@@ -90,15 +111,14 @@ def state():
     """``(bits, modes)`` of the categories to check now (``modes``:
     NumPy's ``geterr()`` dict), or None where nothing is checked (NumPy's
     default state, or every category ignored)."""
-    s = _STATE.get() if _STATE is not None else None
-    if s is not None and s is _last[0]:
-        return _last[1]
+    s = STATE.get()
+    if s is LAST[0]:
+        return LAST[1]
     modes = onp.geterr()
     bits = 0 if modes == _DEFAULT else sum(
         b for b, key, _ in CATEGORIES if modes[key] != "ignore")
     st = (bits, modes) if bits else None
-    if s is not None:
-        _last[0], _last[1] = s, st    # (holding s: its id is not reused)
+    LAST[0], LAST[1] = s, st    # (holding s: its id is not reused)
     return st
 
 
@@ -194,6 +214,45 @@ def _kernel(name, jfn, masked):
                 return flags(name, jfn(*datas), datas)
         k = _KERNELS[key] = jax.jit(run)
     return k
+
+
+#: the reductions checked, as NumPy's ``add.reduce``/``multiply.reduce``
+REDUCTIONS = frozenset(("sum", "prod", "mean", "add.reduce", "multiply.reduce"))
+
+
+@functools.partial(jax.jit, static_argnums=(2, 3))
+def _reduce_flags(r, x, axis, keepdims, where):
+    """Overflow (an infinity where the reduced elements are finite) and
+    invalid (a NaN where none of them is NaN) of a sum or product ``r`` of
+    ``x`` over ``axis`` (None: look at the whole of ``x``, for every element
+    of ``r``)."""
+    bad, nan = ~jnp.isfinite(x), jnp.isnan(x)
+    if where is not None:
+        bad, nan = bad & where, nan & where
+    if axis is None:
+        bad, nan = jnp.any(bad), jnp.any(nan)
+    else:
+        bad = jnp.any(bad, axis=axis, keepdims=keepdims)
+        nan = jnp.any(nan, axis=axis, keepdims=keepdims)
+    over = jnp.any(jnp.isinf(r) & ~bad)
+    inv = jnp.any(jnp.isnan(r) & ~jnp.isinf(r) & ~nan)
+    return jnp.where(over, 2, 0) | jnp.where(inv, 8, 0)
+
+
+def check_reduce(r, x, axis=None, keepdims=False, where=None, st=None):
+    """Report what a sum or product ``r`` of ``x`` meets (NumPy: "...
+    encountered in reduce").  ``axis``: the reduced positional axes (an int
+    or a tuple of them); None where they are not known here (named axes:
+    then an infinity or NaN anywhere in ``x`` counts for every result)."""
+    st = state() if st is None else st
+    if st is None or x.size == 0 or not jnp.issubdtype(r.dtype, jnp.inexact):
+        return
+    for v in (r, x, where):
+        if isinstance(v, jax.core.Tracer):
+            return
+    if axis is not None:
+        axis = (axis,) if isinstance(axis, int) else tuple(axis)
+    report("reduce", int(_reduce_flags(r, x, axis, bool(keepdims), where)), st)
 
 
 def check(name, jfn, datas, where=None, st=None):

@@ -45,6 +45,9 @@ _ARRAYS = (NamedArray, View)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
+# NumPy's floating-point error state, as the fast path reads it (engines/fperr.py)
+_FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
+
 
 class ufunc:
     """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
@@ -155,9 +158,8 @@ class ufunc:
         # Shapes that do not broadcast fall through to the general path, which
         # raises NumPy's error.  A floating-point error state to honour
         # (engines/fperr.py) takes the general path, which checks.
-        if not kwargs and config._state["mode"] == "numpy" and (
-                fperr._STATE is None or fperr._STATE.get() is fperr._last[0]) and \
-                fperr._last[1] is None:
+        if not kwargs and config._state["mode"] == "numpy" and \
+                _FP_STATE.get() is _FP_LAST[0] and _FP_LAST[1] is None:
             n = len(args)
             if n == 1 == self.nin:
                 a = args[0]
