@@ -29,6 +29,7 @@ from ...core.array import NamedArray, View, align, new, normalize_axis, operand,
 from ...core.dims import has_names as _named_axis, split_axis
 from ...core.sharding import sortable
 from ..selection import lazy as _lazy, reduce as _reduce_selection
+from . import fperr
 from .out import store_out as _store_out
 from .results import RUNTIME_ERRORS, fast_result as _result, reraise
 
@@ -85,11 +86,15 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
     np_fn = getattr(onp, name, None)
     wants: dict = {}   # input dtype -> NumPy's result dtype (plain calls, no cast first)
     fast = jax.jit(jfn, static_argnums=1) if name in _COMPILED else jfn
+    checked = name in fperr.REDUCTIONS    # (by NumPy's floating-point error state)
+    fp_state, fp_last = fperr.STATE, fperr.LAST
 
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
         # fast path: a plain call over a positional axis, or over one physical name
-        if type(a) in (NamedArray, View) and not args and not kwargs and out is None:
+        # (not where NumPy's error state asks for a check: engines/fperr.py)
+        if type(a) in (NamedArray, View) and not args and not kwargs and out is None and (
+                not checked or (fp_state.get() is fp_last[0] and fp_last[1] is None)):
             d, dims = a.data, a.dims
             want = wants.get(d.dtype)
             if want is not None:
@@ -143,7 +148,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
                 wants[x.dtype] = want
         if isinstance(axis, (list, tuple)) and len(axis) == 0:
             axis = ()
-        if x.dims.count(None) == len(x.dims) and not _named_axis(axis):
+        positional_call = x.dims.count(None) == len(x.dims) and not _named_axis(axis)
+        if positional_call:
             try:
                 r = jfn(x.data, axis, *args, **_strip_kw(kwargs))
                 res = new(r, (None,) * r.ndim, x.mapped)
@@ -155,6 +161,19 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         else:
             res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
                          takes_tuple, has_keepdims, local)
+        if checked and not args and onp.all(onp.isfinite(kwargs.get("initial", 0))):
+            st = fperr.state()
+            if st is not None:
+                w = kwargs.get("where")
+                w = None if w is None else jnp.broadcast_to(w.data, x.data.shape) if (
+                    positional_call and not w.names) else False
+                if w is not False:
+                    ax = (tuple(range(x.ndim)) if axis is None else axis) if \
+                        positional_call else None
+                    fperr.check_reduce(res.data, x.data, ax, kwargs.get("keepdims", False),
+                                       w, st)
+                else:       # a named mask: every element looked at is in x
+                    fperr.check_reduce(res.data, x.data, None, False, None, st)
         if want is not None and res.dtype != want:
             res = new(res.data.astype(want), res.dims, res.mapped)
         return _store_out(name, out, res) if out is not None else res

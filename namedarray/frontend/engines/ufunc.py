@@ -26,6 +26,7 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, new,
 from ..indexing import check_index
 from ..joining import concatenate
 from ..selection import apply_ufunc, lazy
+from . import fperr
 from .generic import generic
 from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first
 from .out import store_out
@@ -43,6 +44,9 @@ _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_
 _ARRAYS = (NamedArray, View)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+# NumPy's floating-point error state, as the fast path reads it (engines/fperr.py)
+_FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
 
 
 class ufunc:
@@ -152,8 +156,10 @@ class ufunc:
         # fast path: positional NamedArrays (or an array and a Python scalar) whose
         # dtypes are already NumPy's loop dtypes: one jax call, no cast, no alignment.
         # Shapes that do not broadcast fall through to the general path, which
-        # raises NumPy's error.
-        if not kwargs and config._state["mode"] == "numpy":
+        # raises NumPy's error.  A floating-point error state to honour
+        # (engines/fperr.py) takes the general path, which checks.
+        if not kwargs and config._state["mode"] == "numpy" and \
+                _FP_STATE.get() is _FP_LAST[0] and _FP_LAST[1] is None:
             n = len(args)
             if n == 1 == self.nin:
                 a = args[0]
@@ -212,7 +218,9 @@ class ufunc:
         hold: NumPy's ufunc, ``host.numpy_call``)."""
         if any_host(args):
             return numpy_call(self.__name__, args, kw if dtype is None else {**kw, "dtype": dtype})
-        if any(lazy(a) for a in args):     # boolean-mask selections: full-size
+        if any(lazy(a) for a in args) and fperr.state() is None:
+            # boolean-mask selections: full-size (where an error state is to be
+            # honoured, on the selected elements only: materialized)
             return apply_ufunc(self, args, kw if dtype is None else {**kw, "dtype": dtype})
         args = list(args)
         shapes = [a.shape for a in args[: self.nin] if isinstance(a, NamedArray)]
@@ -330,7 +338,24 @@ class ufunc:
                         for i, r in enumerate(res))
         if where is not True:
             res = _where(where, res, out)
-        return store_out(self.__name__, out, res)
+        res = store_out(self.__name__, out, res)
+        st = fperr.state()
+        if st is not None and (self._np.__name__ in fperr.INT_DIVIDE or any(
+                onp.dtype(d).kind in "fc" for d in (out_dts or (r.dtype for r in (
+                    res if isinstance(res, tuple) else (res,)))))):
+            self._check(jfn, ops, where, st)
+        return res
+
+    def _check(self, jfn, ops, where, st):
+        """The floating-point error state honoured for this call on the
+        (cast) operands ``ops`` (engines/fperr.py)."""
+        if where is not True:
+            w = operand(where)
+            w = w if isinstance(w, NamedArray) else positional(jnp.asarray(w, bool))
+            *datas, mask = align(self.__name__, [*ops, w])[0]
+        else:
+            datas, mask = align(self.__name__, ops)[0], None
+        fperr.check(self._np.__name__, jfn, datas, mask, st)
 
     # ufunc methods, integer axes; named ones go through the reduction engine
     @host_method
