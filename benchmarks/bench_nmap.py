@@ -50,7 +50,7 @@ def step(p, x, y):
 
 def inputs():
     rng = onp.random.default_rng(0)
-    f = lambda *s: rng.standard_normal(s).astype(onp.float32) / onp.sqrt(s[0])  # noqa: E731
+    f = lambda *s: rng.standard_normal(s).astype(onp.float32) / s[0] ** 0.5  # noqa: E731
     p = {"w1": na.NamedArray(f(E, H), ("embed", "hidden")),
          "b1": na.NamedArray(f(H), ("hidden",)),
          "w2": na.NamedArray(f(H, E), ("hidden", "embed"))}

@@ -35,7 +35,7 @@ from jax import lax
 from .core import hooks
 from .core.array import check_name, new
 from .core.sharding import abstract_mesh, mesh_axes, reshard, sharding_of
-from .core.vmap import index_vmap as _index_vmap, vary as _vary
+from .core.vmap import index_vmap as _index_vmap, part_vmap as _part_vmap, vary as _vary
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,6 +200,11 @@ def localize(fn: str, x, names):
                 f"{x.named_shape}), but the enclosing nmap binds it with size {b.size}")
         if not b.groups:
             continue          # nothing partitions it: the whole axis is this part
+        if b.kinds == ("vmap",):   # one local map: the axis becomes its batch dimension
+            d = _part_vmap.bind(jnp.moveaxis(x.data, dim, 0), axis=b.groups[0][0],
+                                size=b.size, tiled=False)
+            x = new(d, x.dims[:dim] + x.dims[dim + 1:], x.mapped + ((n, b.size),))
+            continue
         i = instance_index(b)
         x = vary(x, [n])
         if b.physical:

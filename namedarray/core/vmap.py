@@ -70,7 +70,13 @@ def nested_vmap(f, union, layouts, *, axis_names=False, level=None, keep_order=F
 #   shard_map's ``pvary``): the identity, whose transpose sums the instances'
 #   cotangents (a parameter shared by every instance gets the whole gradient);
 # * ``gather_vmap``: ``lax.all_gather``, whose transpose ``own_slice`` takes this
-#   instance's part (it does not sum the copies every instance holds).
+#   instance's part (it does not sum the copies every instance holds);
+# * ``part_vmap``: this instance's part of a whole axis of a value every
+#   instance shares (what ``own_slice`` does to an invariant cotangent): free
+#   under vmap, the axis becomes the batch dimension, and its transpose is
+#   ``gather_vmap``.  So work on whole arrays between a gather and a part --
+#   the einsum engine's contraction over vmapped names, its gradient
+#   included -- runs once, as one ``dot_general``, not per instance.
 def _same_aval(x, **params):
     return x
 
@@ -99,6 +105,7 @@ def _slice_aval(ct, *, axis, size, tiled):
 
 gather_vmap = primitive("all_gather_vmap", _gather_aval)   # lax.all_gather, axis 0
 own_slice = primitive("own_slice_vmap", _slice_aval)       # its transpose
+part_vmap = primitive("part_vmap", _slice_aval)            # whole axis 0 -> my part
 
 
 def batched(p, rule):
@@ -137,6 +144,17 @@ def _own_slice_rule(ct, d, n, *, axis, size, tiled):
     return ct, 0
 
 
+def _part_rule(x, d, n, *, axis, size, tiled):
+    if d is None:                      # shared by every instance: axis 0 is the map's
+        return (x.reshape((size, x.shape[0] // size) + x.shape[1:]) if tiled else x), 0
+    # each instance holds its own whole axis: take the diagonal (its own part)
+    x = jnp.moveaxis(x, d, 0)
+    i = jnp.arange(n)
+    if tiled:
+        x = x.reshape((n, size, x.shape[1] // size) + x.shape[2:])
+    return x[i, i], 0
+
+
 # ``index_vmap``: ``x`` plus this instance's index along a vmapped name, as
 # ``lax.axis_index``, but decided when vmap batches it: under a ``jax.jit``
 # inside a ``shard_map``, JAX types ``lax.axis_index`` of a vmap axis as
@@ -158,9 +176,11 @@ batched(cotangent_sum, _cotangent_sum_rule)
 batched(psum_vmap, _psum_rule)
 batched(gather_vmap, _gather_rule)
 batched(own_slice, _own_slice_rule)
+batched(part_vmap, _part_rule)
 batched(vary, lambda x, d, size, *, axis: (x, d))
 ad.deflinear2(cotangent_sum, lambda ct, x, **kw: (cotangent_sum.bind(ct, **kw),))
 ad.deflinear2(psum_vmap, lambda ct, x, **kw: (cotangent_sum.bind(ct, **kw),))
 ad.deflinear2(gather_vmap, lambda ct, x, **kw: (own_slice.bind(ct, **kw),))
 ad.deflinear2(vary, lambda ct, x, **kw: (psum_vmap.bind(ct, **kw),))
 ad.deflinear2(own_slice, lambda ct, x, **kw: (gather_vmap.bind(ct, **kw),))
+ad.deflinear2(part_vmap, lambda ct, x, **kw: (gather_vmap.bind(ct, **kw),))

@@ -39,15 +39,11 @@ def nmap(f, axes=None, mesh=None, axis_resources=None):
     names, so ``np.nmap(jax.nn.gelu)(h)`` works at any depth.
 
     Cost of the default.  Mapping every name is what raw JAX code needs (it
-    must see positional axes only) and costs nothing in the forward pass: a
-    contraction over a ``vmap``-ed name is still one ``dot_general``.  Under
-    a gradient, though, ``vmap``'s rule forms a shared parameter's gradient
-    per instance and sums it over the map: mapping ``"seq"`` as well as
-    ``"batch"`` makes the per-instance gradients of a weight matrix
-    ``batch * seq`` outer products (over 100x the step time of
-    ``axes="batch"`` on ``benchmarks/bench_nmap.py``).  For a training step,
-    map the batch name only (``axes="batch"``, or ``axis_resources`` on a
-    mesh) and let named operations handle the rest.
+    must see positional axes only) and costs what mapping the batch name
+    costs, gradients included: a contraction over ``vmap``-ed names runs on
+    the whole arrays (the batch dimensions move into the data and back, for
+    free), so it and its gradient are one ``dot_general`` each, not a
+    weight's gradient formed per instance and summed over the map.
 
     Gradients equal the unmapped run's on every placement, whether taken
     outside the map (``jax.grad`` of a loss built from ``nmap(f)(x)``) or

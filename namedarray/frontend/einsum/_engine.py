@@ -43,7 +43,7 @@ from jax.core import Tracer
 
 from ... import parallel
 from ...core.array import NamedArray, meet, new, positional
-from ...placement import contraction
+from ...placement import bindings, contraction, localize
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
@@ -459,33 +459,32 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
     return p, datas, traced
 
 
-def _gather_vmapped(fn, subscripts, ops):
-    """A name the spec contracts that local ``nmap`` s have ``vmap``-ed in
-    every operand carrying it is gathered first (free: the batch dimension
-    moves into the data), so the contraction is one ``dot_general`` over it,
-    not a product the size of both operands and a ``psum`` over the map."""
+def _whole_vmapped(fn, subscripts, ops):
+    """Operands with the names local ``nmap`` s ``vmap`` (one map each) made
+    whole axes again, and those names: the batch dimensions move into the
+    data (free), the plan contracts whole arrays in one ``dot_general``, and
+    the caller cuts the result back to this instance's part (free too).  A
+    contraction over a vmapped name is then one ``dot_general``, not a
+    product the size of both operands and a ``psum`` over the map -- and so
+    is its gradient: ``vmap`` would form a shared weight's gradient per
+    instance (an outer product each) and sum the instances."""
     spec = parse(subscripts, fn)
     if spec.output is None or len(spec.inputs) != len(ops):
-        return ops
-    keep = set(spec.output.names)
-    names = [n for n in dict.fromkeys(n for t in spec.inputs for n in t.names)
-             if n not in keep and all((n in t.names) == (n in x.named_shape)
-                                      and (n not in t.names or n in dict(x.mapped))
-                                      for t, x in zip(spec.inputs, ops))]
+        return ops, ()
+    bound = bindings()
+    held = dict.fromkeys(n for x in ops for n, _ in x.mapped)
+    names = [n for n in held
+             if bound.get(n) is not None and bound[n].kinds == ("vmap",)
+             and all(n in x.named_shape or n not in t.names
+                     for t, x in zip(spec.inputs, ops))]
     if not names:
-        return ops
-    out = []
-    for x in ops:
-        local = parallel.vmapped_names(fn, x, names)
-        if local:
-            x = parallel.gather_names(fn, x, local, last=True).tag(
-                *(None,) * x.ndim, *local)
-        out.append(x)
-    if any(set(parallel.vmapped_names(fn, x, names)) for x in ops) and not all(
-            set(parallel.vmapped_names(fn, x, names)) == set(names) & set(x.named_shape)
-            for x in ops):
-        return ops     # a name vmapped in one operand, on a mesh in another: psum
-    return out
+        return ops, ()
+    local = [parallel.vmapped_names(fn, x, names) for x in ops]
+    if any(set(v) != set(names) & set(dict(x.mapped)) for v, x in zip(local, ops)):
+        return ops, ()     # a name vmapped in one operand, on a mesh in another: psum
+    ops = [parallel.gather_names(fn, x, v, last=True).tag(*(None,) * x.ndim, *v) if v else x
+           for v, x in zip(local, ops)]
+    return ops, names
 
 
 def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
@@ -521,8 +520,10 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
         pet = onp.dtype(pet)
     if dtype is not None:
         dtype = onp.dtype(dtype)
+    whole = ()
     if any(x.mapped for x in ops):
-        ops = _gather_vmapped(fn, subscripts, ops)
+        ops, whole = _whole_vmapped(fn, subscripts, ops)
     p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision,
                             core)
-    return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)
+    out = new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)
+    return localize(fn, out, [n for n in whole if n in out.dims]) if whole else out
