@@ -8,6 +8,7 @@ every named function under."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import jax
 import numpy as onp
@@ -126,3 +127,18 @@ def context(placement, grad=False):
     if placement == "set_mesh" or (grad and placement == "explicit"):
         return jax.set_mesh(SHARDED[placement][0])
     return contextlib.nullcontext()
+
+
+#: CI's profile runs a fixed slice of the slowest tables (each entry compiles
+#: its own programs); every other profile (``dev``, ``fuzz``) runs them whole.
+IN_CI = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci"
+
+
+def ci_slice(items, always=(), every=3):
+    """``items`` in order, or in CI the ones in ``always`` and every
+    ``every``-th of the rest (a fixed choice, the same each run)."""
+    items = list(items)
+    if not IN_CI:
+        return items
+    rest = [v for v in items if v not in always]
+    return [v for v in items if v in always or rest.index(v) % every == 0]
