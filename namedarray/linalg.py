@@ -157,8 +157,9 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     # (jax.numpy.linalg.matrix_rank's rtol is absolute)
     if tol is not None and rtol is not None:
         raise ValueError("matrix_rank: tol and rtol cannot both be given")
-    if A.ndim < 2:
-        return jnp.asarray(jnp.any(A != 0), dtype=jnp.result_type(int))
+    if A.ndim < 2:       # NumPy's Python int (a device value under a trace)
+        r = jnp.asarray(jnp.any(A != 0), dtype=jnp.result_type(int))
+        return r if isinstance(r, jax.core.Tracer) else int(r)
     if A.shape[-1] == 0 or A.shape[-2] == 0:
         return jnp.zeros(A.shape[:-2], jnp.result_type(int))
     return _rank(A, tol, rtol, hermitian)

@@ -711,7 +711,9 @@ class NamedArray:
 
     @property
     def flags(self):
-        return onp.empty(0).flags
+        """NumPy's flags of a C-ordered array of this shape that owns its data
+        (a stand-in with each length capped at 2 has the same contiguity)."""
+        return onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype).flags
 
     def _no_views(self, what, *a, **k):
         raise NotImplementedError(
@@ -802,7 +804,9 @@ class View(NamedArray):
 
     @property
     def flags(self):
-        f = onp.empty(0)
+        """As a NumPy view's: it does not own its data, and it is writeable
+        where writes reach its base."""
+        f = onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype)[...]
         f.flags.writeable = self._write is not None
         return f.flags
 

@@ -9,6 +9,7 @@ positional axes), ``array2string``, ``real_if_close``, ...
 from __future__ import annotations
 
 import jax.numpy as jnp
+from jax.core import Tracer
 import numpy as onp
 
 from ..core import config
@@ -133,12 +134,37 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
         raise TypeError(f"astype: {dtype!r} is not a dtype") from None
     if not config.holds(dt):
         raise unsupported_dtype("astype", dt)
+    if casting == "same_value":
+        return _same_value(a, dt)
     if not onp.can_cast(a.dtype, dt, casting):
         raise TypeError(f"astype: cannot cast array data from {a.dtype} to {dt} "
                         f"according to the rule {casting!r}")
     if a.dtype == dt and not copy:
         return a
     return rewrap(a, a.data.astype(dt))
+
+
+#: NumPy's C names of its types, as its casting errors print them
+_C_NAMES = dict(zip("?bBhHiIlLqQefdgFDG", (
+    "bool", "byte", "ubyte", "short", "ushort", "int", "uint", "long", "ulong", "longlong",
+    "ulonglong", "half", "float", "double", "longdouble", "cfloat", "cdouble", "clongdouble")))
+
+
+def _same_value(a, dt):
+    """``astype(dt, casting="same_value")``: the cast, where every value survives
+    it (casting back gives it again; NaN stays NaN), or NumPy's ``ValueError``."""
+    if isinstance(a.data, Tracer):
+        raise ValueError("astype: casting='same_value' checks the values; under a "
+                         "trace use casting='unsafe' and compare the round trip")
+    d = a.data.real if a.dtype.kind == "c" and dt.kind != "c" else a.data
+    r = d.astype(dt)
+    back = r.astype(a.dtype)
+    same = (back == a.data) | (jnp.isnan(back) & jnp.isnan(a.data)
+                               if jnp.issubdtype(a.dtype, jnp.inexact) else False)
+    if not bool(jnp.all(same)):
+        raise ValueError(f"could not cast 'same_value' {_C_NAMES.get(a.dtype.char, a.dtype)} "
+                         f"to {_C_NAMES.get(dt.char, dt)}")
+    return rewrap(a, r)
 
 
 def real_if_close(a, tol=100):

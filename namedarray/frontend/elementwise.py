@@ -280,12 +280,18 @@ def _make(name):
     return ufunc(name, jfn, getattr(onp, name))
 
 
-UFUNCS = {
-    name: _make(name)
-    for name in sorted(dir(onp))
-    if isinstance(getattr(onp, name), onp.ufunc) and name not in _GUFUNCS
-    and hasattr(jnp, name)
-}
+def _ufuncs():
+    """NumPy's ufuncs by every name NumPy gives them: an alias is the same
+    object, as in NumPy (``np.conj is np.conjugate``, named ``conjugate``)."""
+    made, out = {}, {}
+    for name in sorted(dir(onp)):
+        f = getattr(onp, name)
+        if isinstance(f, onp.ufunc) and f.__name__ not in _GUFUNCS and hasattr(jnp, f.__name__):
+            out[name] = made.get(f.__name__) or made.setdefault(f.__name__, _make(f.__name__))
+    return out
+
+
+UFUNCS = _ufuncs()
 globals().update(UFUNCS)
 
 

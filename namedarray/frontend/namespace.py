@@ -28,7 +28,7 @@ import numpy as onp
 
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
-from ..core.array import NamedArray
+from ..core.array import NamedArray, zero_dim_array
 from . import (checked, conversion, creation, einsum, elementwise, histograms,
                index_tricks, io, joining, logic, manipulation, methods)
 from . import ported, reductions, selection, sorting
@@ -158,12 +158,30 @@ def _memory_orders(ravel, reshape, transpose):
 
 
 def _attribute(name):
-    """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view)."""
+    """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view); of a
+    Python number, its own attribute (``np.real(1 + 1j)`` is ``1.0``), as NumPy."""
     def f(val):
+        if type(val) in (int, float, complex, bool):
+            return getattr(val, name)
         return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array."
+    f.__doc__ = (f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array (a "
+                 f"Python number's own ``.{name}``).")
     return f
+
+
+#: functions whose 0-d result NumPy gives as a 0-d array, not a scalar
+_ARRAY_0D = ("cov", "corrcoef", "cross", "piecewise")
+
+
+def _array_0d(f):
+    """``f`` with a 0-d positional result made NumPy's 0-d array
+    (``zero_dim_array``): ``np.cov([1, 2, 3.5])`` is ``array(1.58333333)``."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        return zero_dim_array(r) if isinstance(r, NamedArray) and r.ndim == 0 else r
+    return g
 
 
 def _namespace():
@@ -176,6 +194,8 @@ def _namespace():
     for n, opts in _VIEWS.items():
         ns[n] = view_function(ns[n], n, **opts)
     ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
+    for n in _ARRAY_0D:
+        ns[n] = _array_0d(ns[n])
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     # data JAX cannot hold (object, str, bytes, structured, datetime) is

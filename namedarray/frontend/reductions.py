@@ -713,6 +713,8 @@ def _numpy_typed(name):
     jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
 
     def f(a, axis=None, dtype=None, **kw):
+        if not hasattr(a, "dtype"):        # a Python scalar or list: NumPy's asarray
+            a = jnp.asarray(_onp.asarray(a))
         if dtype is None and config.numpy_dtypes():
             dtype = numpy_dtype(name, np_fn, a.dtype, None, ())
         if a.ndim == 0 and (name.startswith("cumulative") or (

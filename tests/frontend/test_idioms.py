@@ -354,3 +354,45 @@ def test_string_and_record_modules_answer_as_numpy(call):
     got, want = call(np), call(onp)
     assert type(got) is type(want) and got.dtype == want.dtype
     onp.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.nancumsum(1), lambda m: m.nancumprod([1, m.nan, 2.5]),
+    lambda m: m.real(1 + 1j), lambda m: m.imag(1 + 1j), lambda m: m.real(5),
+    lambda m: m.cov([1, 2, 3.5]), lambda m: m.corrcoef([1, 2, 3.5], [2, 1, 0]),
+    lambda m: m.cross([1, 2], [4, 5]),
+    lambda m: m.piecewise(m.array(-2), [m.array(-2) < 0, m.array(-2) >= 0],
+                          [lambda x: -x, lambda x: x]),
+    lambda m: m.linalg.matrix_rank(m.ones((4,))), lambda m: m.linalg.matrix_rank(m.zeros(4)),
+    lambda m: m.array([1, 2, 2.5])[:2].astype(int, casting="same_value"),
+    lambda m: m.array([0.5, m.nan]).astype(m.float32, casting="same_value"),
+])
+def test_results_print_as_numpy_s(call):
+    """Python numbers, 0-d arrays and scalars where NumPy gives each."""
+    got, want = call(np), call(onp)
+    assert repr(got) == repr(want) and type(got).__name__ in (type(want).__name__, "NamedArray")
+
+
+@pytest.mark.parametrize("v, dt, msg", [
+    ([1, 2, 2.5], int, "double to long"), ([300], onp.uint8, "long to ubyte"),
+    ([1e300], onp.float32, "double to float"), ([onp.nan], int, "double to long"),
+    ([1 + 1j], float, "cdouble to double")])
+def test_same_value_casting_raises_numpy_s_error(v, dt, msg):
+    e = onp.array(v)
+    with pytest.raises(ValueError, match=f"could not cast 'same_value' {msg}"):
+        e.astype(dt, casting="same_value")
+    with pytest.raises(ValueError, match=f"could not cast 'same_value' {msg}"):
+        np.array(v).astype(dt, casting="same_value")
+    with pytest.raises(ValueError, match="astype: casting='same_value' checks the values"):
+        jax.jit(lambda x: x.astype(dt, casting="same_value"))(np.array(v))
+
+
+def test_ufunc_aliases_are_one_object_and_flags_are_numpy_s():
+    for a, b in (("conj", "conjugate"), ("bitwise_not", "invert"), ("abs", "absolute"),
+                 ("pow", "power"), ("bitwise_invert", "invert")):
+        assert getattr(np, a) is getattr(np, b) and getattr(np, a).__name__ == getattr(onp, a).__name__
+    for shape in [(2, 3), (3,), (1, 4), (0, 2), ()]:
+        x, e = np.zeros(shape), onp.zeros(shape)
+        assert str(x.flags) == str(e.flags), shape
+        v, ev = np.arange(6).reshape(2, 3), onp.arange(6).reshape(2, 3)
+        assert str(v.flags) == str(ev.flags)
