@@ -100,7 +100,7 @@ def run(name, doc, module: str):
           "__builtins__": dict(vars(builtins), __import__=_importer(module))}
     test = doctest.DocTestParser().get_doctest(doc, ns, name, None, 0)
     runner = _Recorder()
-    state = numpy.get_printoptions(), numpy.geterr()
+    state = numpy.get_printoptions(), numpy.geterr(), numpy.geterrcall()
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -112,6 +112,7 @@ def run(name, doc, module: str):
             os.chdir(cwd)
             numpy.set_printoptions(**state[0])
             numpy.seterr(**state[1])
+            numpy.seterrcall(state[2])
     index = {id(e): i for i, e in enumerate(test.examples)}
     return ({index[id(e)] for e in runner.passed},
             {index[id(e)]: got for e, got in runner.failed})
