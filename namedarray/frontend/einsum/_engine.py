@@ -23,8 +23,11 @@ enclosing ``nmap``: it has no physical dimension here and is contracted by a
    is ONE ``lax.dot_general`` whose batch dimensions are the shared labels still
    needed and whose contracting dimensions are the shared labels that are not;
    ``preferred_element_type`` is the accumulation dtype;
-3. transpose the positional output labels to the front (the layout rule), then
-   ``psum`` names bound by ``nmap`` that the output drops.
+3. transpose the output into the layout rule's order: positional labels first,
+   then the names in the order the spec writes them after ``->`` (names no term
+   mentions follow, in the operands' order; without ``->`` the names stay in
+   ``dot_general``'s order), then ``psum`` names bound by ``nmap`` that the
+   output drops.
 
 Eagerly, a plan runs as one cached ``jax.jit`` (one C++ dispatch, cheaper than
 even one eager ``lax`` call); under a trace it runs inline, so the jaxpr holds
@@ -264,6 +267,9 @@ class Plan:
         self._reduce(0, out)
         lab = labels[0]
         named = [l for l in lab if l[0] == "{"]
+        if spec.output is not None:        # the spec's named order, batched names after
+            want = ["{" + n for n in out_names if "{" + n in lab]
+            named = want + [l for l in named if l not in want]
         perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
         if perm != tuple(range(len(perm))):
             self.steps.append(_transpose(perm))
