@@ -339,8 +339,9 @@ def _build(f, mesh, used, tree, leaves, arr_idx, layouts, sizes, abstract):
     def body(*datas):
         full = list(leaves)
         for i, d, (nd, want, _) in zip(arr_idx, datas, layouts):
-            full[i] = new(d, (None,) * nd + want,
-                          tuple((n, sizes[n]) for n in want if n in binding))
+            # a raw jax.Array argument (a PRNG key, a table) reaches f as it came
+            full[i] = new(d, (None,) * nd + want, tuple(
+                (n, sizes[n]) for n in want if n in binding)) if is_named(leaves[i]) else d
         a, kw = jax.tree_util.tree_unflatten(tree, full)
         with bind(binding):
             r = f(*a, **kw)
@@ -387,9 +388,9 @@ def _nested(f, mesh, used, leaves, tree, arr_idx, arrays):
         for n in used:
             if n in dict(x.mapped):
                 raise ValueError(f"nmap: axis {n!r} is already mapped by an enclosing nmap")
-        with bind(binding):
-            x = localize("nmap", x, [n for n in used if n in x.names])
-        full[i] = x
+        if is_named(leaves[i]):
+            with bind(binding):
+                full[i] = localize("nmap", x, [n for n in used if n in x.names])
     a, kw = jax.tree_util.tree_unflatten(tree, full)
     with bind(binding):
         r = f(*a, **kw)

@@ -167,3 +167,26 @@ def test_var_std_over_a_mesh_name_use_all_reduces_not_all_gather():
         onp.testing.assert_allclose(f(x), getattr(onp, name)(A[:, :, 0], axis=0, ddof=ddof))
         hlo = jax.jit(f).lower(x).compile().as_text()
         assert "all-gather" not in hlo and "all-reduce" in hlo
+
+
+@pytest.mark.parametrize("make_key", [jax.random.key, jax.random.PRNGKey])
+def test_raw_jax_arguments_reach_the_function_as_they_came(make_key):
+    """A raw jax.Array argument of a mesh nmap (a PRNG key, typed or raw
+    uint32) is handed to ``f`` as a jax.Array, so ``jax.random`` takes it;
+    nested inside another mesh map too."""
+    mesh = jax.make_mesh((8,), ("data",))
+    key = make_key(0)
+    x = np.NamedArray(jnp.arange(16.0), ("b",))
+
+    def f(x, key):
+        assert not isinstance(key, np.NamedArray)
+        return x * jax.random.uniform(jax.random.fold_in(key, 3))
+
+    want = onp.arange(16.0) * float(jax.random.uniform(jax.random.fold_in(key, 3)))
+    got = np.nmap(f, mesh=mesh, axis_resources={"b": "data"})(x, key)
+    onp.testing.assert_allclose(got.untag("b").data, want, rtol=1e-6)
+    m2 = jax.make_mesh((2, 4), ("x", "y"))
+    y = np.NamedArray(jnp.arange(16.0).reshape(16, 1) * jnp.ones(8), ("b", "c"))
+    inner = np.nmap(f, mesh=m2, axis_resources={"c": "y"})
+    got = np.nmap(inner, axes="b", mesh=m2, axis_resources={"b": "x"})(y, key)
+    onp.testing.assert_allclose(got.untag("b", "c").data, want[:, None] * onp.ones(8), rtol=1e-6)
