@@ -161,7 +161,7 @@ def _attribute(name):
     """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view); of a
     Python number, its own attribute (``np.real(1 + 1j)`` is ``1.0``), as NumPy."""
     def f(val):
-        if type(val) in (int, float, complex, bool):
+        if type(val) in (int, float, complex, builtins.bool):  # bool is NumPy's here
             return getattr(val, name)
         return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
     f.__name__ = f.__qualname__ = name
@@ -172,6 +172,31 @@ def _attribute(name):
 
 #: functions whose 0-d result NumPy gives as a 0-d array, not a scalar
 _ARRAY_0D = ("cov", "corrcoef", "cross", "piecewise")
+
+
+def _atleast(f, n):
+    """``atleast_{n}d`` giving back an array that already has ``n`` dimensions
+    itself, as NumPy does (``np.atleast_1d(x) is x``)."""
+    @functools.wraps(f)
+    def g(*arys):
+        if len(arys) > 1:
+            return tuple(g(a) for a in arys)
+        if len(arys) == 1 and isinstance(arys[0], NamedArray) and arys[0].ndim >= n:
+            return arys[0]
+        return f(*arys)
+    return g
+
+
+def _trim_zeros(f):
+    """``trim_zeros`` of a list or tuple of Python numbers is NumPy's: a slice
+    of that sequence (a list stays a list); of an array, an array."""
+    @functools.wraps(f)
+    def g(filt, trim="fb", axis=None):
+        if type(filt) in (list, tuple) and builtins.all(
+                type(v) in (int, float, complex, builtins.bool) for v in filt):
+            return onp.trim_zeros(filt, trim, axis)
+        return f(filt, trim, axis)
+    return g
 
 
 def _array_0d(f):
@@ -196,6 +221,9 @@ def _namespace():
     ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
     for n in _ARRAY_0D:
         ns[n] = _array_0d(ns[n])
+    for k in (1, 2, 3):
+        ns[f"atleast_{k}d"] = _atleast(ns[f"atleast_{k}d"], k)
+    ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     # data JAX cannot hold (object, str, bytes, structured, datetime) is

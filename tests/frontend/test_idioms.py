@@ -396,3 +396,21 @@ def test_ufunc_aliases_are_one_object_and_flags_are_numpy_s():
         assert str(x.flags) == str(e.flags), shape
         v, ev = np.arange(6).reshape(2, 3), onp.arange(6).reshape(2, 3)
         assert str(v.flags) == str(ev.flags)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.trim_zeros([0, 1, 2, 0]), lambda m: m.trim_zeros((0, 1.5, 0), "f"),
+    lambda m: m.trim_zeros([0, 0]), lambda m: m.real(True), lambda m: m.imag(True),
+    lambda m: m.real(False),
+])
+def test_python_sequences_and_bools_give_numpy_s_python_values(call):
+    got, want = call(np), call(onp)
+    assert type(got) is type(want) and got == want, (got, want)
+
+
+def test_atleast_nd_gives_back_an_array_that_has_the_dimensions():
+    x, y, s = np.asarray([1.0, 2.0]), np.ones((2, 2)), np.asarray(3.0)
+    assert np.atleast_1d(x) is x and np.atleast_2d(y) is y and np.atleast_3d(y) is not y
+    a, b = np.atleast_1d(x, s)
+    assert a is x and b.shape == (1,) and float(b[0]) == 3.0
+    assert np.atleast_2d(x).shape == (1, 2) and np.atleast_3d(y).shape == (2, 2, 1)
