@@ -199,6 +199,25 @@ def _trim_zeros(f):
     return g
 
 
+def _ravel_multi_index(f, clip, remainder):
+    """``ravel_multi_index`` with NumPy's per-dimension ``mode`` (a tuple:
+    ``mode=("clip", "wrap")``)."""
+    @functools.wraps(f)
+    def g(multi_index, dims, mode="raise", order="C"):
+        if not isinstance(mode, (tuple, list)):
+            return f(multi_index, dims, mode=mode, order=order)
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        if len(mode) != len(dims) or not builtins.all(m in ("raise", "wrap", "clip")
+                                                      for m in mode):
+            raise ValueError(f"ravel_multi_index: mode={mode!r} must give one of 'raise', "
+                             f"'wrap', 'clip' for each of the {len(dims)} dimensions")
+        coords = [multi_index[k] for k in range(len(dims))]
+        coords = tuple(clip(i, 0, d - 1) if m == "clip" else remainder(i, d) if m == "wrap"
+                       else i for i, d, m in zip(coords, dims, mode))
+        return f(coords, dims, mode="raise", order=order)
+    return g
+
+
 def _array_0d(f):
     """``f`` with a 0-d positional result made NumPy's 0-d array
     (``zero_dim_array``): ``np.cov([1, 2, 3.5])`` is ``array(1.58333333)``."""
@@ -224,6 +243,8 @@ def _namespace():
     for k in (1, 2, 3):
         ns[f"atleast_{k}d"] = _atleast(ns[f"atleast_{k}d"], k)
     ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])
+    ns["ravel_multi_index"] = _ravel_multi_index(ns["ravel_multi_index"], ns["clip"],
+                                                 ns["remainder"])
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     # data JAX cannot hold (object, str, bytes, structured, datetime) is

@@ -414,3 +414,20 @@ def test_atleast_nd_gives_back_an_array_that_has_the_dimensions():
     a, b = np.atleast_1d(x, s)
     assert a is x and b.shape == (1,) and float(b[0]) == 3.0
     assert np.atleast_2d(x).shape == (1, 2) and np.atleast_3d(y).shape == (2, 2, 1)
+
+
+@pytest.mark.parametrize("mode, order", [(("clip", "wrap"), "C"), (("wrap", "clip"), "F"),
+                                         (["wrap", "raise"], "C")])
+def test_ravel_multi_index_takes_a_mode_per_dimension(mode, order):
+    idx = onp.array([[3, 6, 6], [4, 5, 1]])
+    want = onp.ravel_multi_index(idx, (7, 6) if "raise" in mode else (4, 6), mode=mode,
+                                 order=order)
+    got = np.ravel_multi_index(np.asarray(idx), (7, 6) if "raise" in mode else (4, 6),
+                               mode=mode, order=order)
+    assert got.dtype == want.dtype
+    onp.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match=r"ravel_multi_index: mode=\('clip',\) must give "
+                       r"one of 'raise', 'wrap', 'clip' for each of the 2 dimensions"):
+        np.ravel_multi_index(idx, (4, 6), mode=("clip",))
+    with pytest.raises(ValueError, match="invalid entry in coordinates array"):
+        np.ravel_multi_index(idx, (4, 6), mode=("raise", "wrap"))
