@@ -58,7 +58,10 @@ HOST_BUDGET = 0.03
 #: the largest buffer run on the host (NumPy's time there is still well under
 #: a compilation's)
 HOST_SIZE = 1 << 16
-#: the dtypes run on the host
+#: the dtypes run on the host.  Not complex: NumPy's complex multiply fuses
+#: its products as the CPU's SIMD dispatch allows and XLA's fuses them another
+#: way, so a host run and a compiled run could differ in the last bit
+#: (docs/differences.md, "Rounding of fused multiply-adds")
 HOST_DTYPES = frozenset(onp.dtype(t) for t in (
     bool, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8, onp.uint16, onp.uint32,
     onp.uint64, onp.float32, onp.float64))
