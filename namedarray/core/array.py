@@ -278,7 +278,7 @@ def apply_step(data, step):
     if perm is not None:
         data = jax.lax.transpose(data, perm)
     if shape is not None:
-        data = data.reshape(shape)
+        data = jax.lax.reshape(data, shape)
     return data
 
 

@@ -42,6 +42,11 @@ device:
   NumPy also reports underflows met inside other functions (``arcsin`` of a
   subnormal number, ``logaddexp``); namedarray does not.
 
+An infinite operand gives no category (its infinity is not new).  NumPy's
+``power`` loop on some processors reports one there anyway (with AVX-512:
+``0 ** -inf`` a division by zero, ``1e308 ** inf`` an overflow; without it,
+nothing): that is the processor's, not the function's.
+
 Elements that ``where=`` leaves out are not looked at.  ``sum``, ``prod``,
 ``mean``, ``add.reduce`` and ``multiply.reduce`` report an overflow or an
 invalid value "encountered in reduce", as NumPy does.  Complex results are

@@ -292,7 +292,7 @@ class ufunc:
                                 f"but {len(args)} were given")
         ops = [operand(a) for a in args]
         out_dts = None
-        jfn = self._jfn
+        jfn = self._impl
         signed = _mixed_sign(ops) if self.__name__ in _COMPARISONS and dtype is None \
             else None
         if signed is not None:
