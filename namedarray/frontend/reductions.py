@@ -309,23 +309,49 @@ def _integral_moment(name, a, axis, dtype, ddof, keepdims, where):
     return r != 0 if _onp.dtype(dtype) == bool else r.astype(dtype)
 
 
-def _complex_mean(jfn, total):
-    """mean/nanmean of complex data: the sum over the count by NumPy's complex
-    division (each part times ``1 / n``: an infinite part makes the other NaN,
-    ``mean([inf+infj])`` is ``nan+nanj``; XLA's division kept ``inf+infj``)."""
+def _divided_mean(jfn, total):
+    """mean/nanmean of inexact results: the sum (in the computation dtype:
+    float32 for half precision) over the count by NumPy's division, correctly
+    rounded (``jnp.mean``'s ``lax.div`` by a constant count becomes a
+    multiplication by its reciprocal in XLA, 1 ulp off: ``mean([0, 0, 5])``);
+    complex parts each over ``n`` as NumPy's complex division does (an
+    infinite part makes the other NaN, ``mean([inf+infj])`` is ``nan+nanj``)."""
     @functools.wraps(jfn)
     def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
-        if kw or not (jnp.iscomplexobj(a) or (
-                dtype is not None and jnp.issubdtype(dtype, jnp.complexfloating))):
+        res = _onp.dtype(dtype) if dtype is not None else (
+            jnp.result_type(a) if jnp.issubdtype(jnp.result_type(a), jnp.inexact)
+            else jax.dtypes.canonicalize_dtype(jnp.float64))
+        if kw or not jnp.issubdtype(res, jnp.inexact):
             return jfn(a, axis, dtype, out, keepdims, where=where, **kw)
-        s = total(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
-        ok = jnp.ones(jnp.shape(a), bool) if total is jnp.sum else ~jnp.isnan(a)
-        n = jnp.sum(ok if where is None else ok & where, axis=axis, keepdims=keepdims,
-                    dtype=jnp.int64 if config.numpy_dtypes() else None)
-        if total is jnp.nansum and not isinstance(n, jax.core.Tracer) and bool(
-                jnp.any(n == 0)):
-            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
-        return exact_divide(s, n.astype(s.real.dtype))
+        if isinstance(axis, list):
+            axis = tuple(axis)
+        return _mean_quotient(a, where, axis=axis, res=res, keepdims=bool(keepdims),
+                              nan=total is jnp.nansum)
+    return f
+
+
+@functools.partial(jax.jit, static_argnames=("axis", "res", "keepdims", "nan"))
+def _mean_quotient(a, where, *, axis, res, keepdims, nan):
+    comp = jnp.float32 if res in (jnp.float16, jnp.bfloat16) else res
+    s = (jnp.nansum if nan else jnp.sum)(a, axis=axis, dtype=comp, keepdims=keepdims,
+                                         where=where)
+    ok = ~jnp.isnan(a) if nan else jnp.ones(jnp.shape(a), bool)
+    n = jnp.sum(ok if where is None else ok & where, axis=axis, keepdims=keepdims,
+                dtype=jnp.int64 if config.numpy_dtypes() else None)
+    return exact_divide(s, n.astype(s.real.dtype)).astype(res)
+
+
+def _warn_empty_nanmean(jfn):
+    """nanmean's "Mean of empty slice" warning, as NumPy's (eager calls)."""
+    @functools.wraps(jfn)
+    def f(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None, **kw):
+        r = jfn(a, axis, dtype, out, keepdims, where=where, **kw)
+        if not isinstance(r, jax.core.Tracer) and jnp.issubdtype(r.dtype, jnp.inexact) \
+                and bool(jnp.isnan(r).any()):
+            ok = ~jnp.isnan(a) if where is None else ~jnp.isnan(a) & where
+            if bool((jnp.sum(ok, axis=axis, keepdims=keepdims) == 0).any()):
+                warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        return r
     return f
 
 
@@ -491,7 +517,7 @@ def _mean_of_parts(s, names, count):
 _TABLE = {
     "sum": (jnp.sum, parallel.psum, {}),
     "prod": (whole_axes(jnp.prod), parallel.pprod, {}),
-    "mean": (_mean_int(_complex_mean(jnp.mean, jnp.sum)), _mean_of_parts,
+    "mean": (_mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
              {"local": _mean_part}),
     "max": (_complex_nan(jnp.max), parallel.pmax, {}),
     "min": (_complex_nan(jnp.min), parallel.pmin, {}),
@@ -509,7 +535,7 @@ _TABLE = {
     "var": (_moment_ddof(jnp.var), None, {}),
     "nanstd": (_nan_moment(jnp.nanstd), None, {}),
     "nanvar": (_nan_moment(jnp.nanvar), None, {}),
-    "nanmean": (_complex_mean(jnp.nanmean, jnp.nansum), None, {}),
+    "nanmean": (_warn_empty_nanmean(_divided_mean(jnp.nanmean, jnp.nansum)), None, {}),
     "ptp": (_ptp, None, {}),
     "median": (whole_axes(_empty_median(jnp.median)), None, {}),
     "nanmedian": (whole_axes(_empty_median(jnp.nanmedian)), None, {}),

@@ -1437,3 +1437,109 @@ def test_seeded_stream_draws_numpys_numbers(name, data):
         onp.testing.assert_array_equal(onp.asarray(got), want)
     else:
         assert type(got) is type(want) and got == want, (got, want)
+
+
+#: results NumPy gives as scalars (a full reduction, integer indexing, item
+#: access, ...): they must print and answer as NumPy's do (DESIGN.md 1)
+SCALAR_RESULTS = {
+    "sum": lambda m, v: v.sum(), "np.sum": lambda m, v: m.sum(v),
+    "max": lambda m, v: v.max(), "np.min": lambda m, v: m.min(v),
+    "index": lambda m, v: v[(0,) * v.ndim], "index -1": lambda m, v: v[(-1,) * v.ndim],
+    "argmax": lambda m, v: v.argmax(), "np.argmin": lambda m, v: m.argmin(v),
+    "any": lambda m, v: v.any(), "np.all": lambda m, v: m.all(v),
+    "count_nonzero": lambda m, v: m.count_nonzero(v), "item": lambda m, v: v.item(0),
+    "mean": lambda m, v: v.mean(), "median": lambda m, v: m.median(v),
+    "tuple": lambda m, v: (v.min(), v[(0,) * v.ndim]), "ptp": lambda m, v: m.ptp(v),
+    "dot": lambda m, v: m.dot(v.ravel(), v.ravel()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_RESULTS))
+@PER_FUNCTION
+@given(data=st.data())
+def test_scalar_results_print_and_answer_as_numpy_s(name, data):
+    """Small integer values (exact in every dtype and every summation order),
+    so the values agree and what is compared is the result's kind: repr, str,
+    isscalar, ndim, dtype, Python type for ``item``."""
+    dt = data.draw(st.sampled_from([d for d in DTYPES if name not in ("median", "mean")
+                                    or onp.dtype(d).kind != "c"]), label="dtype")
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3),
+                            label="shape"))
+    hi = 1 if name in ("dot",) else 5
+    a = onp.asarray(data.draw(st.lists(st.integers(0, hi), min_size=int(onp.prod(shape)),
+                                       max_size=int(onp.prod(shape))), label="values"),
+                    ).reshape(shape).astype(dt)
+    f = SCALAR_RESULTS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = f(onp, a)
+        except Exception as e:      # noqa: BLE001 -- then namedarray raises it too
+            with pytest.raises(type(e)):
+                f(np, np.asarray(a))
+            return
+        got = f(np, np.asarray(a))
+    for w, g in zip(want, got) if isinstance(want, tuple) else [(want, got)]:
+        assert repr(g) == repr(w) and str(g) == str(w), (g, w)
+        assert np.isscalar(g) == onp.isscalar(w) and np.ndim(g) == onp.ndim(w), (g, w)
+        if isinstance(w, onp.generic):
+            assert g.dtype == w.dtype, (g.dtype, w.dtype)
+        else:
+            assert type(g) is type(w), (type(g), type(w))
+
+
+def _host_arrays(data):
+    """An array of a dtype JAX cannot hold: object, str, bytes, datetime64,
+    timedelta64; 1-d or 2-d, 0-size included."""
+    kind = data.draw(st.sampled_from(["object", "str", "bytes", "datetime64[D]",
+                                      "timedelta64[s]"]), label="kind")
+    shape = tuple(data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=2),
+                            label="shape"))
+    n = int(onp.prod(shape))
+    ints = data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n), label="values")
+    if kind == "object":
+        vals = [None if i == 0 else (i, "x") if i == 6 else i for i in ints]
+        a = onp.empty(n, object)
+        a[:] = vals
+    elif kind == "str":
+        a = onp.array(["ab"[: i % 3] * (i // 2) for i in ints], dtype="U8")
+    elif kind == "bytes":
+        a = onp.array([b"x" * i for i in ints], dtype="S8")
+    else:
+        a = onp.array(ints, dtype="int64").astype(kind)
+    return a.reshape(shape)
+
+
+#: functions NumPy answers for on host data: (NumPy's callable on the module)
+HOST_CALLS = {
+    "concatenate": lambda m, a: m.concatenate([a, a], axis=0),
+    "reshape": lambda m, a: m.reshape(a, (-1,)), "transpose": lambda m, a: m.transpose(a),
+    "flip": lambda m, a: m.flip(a), "repeat": lambda m, a: m.repeat(a, 2),
+    "where": lambda m, a: m.where(m.ones(a.shape, bool), a, a),
+    "take": lambda m, a: m.take(a, [0], axis=0) if a.shape[0] else m.take(a, [], axis=0),
+    "sort": lambda m, a: m.sort(a, axis=None) if a.dtype != object else m.ravel(a),
+    "unique": lambda m, a: m.unique(a) if a.dtype != object else m.ravel(a),
+    "array_equal": lambda m, a: m.array_equal(a, a.copy()),
+    "stack": lambda m, a: m.stack([a, a]), "atleast_2d": lambda m, a: m.atleast_2d(a),
+    "getitem": lambda m, a: a[::-1], "shape": lambda m, a: m.shape(a),
+    "full_like": lambda m, a: m.full_like(a, a.flat[0]) if a.size else m.empty_like(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOST_CALLS))
+@PER_FUNCTION
+@given(data=st.data())
+def test_host_dtypes_answer_as_numpy(name, data):
+    """Data JAX cannot hold is NumPy's own array (DESIGN.md 6c): namedarray's
+    functions given it give NumPy's result, printed the same."""
+    a = _host_arrays(data)
+    try:
+        want = HOST_CALLS[name](onp, a)
+    except Exception as e:      # noqa: BLE001 -- then namedarray raises it too
+        with pytest.raises(type(e)):
+            HOST_CALLS[name](np, np.array(a))
+        return
+    got = HOST_CALLS[name](np, np.array(a))
+    assert repr(got) == repr(want), (got, want)
+    if isinstance(want, onp.ndarray):
+        assert type(got) is onp.ndarray and got.dtype == want.dtype

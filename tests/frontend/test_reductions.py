@@ -512,3 +512,23 @@ def test_complex_data_reduced_as_bool_over_a_name():
     x = np.asarray(onp.array([2j, 3j])).tag("i")
     assert bool(np.sum(x, axis="i", dtype=bool)) is True
     assert bool(np.nmap(lambda v: np.prod(v, axis="i", dtype=bool))(x)) is True
+
+
+@pytest.mark.parametrize("dt", [onp.int8, onp.int64, onp.float64, onp.float32, onp.float16])
+def test_mean_is_numpy_s_correctly_rounded_quotient(dt):
+    """The sum over the count by a true division (XLA would multiply by the
+    reciprocal of a constant count: 1.6666666666666665 for [0, 0, 5]), eager,
+    under jit, with axes, keepdims and where=."""
+    a = onp.array([[0, 0, 5], [1, 1, 1], [2, 3, 3]], dt)
+    x = np.asarray(a)
+    for kw in ({}, {"axis": 1}, {"axis": (0, 1), "keepdims": True},
+               {"axis": 0, "where": a > 0}):
+        want = onp.mean(a, **kw)
+        got = np.mean(x, **kw)
+        assert got.dtype == want.dtype
+        onp.testing.assert_array_equal(got, want)
+    assert repr(x[0].mean()) == repr(a[0].mean())
+    assert float(jax.jit(lambda v: v.mean())(x[0])) == float(a[0].mean())
+    b = a.astype(onp.float64)
+    b[0, 1] = onp.nan
+    onp.testing.assert_array_equal(np.nanmean(np.asarray(b), axis=1), onp.nanmean(b, axis=1))
