@@ -207,6 +207,28 @@ def _nan_moment(jfn):
     return f
 
 
+@functools.partial(jax.jit, static_argnames=("name", "axis", "ddof", "keepdims"))
+def _numpy_moment(a, where, *, name, axis, ddof, keepdims):
+    """NumPy's ``_var``/``_std`` in the data's dtype (float64 for integers and
+    bools): the mean and the variance each a sum over a count by the correctly
+    rounded division (``jnp.var`` multiplies by reciprocals of constant counts,
+    1 ulp off for ~40% of small-integer data), squared magnitudes of complex
+    deviations as ``re * re + im * im``; ``ddof`` at least the count divides
+    by 0 (inf, or NaN for a zero sum), as NumPy."""
+    dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else \
+        jax.dtypes.canonicalize_dtype(jnp.float64)
+    real = jnp.finfo(dt).dtype
+    m = exact_divide(jnp.sum(a, axis=axis, dtype=dt, keepdims=True, where=where),
+                     _count(a, axis, True, where).astype(real))
+    x = a.astype(dt) - m
+    sq = x.real * x.real + x.imag * x.imag if jnp.iscomplexobj(x) else x * x
+    # each square rounded apart, as NumPy's (XLA would fuse it into the sum's FMA)
+    s = jnp.sum(jax.lax.optimization_barrier(sq), axis=axis, keepdims=keepdims,
+                where=where)
+    v = exact_divide(s, jnp.maximum(_count(a, axis, keepdims, where) - ddof, 0).astype(real))
+    return jnp.sqrt(v) if name == "std" else v
+
+
 def _moment_ddof(jfn):
     """var/std with ``ddof`` at least the count: NumPy divides by 0 (inf, or
     NaN for a zero sum of squares); jnp gives NaN."""
@@ -218,6 +240,10 @@ def _moment_ddof(jfn):
             return _integral_moment(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
         if _moment_in_dtype(a, dtype, kw):
             return _moment_in(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
+        if not kw and config.numpy_dtypes() and (dtype is None or _onp.dtype(dtype) == a.dtype) \
+                and a.dtype not in (jnp.float16, jnp.bfloat16):
+            return _numpy_moment(a, where, name=jfn.__name__, ddof=ddof, keepdims=bool(keepdims),
+                                 axis=tuple(axis) if isinstance(axis, list) else axis)
         r = jfn(a, axis=axis, dtype=dtype, ddof=0, keepdims=keepdims, where=where, **kw)
         if not ddof:
             return r

@@ -532,3 +532,22 @@ def test_mean_is_numpy_s_correctly_rounded_quotient(dt):
     b = a.astype(onp.float64)
     b[0, 1] = onp.nan
     onp.testing.assert_array_equal(np.nanmean(np.asarray(b), axis=1), onp.nanmean(b, axis=1))
+
+
+@pytest.mark.parametrize("dt", [onp.int64, onp.float64, onp.complex128, onp.bool_])
+def test_var_std_take_numpy_s_steps(dt):
+    """Two elements (one summation order): NumPy's bits, every ddof, count
+    less ddof at 0 dividing by 0 as NumPy's."""
+    r = onp.random.default_rng(3)
+    for _ in range(20):
+        a = r.integers(0, 10, (4, 2)).astype(dt)
+        for f in ("var", "std"):
+            for ddof in (0, 1):
+                want = getattr(onp, f)(a, axis=1, ddof=ddof)
+                got = getattr(np, f)(np.asarray(a), axis=1, ddof=ddof)
+                assert got.dtype == want.dtype
+                onp.testing.assert_array_equal(got, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        onp.testing.assert_array_equal(np.var(np.asarray([1.0, 3.0]), ddof=2),
+                                       onp.var([1.0, 3.0], ddof=2))
