@@ -641,7 +641,10 @@ class NamedArray:
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
         ours = hooks.namespace.UFUNCS.get(uf.__name__)
         if ours is None:
-            return NotImplemented
+            # NumPy's gufuncs (matmul, vecdot, ...): the namespace's functions
+            ours = getattr(hooks.namespace, uf.__name__, None)
+            if ours is None or method != "__call__":
+                return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
         if method == "__call__":

@@ -72,8 +72,12 @@ def _host_cast(dtype) -> bool:
     return jax.dtypes.canonicalize_dtype(dt) == dt
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like=None):
-    """``numpy.array``: a new array (a copy unless ``copy=False`` allows otherwise)."""
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
+          like=None):
+    """``numpy.array``: a new array (a copy unless ``copy=False`` allows otherwise);
+    ``ndmax`` (the depth of nesting read) is NumPy's reading of ``object``."""
+    if ndmax:
+        object = onp.array(object, dtype=dtype, ndmax=ndmax)
     x = asarray(object, dtype=dtype)
     if copy and isinstance(object, NamedArray):
         x = rewrap(x, jnp.array(x.data, copy=True))

@@ -11,6 +11,7 @@ The frontend installs them on the core type when it is imported
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 import types
 
@@ -24,6 +25,7 @@ from .engines import views
 from .engines.views import viewed
 from .engines.args import check_dtype
 from .engines.generic import generic
+from .engines.host import HOST_CLASSES
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -107,11 +109,16 @@ def _resize_flat(ns, x, v):
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
-    def binary(f):
+    def binary(f, py):
+        # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
         def op(self, other):
+            if isinstance(other, HOST_CLASSES):
+                return py(onp.asarray(self), other)
             return f(self, other)
 
         def rop(self, other):
+            if isinstance(other, HOST_CLASSES):
+                return py(other, onp.asarray(self))
             return f(other, self)
 
         def iop(self, other):
@@ -121,15 +128,16 @@ def install(ns: dict):
 
     for short, name in _BINARY.items():
         if name == "divmod":
-            op, rop, _ = binary(uf[name])
+            op, rop, _ = binary(uf[name], divmod)
             NamedArray.__divmod__, NamedArray.__rdivmod__ = op, rop
             continue
-        op, rop, iop = binary(uf[name])
+        op, rop, iop = binary(uf[name], getattr(operator, f"{short}_"
+                                                if short in ("and", "or") else short))
         setattr(NamedArray, f"__{short}__", op)
         setattr(NamedArray, f"__r{short}__", rop)
         setattr(NamedArray, f"__i{short}__", iop)
     for short, name in _COMPARE.items():
-        setattr(NamedArray, f"__{short}__", binary(uf[name])[0])
+        setattr(NamedArray, f"__{short}__", binary(uf[name], getattr(operator, short))[0])
     for short, name in _UNARY.items():
         setattr(NamedArray, f"__{short}__", (lambda f: lambda self: f(self))(uf[name]))
 
