@@ -781,6 +781,15 @@ class View(NamedArray):
                 self._seen = src
         return _DATA.__get__(self)
 
+    @property
+    def base(self):
+        """NumPy's ``base``: the array this view's data is read from (the
+        first of a chain of views)."""
+        b = self._base
+        while type(b) is View and b._base is not None:
+            b = b._base
+        return b
+
     def _as_made(self, src):
         """The base's data in the shape it had when this view was made: a
         ``base.shape = s`` since then keeps its memory (C order), so the

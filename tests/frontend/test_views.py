@@ -217,6 +217,23 @@ def test_shares_memory_follows_the_views(name):
         assert type(got) is bool
 
 
+BASES = {
+    "slice": lambda m, x: x[1:], "slice of a slice": lambda m, x: x[1:][:, ::2],
+    "T": lambda m, x: x.T, "reshape": lambda m, x: x.reshape(12),
+    "diagonal": lambda m, x: m.diagonal(x), "atleast_3d": lambda m, x: m.atleast_3d(x),
+    "broadcast_to": lambda m, x: m.broadcast_to(x, (2, 3, 4)),
+    "copy": lambda m, x: x.copy(), "ufunc": lambda m, x: x + 1,
+}
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_base_is_numpys(name):
+    x, y = np.arange(12).reshape(3, 4), onp.arange(12).reshape(3, 4)
+    x, y = x.copy(), y.copy()          # own their data
+    assert x.base is None and y.base is None
+    assert (BASES[name](np, x).base is x) == (BASES[name](onp, y).base is y)
+
+
 SETTERS = {
     "real": lambda m, a: setattr(a, "real", 9),
     "imag": lambda m, a: setattr(a, "imag", m.arange(3.0)),
