@@ -816,13 +816,6 @@ class View(NamedArray):
             base.data = made.data.reshape(now)
         self._seen = base.data
 
-    @property
-    def flags(self):
-        """As a NumPy view's: it does not own its data, and it is writeable
-        where writes reach its base."""
-        f = onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype)[...]
-        f.flags.writeable = self._write is not None
-        return f.flags
 
 
 def view(data, dims, base, index, mapped=()) -> View:

@@ -181,7 +181,10 @@ def real_if_close(a, tol=100):
 
 
 def isfortran(a):
-    return False
+    """``numpy.isfortran``: Fortran-contiguous and not C-contiguous (a
+    transpose, as NumPy's)."""
+    f = operand(a).flags
+    return bool(f.f_contiguous and not f.c_contiguous)
 
 
 def array2string(a, *args, **kw):

@@ -274,6 +274,7 @@ def install(ns: dict):
                    Ellipsis, _resize_flat(ns, self, v))}
     for k, f in props.items():
         setattr(NamedArray, k, property(f, setters.get(k)))
+    View.flags = property(views.view_flags)
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 

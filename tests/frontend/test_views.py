@@ -234,6 +234,25 @@ def test_base_is_numpys(name):
     assert (BASES[name](np, x).base is x) == (BASES[name](onp, y).base is y)
 
 
+LAYOUTS = {
+    "whole": lambda x: x, "T": lambda x: x.T, "size-1 slice": lambda x: x[::2],
+    "strided": lambda x: x[:, ::2], "row": lambda x: x[0], "column": lambda x: x[:, 0],
+    "last index": lambda x: x[..., 0], "transpose": lambda x: x.transpose(1, 0, 2),
+    "row T": lambda x: x[0].T, "T row": lambda x: x.T[0], "flat step": lambda x: x.reshape(24)[::3],
+    "reversed": lambda x: x[0, 0, ::-1], "swapaxes": lambda x: x.swapaxes(0, 2)[:, :, :1],
+    "diagonal": lambda x: x[0].diagonal(),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_view_flags_and_isfortran_are_numpys(name):
+    x, y = np.arange(24).reshape(2, 3, 4), onp.arange(24).reshape(2, 3, 4)
+    got, want = LAYOUTS[name](x).flags, LAYOUTS[name](y).flags
+    for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
+        assert got[k] == want[k], k
+    assert np.isfortran(LAYOUTS[name](x)) == onp.isfortran(LAYOUTS[name](y))
+
+
 SETTERS = {
     "real": lambda m, a: setattr(a, "real", 9),
     "imag": lambda m, a: setattr(a, "imag", m.arange(3.0)),

@@ -112,6 +112,23 @@ def stays_view(x, f, contiguous=False) -> bool:
     return _strided(q)
 
 
+def view_flags(v):
+    """NumPy's flags of the view ``v``: it does not own its data, it is
+    writeable where writes reach its base, and C/Fortran-contiguous as its
+    elements lie in the memory its chain of views starts from (C, where that
+    is not known)."""
+    shape = tuple(min(n, 2) for n in v.shape)   # a stand-in: the same contiguity
+    p = None if v.names else _positions(v)
+    if p is None or p.size < 2 or (onp.diff(p.ravel()) == 1).all():
+        f = onp.empty(shape, v.dtype)[...]
+    elif (onp.diff(p.ravel(order="F")) == 1).all():
+        f = onp.empty(shape[::-1], v.dtype).T
+    else:
+        f = onp.empty(shape + (2,), v.dtype)[..., 0]
+    f.flags.writeable = v._write is not None
+    return f.flags
+
+
 def memory_axes(x, order):
     """The axes of ``x`` in NumPy's ``order="A"`` or ``"K"`` (a permutation:
     ``transpose(x, axes)`` read in C order is NumPy's read): ``"A"``: all axes
