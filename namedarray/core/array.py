@@ -769,7 +769,8 @@ class View(NamedArray):
     read-only, as NumPy's ``diagonal`` and ``broadcast_to`` are, and a write
     raises ``ValueError``)."""
 
-    __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims")
+    __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims",
+                 "_owns")
 
     @property
     def data(self):
@@ -784,9 +785,12 @@ class View(NamedArray):
     @property
     def base(self):
         """NumPy's ``base``: the array this view's data is read from (the
-        first of a chain of views)."""
+        first of a chain of views; ``None`` for one that owns its data, a
+        Fortran-ordered array)."""
+        if self._owns:
+            return None
         b = self._base
-        while type(b) is View and b._base is not None:
+        while type(b) is View and b._base is not None and not b._owns:
             b = b._base
         return b
 
@@ -838,6 +842,7 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._what = None
     v._base_shape = base.data.shape if base is not None else None
     v._base_dims = base.dims if base is not None else None
+    v._owns = False
     return v
 
 

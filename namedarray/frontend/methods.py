@@ -275,6 +275,7 @@ def install(ns: dict):
     for k, f in props.items():
         setattr(NamedArray, k, property(f, setters.get(k)))
     View.flags = property(views.view_flags)
+    View.strides = property(views.view_strides)
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 
@@ -336,7 +337,11 @@ def install(ns: dict):
     for f in (reshape, astype, fill, sort, partition, view, flatten, to_device,
               __array_namespace__, transpose, compress, ravel, resize):
         setattr(NamedArray, f.__name__, f)
-    NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
+    def copy(self, order="C"):
+        if order == "C" or self.ndim < 2:
+            return rewrap(self, jnp.array(self.data, copy=True))
+        return ns["copy"](self, order=order)     # NumPy's memory order
+    NamedArray.copy = copy
     def round_(self, ndigits=None):
         # a full reduction stands for NumPy's scalar: round() of it is a Python int
         if ndigits is None and not self.shape and not self.names and not self.mapped \
