@@ -599,10 +599,9 @@ class NamedArray:
         return onp.asarray(self._plain("tolist")).tolist()
 
     def __iter__(self):
-        if not self.shape:
+        if not self.shape:      # (raised by iter(), as NumPy's: np.iterable(x) is False)
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self):
         if isinstance(self.data, jax.core.Tracer):

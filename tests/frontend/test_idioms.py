@@ -505,3 +505,13 @@ def test_ravel_multi_index_takes_a_mode_per_dimension(mode, order):
         np.ravel_multi_index(idx, (4, 6), mode=("clip",))
     with pytest.raises(ValueError, match="invalid entry in coordinates array"):
         np.ravel_multi_index(idx, (4, 6), mode=("raise", "wrap"))
+
+
+def test_a_0d_array_is_not_iterable_as_numpy_s():
+    # iter() itself raises, so numpy.iterable (and matplotlib) see a scalar
+    for m in (np, onp):
+        s, v = m.sum(m.ones(3)), m.asarray(2.0)
+        assert not onp.iterable(s) and not onp.iterable(v) and onp.iterable(m.ones(2))
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(v)
+    assert [float(e) for e in np.arange(3.0)] == [0.0, 1.0, 2.0]
