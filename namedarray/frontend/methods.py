@@ -299,10 +299,16 @@ def install(ns: dict):
         views.set_view_data(self, r.data, r.dims)
 
     def resize(self, *new_shape, refcheck=True):
-        """``ndarray.resize``: in place, C order, new elements zero (``np.resize``
-        repeats instead)."""
+        """``ndarray.resize``: in place, in memory order (C, or Fortran for a
+        Fortran-ordered array), new elements zero (``np.resize`` repeats instead)."""
         if len(new_shape) == 1 and not isinstance(new_shape[0], int):
             new_shape = tuple(new_shape[0])
+        if isinstance(self, View) and self._owns:     # Fortran order: resize its memory
+            owner = self._base
+            resize(owner, *new_shape[::-1], refcheck=refcheck)
+            views.set_view_data(self, owner.data.T, owner.dims)
+            self._base_shape, self._base_dims = owner.data.shape, owner.dims
+            return
         if isinstance(self, View) and self._base is not None:
             raise ValueError("resize: cannot resize this array: it does not own its data "
                              "(it is a view; use np.resize(a, new_shape) for a new array)")

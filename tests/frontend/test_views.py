@@ -296,7 +296,14 @@ def test_fortran_arrays_write_and_read_as_numpy_s():
         return (x, m.ravel(x, order="K"), m.ravel(x, order="A"), x.reshape(6),
                 m.shares_memory(x, x.T), m.may_share_memory(x, m.ascontiguousarray(x)),
                 x.T.base is x)
-    for g, w in zip(prog(np), prog(onp)):
+    def resized(m):
+        a = m.array([[0, 1], [2, 3]], order="F")
+        a.resize((3, 3), refcheck=False)      # in memory order, as NumPy's
+        a[0, 2] = 9
+        b = m.array([[0, 1], [2, 3]], order="F")
+        b.resize(2, refcheck=False)
+        return a, m.ravel(a, order="K"), a.strides, a.flags.f_contiguous, b
+    for g, w in zip(prog(np) + resized(np), prog(onp) + resized(onp)):
         onp.testing.assert_array_equal(onp.asarray(g), w)
     with pytest.raises(ValueError, match=r"^array: copy=False, but an array laid out in "
                                          r"order 'F' needs a copy"):
