@@ -52,7 +52,7 @@ _NUMPY_OWN = [
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
     "datetime_data", "isnat", "busday_count", "busday_offset", "is_busday",
-    "datetime_as_string",
+    "datetime_as_string", "nested_iters",
 ]
 
 

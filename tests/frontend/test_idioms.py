@@ -515,3 +515,14 @@ def test_a_0d_array_is_not_iterable_as_numpy_s():
         with pytest.raises(TypeError, match="iteration over a 0-d array"):
             iter(v)
     assert [float(e) for e in np.arange(3.0)] == [0.0, 1.0, 2.0]
+
+
+def test_nested_iters_is_numpy_s():
+    def walk(m):
+        i, j = m.nested_iters(m.arange(12).reshape(2, 3, 2), [[1], [0, 2]],
+                              flags=["multi_index"])
+        return [(i.multi_index, j.multi_index, int(y)) for _ in i for y in j]
+    assert walk(np) == walk(onp)
+    # a device array is read on the host: a write flag is refused, never lost
+    with pytest.raises(ValueError, match="write flag set is read-only"):
+        np.nested_iters(np.arange(4).reshape(2, 2), [[0], [1]], op_flags=["readwrite"])
