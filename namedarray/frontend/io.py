@@ -181,7 +181,8 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
          *, max_header_size=10000):
     """``numpy.load``; the result is a NamedArray, with the names ``save``
     stored (an ``.npz`` file gives a lazy mapping of NamedArrays, as NumPy's
-    ``NpzFile``)."""
+    ``NpzFile``).  ``mmap_mode`` maps a file without names as NumPy's
+    ``memmap`` (host memory: a write reaches the file)."""
     kw = dict(mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
               encoding=encoding, max_header_size=max_header_size)
     if isinstance(file, (str, os.PathLike)):
@@ -192,6 +193,12 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
                 with open(file, "rb") as f:       # the trailer after a mapped file's data
                     f.seek(r.offset + r.nbytes)
                     dims = _trailer(f)
+                if dims is None:
+                    return r        # NumPy's memmap of the file: a write reaches the file
+                if mmap_mode in ("r+", "w+"):
+                    raise ValueError(f"load: mmap_mode={mmap_mode!r} writes to the file, "
+                                     "which a NamedArray (device data) cannot; load it "
+                                     "and np.save it after writing")
             return _loaded(r, dims)
         with open(file, "rb") as f:
             return load(f, **kw)

@@ -121,3 +121,16 @@ def test_host_data_read_back_is_numpys(tmp_path):
     got = np.fromfile(tmp_path / "f.bin")
     assert isinstance(got, np.NamedArray)
     onp.testing.assert_array_equal(onp.asarray(got), onp.arange(3.0))
+
+
+def test_mmap_mode_is_numpy_s_memmap(tmp_path):
+    onp.save(tmp_path / "a.npy", onp.arange(6).reshape(2, 3))
+    x = np.load(tmp_path / "a.npy", mmap_mode="r+")
+    assert type(x) is onp.memmap and type(x[1, :]) is onp.memmap
+    x[0, 0] = 9
+    x.flush()
+    assert onp.load(tmp_path / "a.npy")[0, 0] == 9        # the write reached the file
+    np.save(tmp_path / "w.npy", W)
+    with pytest.raises(ValueError, match=r"^load: mmap_mode='r\+' writes to the file, "
+                                         r"which a NamedArray \(device data\) cannot"):
+        np.load(tmp_path / "w.npy", mmap_mode="r+")
