@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, new, operand, positional, rewrap, zero_dim_array
+from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
 from .engines import host
 from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
@@ -91,12 +91,11 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
 def _laid_out(fn, x, src, order, copy):
     """``x`` (``src`` as an array) in NumPy's memory ``order``: ``"C"``/``"F"``
     (a copy where ``x`` is ``src`` and not so laid out), ``"K"``/``"A"``: a
-    copy keeps a Fortran-ordered ``src``'s order."""
+    copy of a Fortran-ordered array is one too."""
     if x.ndim < 2 or x.names or order not in ("C", "F", "K", "A", None):
         return x
     if order in ("K", "A", None):
-        if x is src or not isinstance(src, NamedArray) or not (
-                contiguous(src, "F") and not contiguous(src, "C")):
+        if x is src or not (type(src) is View and src._owns):
             return x
         order = "F"
     if x is src:
