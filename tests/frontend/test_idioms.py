@@ -330,8 +330,9 @@ def test_predicates_align_by_name():
     assert np.array_equal(u, np.arange(3.0).tag("f")) is False
 
 
-# NumPy's classes over numeric data (matrix, ma.MaskedArray, poly1d) are
-# NumPy's: every function, ufunc and operator given one answers as NumPy's (#24)
+# NumPy's classes over numeric data (matrix, ma.MaskedArray) are NumPy's: every
+# function, ufunc and operator given one answers as NumPy's; the polynomial
+# functions given a poly1d return one (#24)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", PendingDeprecationWarning)
     _M = onp.matrix("1 2; 3 4")

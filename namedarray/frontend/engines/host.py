@@ -198,16 +198,15 @@ def _to_numpy(v):
 
 
 _NUMPY = (onp.ndarray, onp.generic)
-#: NumPy's classes whose numbers mean something a NamedArray's do not
-#: (``matrix``: ``*`` is a product; ``ma.MaskedArray``: masked entries;
-#: ``poly1d``: a polynomial): NumPy's own functions answer for them
-HOST_CLASSES = (onp.matrix, onp.ma.MaskedArray, onp.poly1d)
-_NUMPY_OR_CLASS = (*_NUMPY, onp.poly1d)
+#: NumPy's array classes whose numbers mean something a NamedArray's do not
+#: (``matrix``: ``*`` is a product; ``ma.MaskedArray``: masked entries):
+#: NumPy's own functions answer for them
+HOST_CLASSES = (onp.matrix, onp.ma.MaskedArray)
 
 
 def _host_only(v, classes=True) -> bool:
     t = type(v)    # (by type: isinstance on a NamedArray costs a microsecond)
-    if t is NamedArray or not issubclass(t, _NUMPY_OR_CLASS):
+    if t is NamedArray or not issubclass(t, _NUMPY):
         return False
     if issubclass(t, HOST_CLASSES):
         return classes
@@ -267,8 +266,8 @@ def host_data(f, name, module=onp):
     dtype('<U2')
     >>> np.concatenate([np.array([1, None]), np.arange(2)])
     array([1, None, 0, 1], dtype=object)
-    >>> np.polyval([1, 0], np.poly1d([2, 1]))
-    poly1d([2, 1])
+    >>> np.multiply(np.asmatrix("1 2"), 2)
+    matrix([[2, 4]])
     """
     if not hasattr(module, name) or not callable(getattr(module, name)):
         return f
