@@ -18,7 +18,7 @@ from __future__ import annotations
 from . import fft, lib, linalg, nn, parallel, random, testing
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
-from .frontend import char, emath, rec, strings
+from .frontend import char, emath, ma, rec, strings
 from .frontend.autodiff import grad, value_and_grad
 from .frontend.scan import fold, scan
 from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)

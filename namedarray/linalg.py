@@ -55,6 +55,7 @@ from .core.dims import has_names
 from .frontend.einsum import matmul, tensordot, vecdot
 from .frontend.engines.args import numpy_promoted
 from .frontend.engines.generic import along_names, jit_static, wrap
+from .frontend.engines.host import host_data
 
 LinAlgError = onp.linalg.LinAlgError
 
@@ -472,4 +473,6 @@ vector_norm = _named_norm(globals()["vector_norm"], 99)  # noqa: F821  (axis is 
 _DOT = ("matmul", "vecdot", "tensordot")
 
 _NAMES = sorted([row[0] for row in _TABLE] + list(_DOT))
+# data JAX cannot hold, and NumPy's matrix: NumPy's own linalg answers
+globals().update({n: host_data(globals()[n], n, onp.linalg) for n in _NAMES})
 __all__ = _NAMES + ["LinAlgError"]

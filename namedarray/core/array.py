@@ -599,10 +599,9 @@ class NamedArray:
         return onp.asarray(self._plain("tolist")).tolist()
 
     def __iter__(self):
-        if not self.shape:
+        if not self.shape:      # (raised by iter(), as NumPy's: np.iterable(x) is False)
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self):
         if isinstance(self.data, jax.core.Tracer):
@@ -641,7 +640,10 @@ class NamedArray:
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
         ours = hooks.namespace.UFUNCS.get(uf.__name__)
         if ours is None:
-            return NotImplemented
+            # NumPy's gufuncs (matmul, vecdot, ...): the namespace's functions
+            ours = getattr(hooks.namespace, uf.__name__, None)
+            if ours is None or method != "__call__":
+                return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
         if method == "__call__":
@@ -766,7 +768,8 @@ class View(NamedArray):
     read-only, as NumPy's ``diagonal`` and ``broadcast_to`` are, and a write
     raises ``ValueError``)."""
 
-    __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims")
+    __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims",
+                 "_owns")
 
     @property
     def data(self):
@@ -777,6 +780,18 @@ class View(NamedArray):
                 _DATA.__set__(self, self._read(self._as_made(src)))
                 self._seen = src
         return _DATA.__get__(self)
+
+    @property
+    def base(self):
+        """NumPy's ``base``: the array this view's data is read from (the
+        first of a chain of views; ``None`` for one that owns its data, a
+        Fortran-ordered array)."""
+        if self._owns:
+            return None
+        b = self._base
+        while type(b) is View and b._base is not None and not b._owns:
+            b = b._base
+        return b
 
     def _as_made(self, src):
         """The base's data in the shape it had when this view was made: a
@@ -804,13 +819,6 @@ class View(NamedArray):
             base.data = made.data.reshape(now)
         self._seen = base.data
 
-    @property
-    def flags(self):
-        """As a NumPy view's: it does not own its data, and it is writeable
-        where writes reach its base."""
-        f = onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype)[...]
-        f.flags.writeable = self._write is not None
-        return f.flags
 
 
 def view(data, dims, base, index, mapped=()) -> View:
@@ -833,6 +841,7 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._what = None
     v._base_shape = base.data.shape if base is not None else None
     v._base_dims = base.dims if base is not None else None
+    v._owns = False
     return v
 
 

@@ -8,6 +8,8 @@ positional axes), ``array2string``, ``real_if_close``, ...
 """
 from __future__ import annotations
 
+import sys
+
 import jax.numpy as jnp
 from jax.core import Tracer
 import numpy as onp
@@ -179,7 +181,10 @@ def real_if_close(a, tol=100):
 
 
 def isfortran(a):
-    return False
+    """``numpy.isfortran``: Fortran-contiguous and not C-contiguous (a
+    transpose, as NumPy's)."""
+    f = operand(a).flags
+    return bool(f.f_contiguous and not f.c_contiguous)
 
 
 def array2string(a, *args, **kw):
@@ -192,6 +197,30 @@ def array_repr(a, *args, **kw):
 
 def array_str(a, *args, **kw):
     return onp.array_str(onp.asarray(asarray(a)), *args, **kw)
+
+
+# -- NumPy's matrix: a class over host data (engines/host.py) ---------------
+def asmatrix(data, dtype=None):
+    """``numpy.asmatrix``: NumPy's matrix over the host data ``data`` (a
+    string, a list, a NumPy array), without a copy as NumPy's.  A NamedArray
+    cannot be viewed so (its data is on the device, and a later write to it
+    would not show): ``np.matrix(x)`` makes the copy."""
+    if isinstance(data, NamedArray):
+        raise TypeError("asmatrix: data is a NamedArray, which NumPy's matrix cannot "
+                        "view (a later write to it would not show); np.matrix(data) "
+                        "makes a copy")
+    return onp.asmatrix(data, dtype)
+
+
+def bmat(obj, ldict=None, gdict=None):
+    """``numpy.bmat``: NumPy's matrix of the blocks ``obj`` (a string names
+    them in the caller's variables, as in NumPy)."""
+    if isinstance(obj, str) and gdict is None:
+        caller = sys._getframe(1)
+        ldict, gdict = caller.f_locals, caller.f_globals
+    if isinstance(obj, NamedArray):
+        obj = onp.asarray(obj)
+    return onp.bmat(obj, ldict, gdict)
 
 
 __all__ = [n for n, v in list(globals().items())

@@ -15,12 +15,13 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, new, operand, positional, rewrap, zero_dim_array
+from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
 from .engines import host
 from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
 from .engines.generic import generic
 from .engines.results import allocating
 from .engines.select import result_type
+from .engines.views import contiguous, fortran
 from .joining import stack
 
 
@@ -72,39 +73,66 @@ def _host_cast(dtype) -> bool:
     return jax.dtypes.canonicalize_dtype(dt) == dt
 
 
-def array(object, dtype=None, *, copy=True, order="K", subok=True, ndmin=0, like=None):
-    """``numpy.array``: a new array (a copy unless ``copy=False`` allows otherwise)."""
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
+          like=None):
+    """``numpy.array``: a new array (a copy unless ``copy=False`` allows otherwise);
+    ``ndmax`` (the depth of nesting read) is NumPy's reading of ``object``."""
+    if ndmax:
+        object = onp.array(object, dtype=dtype, ndmax=ndmax)
     x = asarray(object, dtype=dtype)
     if copy and isinstance(object, NamedArray):
         x = rewrap(x, jnp.array(x.data, copy=True))
     if ndmin > x.ndim:
         x = new(x.data.reshape((1,) * (ndmin - x.ndim) + x.data.shape), (None,) * (
             ndmin - x.ndim) + x.dims, x.mapped)
-    return zero_dim_array(x)
+    return zero_dim_array(_laid_out("array", x, object, order, copy))
+
+
+def _laid_out(fn, x, src, order, copy):
+    """``x`` (``src`` as an array) in NumPy's memory ``order``: ``"C"``/``"F"``
+    (a copy where ``x`` is ``src`` and not so laid out), ``"K"``/``"A"``: a
+    copy of a Fortran-ordered array is one too."""
+    if x.ndim < 2 or x.names or order not in ("C", "F", "K", "A", None):
+        return x
+    if order in ("K", "A", None):
+        if x is src or not (type(src) is View and src._owns):
+            return x
+        order = "F"
+    if x is src:
+        if contiguous(x, order):
+            return x
+        if copy is False:
+            raise ValueError(f"{fn}: copy=False, but an array laid out in order "
+                             f"{order!r} needs a copy")
+    x = new(x.data, x.dims, x.mapped)
+    return fortran(x) if order == "F" else x
 
 
 asanyarray = asarray
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
-    """``numpy.ascontiguousarray``: ``asarray``, at least 1-d as in NumPy.
+    """``numpy.ascontiguousarray``: ``asarray``, at least 1-d and C-ordered
+    (a copy of a Fortran-ordered or strided view) as in NumPy.
 
     >>> import namedarray as np
     >>> np.ascontiguousarray(3.0)
     array([3.])
     """
-    return array(a, dtype=dtype, copy=False, ndmin=1)
+    return array(a, dtype=dtype, copy=None, order="C", ndmin=1)
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    """``numpy.asfortranarray``: ``asarray``, at least 1-d as in NumPy (the
-    memory order is XLA's).
+    """``numpy.asfortranarray``: ``asarray``, at least 1-d and Fortran-ordered
+    as in NumPy.
 
     >>> import namedarray as np
     >>> np.asfortranarray(np.int8(3))
     array([3], dtype=int8)
+    >>> np.asfortranarray(np.ones((2, 3))).flags.f_contiguous
+    True
     """
-    return array(a, dtype=dtype, copy=False, ndmin=1)
+    return array(a, dtype=dtype, copy=None, order="F", ndmin=1)
 
 
 def _leaves(a):
@@ -123,13 +151,35 @@ def _stack_nested(a, dtype):
 
 
 def copy(a, order="K", subok=False):
-    """``numpy.copy``."""
+    """``numpy.copy`` (in NumPy's memory ``order``)."""
     x = asarray(a)
-    return rewrap(x, jnp.array(x.data, copy=True))
+    return _laid_out("copy", rewrap(x, jnp.array(x.data, copy=True)), x, order, True)
+
+
+_FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+          "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "ALIGNED", "ALIGNED": "ALIGNED",
+          "W": "WRITEABLE", "WRITEABLE": "WRITEABLE", "O": "OWNDATA", "OWNDATA": "OWNDATA",
+          "E": "E", "ENSUREARRAY": "E"}
 
 
 def require(a, dtype=None, requirements=None, *, like=None):
-    return asarray(a, dtype=dtype)
+    """``numpy.require``: ``a`` as an array with the ``requirements`` flags
+    (a copy where it lacks one), as NumPy's."""
+    if not requirements:
+        return asarray(a, dtype=dtype)
+    try:
+        req = {_FLAGS[r.upper()] for r in requirements}
+    except KeyError as e:
+        raise KeyError(f"require: requirements has {e.args[0]!r}, not one of "
+                       f"{sorted(_FLAGS)}") from None
+    req.discard("E")
+    if {"C", "F"} <= req:
+        raise ValueError('require: requirements cannot have both "C" and "F" order')
+    order = "C" if "C" in req else "F" if "F" in req else "A"
+    x = array(a, dtype=dtype, order=order, copy=None)
+    if any(not x.flags[r] for r in req - {"C", "F"}):
+        return copy(x, order=order)
+    return x
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -167,9 +217,11 @@ def _creator(name):
         dims = _shape_arg(name, shape)
         dtype = float if dtype is None else dtype
         if host.creates(dims):      # on the host: no program to compile
-            return positional(to_device(hfn(dims, dtype), fresh=True))
-        with allocating(name):
-            return positional(jfn(dims, dtype=dtype))
+            r = positional(to_device(hfn(dims, dtype), fresh=True))
+        else:
+            with allocating(name):
+                r = positional(jfn(dims, dtype=dtype))
+        return fortran(r) if order == "F" else r
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}``: a new positional array (default dtype float64)."
     return f
@@ -207,6 +259,11 @@ def _big_int_fill(v, dt):
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; the dtype is that of ``numpy.array(fill_value)`` by default."""
+    r = _full(shape, fill_value, dtype)
+    return fortran(r) if order == "F" else r
+
+
+def _full(shape, fill_value, dtype):
     check_dtype("full", dtype)
     dims = _shape_arg("full", shape)
     if isinstance(fill_value, (str, bytes)):

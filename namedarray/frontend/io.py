@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, check_dims, positional, zero_dim_array
+from ..core.config import holds
 from .creation import asarray
 
 _TRAILER = b"\x93NAMEDARRAY-DIMS"     # then a 4-byte little-endian length, then JSON
@@ -98,14 +99,19 @@ def savetxt(fname, X, *args, **kw):
 def _from_numpy(fn):
     def f(*args, **kw):
         r = fn(*args, **kw)
+        if not isinstance(r, onp.ndarray) or not holds(r.dtype):
+            return r        # data JAX cannot hold stays NumPy's (DESIGN §6c)
         # a 0-d array read back is NumPy's 0-d array, not its scalar
-        return zero_dim_array(positional(jnp.asarray(r))) if isinstance(r, onp.ndarray) else r
+        return zero_dim_array(positional(jnp.asarray(r)))
     f.__name__ = f.__qualname__ = fn.__name__
-    f.__doc__ = f"``numpy.{fn.__name__}``; the result is a NamedArray."
+    f.__doc__ = (f"``numpy.{fn.__name__}``; the result is a NamedArray (NumPy's array "
+                 "for data JAX cannot hold).")
     return f
 
 
 def _named(fn, data, dims):
+    if not holds(data.dtype):
+        return data         # data JAX cannot hold stays NumPy's (DESIGN §6c)
     a = jnp.asarray(data)
     if dims is None:
         return zero_dim_array(positional(a))   # a stored 0-d array, as NumPy loads it
@@ -175,7 +181,8 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
          *, max_header_size=10000):
     """``numpy.load``; the result is a NamedArray, with the names ``save``
     stored (an ``.npz`` file gives a lazy mapping of NamedArrays, as NumPy's
-    ``NpzFile``)."""
+    ``NpzFile``).  ``mmap_mode`` maps a file without names as NumPy's
+    ``memmap`` (host memory: a write reaches the file)."""
     kw = dict(mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
               encoding=encoding, max_header_size=max_header_size)
     if isinstance(file, (str, os.PathLike)):
@@ -186,6 +193,12 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
                 with open(file, "rb") as f:       # the trailer after a mapped file's data
                     f.seek(r.offset + r.nbytes)
                     dims = _trailer(f)
+                if dims is None:
+                    return r        # NumPy's memmap of the file: a write reaches the file
+                if mmap_mode in ("r+", "w+"):
+                    raise ValueError(f"load: mmap_mode={mmap_mode!r} writes to the file, "
+                                     "which a NamedArray (device data) cannot; load it "
+                                     "and np.save it after writing")
             return _loaded(r, dims)
         with open(file, "rb") as f:
             return load(f, **kw)
@@ -208,6 +221,9 @@ genfromtxt = _from_numpy(onp.genfromtxt)
 
 
 fromregex = _from_numpy(onp.fromregex)
+
+
+fromfile = _from_numpy(onp.fromfile)
 
 
 __all__ = [n for n, v in list(globals().items())

@@ -11,6 +11,7 @@ The frontend installs them on the core type when it is imported
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 import types
 
@@ -24,6 +25,7 @@ from .engines import views
 from .engines.views import viewed
 from .engines.args import check_dtype
 from .engines.generic import generic
+from .engines.host import HOST_CLASSES
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -107,11 +109,16 @@ def _resize_flat(ns, x, v):
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
-    def binary(f):
+    def binary(f, py):
+        # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
         def op(self, other):
+            if isinstance(other, HOST_CLASSES):
+                return py(onp.asarray(self), other)
             return f(self, other)
 
         def rop(self, other):
+            if isinstance(other, HOST_CLASSES):
+                return py(other, onp.asarray(self))
             return f(other, self)
 
         def iop(self, other):
@@ -121,15 +128,16 @@ def install(ns: dict):
 
     for short, name in _BINARY.items():
         if name == "divmod":
-            op, rop, _ = binary(uf[name])
+            op, rop, _ = binary(uf[name], divmod)
             NamedArray.__divmod__, NamedArray.__rdivmod__ = op, rop
             continue
-        op, rop, iop = binary(uf[name])
+        op, rop, iop = binary(uf[name], getattr(operator, f"{short}_"
+                                                if short in ("and", "or") else short))
         setattr(NamedArray, f"__{short}__", op)
         setattr(NamedArray, f"__r{short}__", rop)
         setattr(NamedArray, f"__i{short}__", iop)
     for short, name in _COMPARE.items():
-        setattr(NamedArray, f"__{short}__", binary(uf[name])[0])
+        setattr(NamedArray, f"__{short}__", binary(uf[name], getattr(operator, short))[0])
     for short, name in _UNARY.items():
         setattr(NamedArray, f"__{short}__", (lambda f: lambda self: f(self))(uf[name]))
 
@@ -266,6 +274,8 @@ def install(ns: dict):
                    Ellipsis, _resize_flat(ns, self, v))}
     for k, f in props.items():
         setattr(NamedArray, k, property(f, setters.get(k)))
+    View.flags = property(views.view_flags)
+    View.strides = property(views.view_strides)
     def fill(self, value):
         self._assign("fill", ns["full_like"](self, value))
 
@@ -289,10 +299,16 @@ def install(ns: dict):
         views.set_view_data(self, r.data, r.dims)
 
     def resize(self, *new_shape, refcheck=True):
-        """``ndarray.resize``: in place, C order, new elements zero (``np.resize``
-        repeats instead)."""
+        """``ndarray.resize``: in place, in memory order (C, or Fortran for a
+        Fortran-ordered array), new elements zero (``np.resize`` repeats instead)."""
         if len(new_shape) == 1 and not isinstance(new_shape[0], int):
             new_shape = tuple(new_shape[0])
+        if isinstance(self, View) and self._owns:     # Fortran order: resize its memory
+            owner = self._base
+            resize(owner, *new_shape[::-1], refcheck=refcheck)
+            views.set_view_data(self, owner.data.T, owner.dims)
+            self._base_shape, self._base_dims = owner.data.shape, owner.dims
+            return
         if isinstance(self, View) and self._base is not None:
             raise ValueError("resize: cannot resize this array: it does not own its data "
                              "(it is a view; use np.resize(a, new_shape) for a new array)")
@@ -327,7 +343,11 @@ def install(ns: dict):
     for f in (reshape, astype, fill, sort, partition, view, flatten, to_device,
               __array_namespace__, transpose, compress, ravel, resize):
         setattr(NamedArray, f.__name__, f)
-    NamedArray.copy = lambda self, order="K": rewrap(self, jnp.array(self.data, copy=True))
+    def copy(self, order="C"):
+        if order == "C" or self.ndim < 2:
+            return rewrap(self, jnp.array(self.data, copy=True))
+        return ns["copy"](self, order=order)     # NumPy's memory order
+    NamedArray.copy = copy
     def round_(self, ndigits=None):
         # a full reduction stands for NumPy's scalar: round() of it is a Python int
         if ndigits is None and not self.shape and not self.names and not self.mapped \

@@ -52,7 +52,7 @@ _NUMPY_OWN = [
     "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
     "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
     "datetime_data", "isnat", "busday_count", "busday_offset", "is_busday",
-    "datetime_as_string",
+    "datetime_as_string", "nested_iters",
 ]
 
 
@@ -249,8 +249,10 @@ def _namespace():
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     # data JAX cannot hold (object, str, bytes, structured, datetime) is
     # NumPy's own ndarray, and every function given it answers as NumPy's
+    # (bmat reads its caller's variables, so it is called directly)
     for n, v in ns.items():
-        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_"):
+        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") \
+                and n != "bmat":
             ns[n] = host_data(v, n)
     return ns
 

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import positional
+from ..core.array import NamedArray, positional
 from .checked import convolve
 from .creation import arange, asarray
 from .elementwise import UFUNCS, exact_divide
@@ -606,7 +606,20 @@ def _polyval(p, x):
 
 _polyval.__name__ = _polyval.__qualname__ = "polyval"
 _polyval.__signature__ = inspect.signature(onp.polyval)
-polyval = wrap(numpy_args(_polyval, "polyval"), "polyval")
+_polyval_at = wrap(numpy_args(_polyval, "polyval"), "polyval")
+
+
+@functools.wraps(_polyval_at)
+def polyval(p, x):
+    if isinstance(x, onp.poly1d):   # p of a polynomial: NumPy's poly1d composition
+        if isinstance(p, NamedArray):
+            if isinstance(p.data, jax.core.Tracer):
+                raise TypeError("polyval: a numpy.poly1d result cannot hold a traced "
+                                "value; under a JAX transformation pass x's coefficients "
+                                "(x.coeffs) as an array instead of the poly1d")
+            p = onp.asarray(p)
+        return onp.polyval(p, x)
+    return _polyval_at(p, x)
 
 
 def _finite(d) -> bool:

@@ -211,6 +211,24 @@ def test_out_and_where(dt, shape, data):
     assert_same(o2, _numpy(onp.multiply, x, y).astype(exp_add.dtype))
 
 
+def test_out_may_be_numpy_s_array():
+    # an nditer's operand: the result is written into NumPy's memory
+    def prog(m):
+        o1, o2, o3, o4 = onp.full(3, 9.0), onp.full(2, 9.0), onp.zeros(2), onp.zeros((2, 3))
+        r1 = m.add(m.ones(3), 1, out=o1, where=m.array([True, False, True]))
+        r2 = m.sum(m.ones((2, 2)), axis=0, out=o2)
+        r3 = m.divmod(m.arange(2.0), 2, out=(o3, onp.zeros(2)))
+        m.multiply(m.arange(3), 2, o4)
+        assert r1 is o1 and r2 is o2 and r3[0] is o3
+        return o1, o2, o3, o4
+    for g, w in zip(prog(np), prog(onp)):
+        assert type(g) is onp.ndarray
+        onp.testing.assert_array_equal(g, w)
+    with pytest.raises(TypeError, match=r"^add: cannot cast the result from float64 to "
+                                        r"the target's int64 with casting rule 'same_kind'"):
+        np.add(np.ones(3), 1, out=onp.zeros(3, int))
+
+
 def test_out_casting_error():
     out = np.zeros(3, dtype=np.int64)
     with pytest.raises(TypeError, match="divide: cannot cast the result from float64"):

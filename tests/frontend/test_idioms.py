@@ -1,6 +1,8 @@
 """NumPy idioms of real programs, against NumPy: index tricks (``mgrid``,
 ``ogrid``, ``r_``, ``c_``, ``s_``, ``index_exp``), whole-array truth as Python
 bools, scalars from full reductions, ``True_``/``False_``."""
+import warnings
+
 import jax
 import numpy as onp
 import pytest
@@ -328,6 +330,79 @@ def test_predicates_align_by_name():
     assert np.array_equal(u, np.arange(3.0).tag("f")) is False
 
 
+# NumPy's classes over numeric data (matrix, ma.MaskedArray) are NumPy's: every
+# function, ufunc and operator given one answers as NumPy's; the polynomial
+# functions given a poly1d return one (#24)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", PendingDeprecationWarning)
+    _M = onp.matrix("1 2; 3 4")
+_MA = onp.ma.masked_less(onp.arange(4.0), 2)
+HOST_CLASSES = [
+    lambda m: m.asmatrix("1 2; 3 4"),
+    lambda m: m.bmat([[_M, _M], [_M, _M]]),
+    lambda m: m.bmat(m.arange(4).reshape(2, 2)),
+    lambda m: m.array(_M, subok=True),
+    lambda m: m.asanyarray(_M),
+    lambda m: m.asarray(_M),
+    lambda m: m.array(_MA),
+    lambda m: m.copy(_M),
+    lambda m: m.arange(4).reshape(2, 2) * _M,
+    lambda m: _M * m.arange(4).reshape(2, 2),
+    lambda m: _M ** 2 - m.ones((2, 2)),
+    lambda m: m.ones((2, 2)) @ _M,
+    lambda m: _M @ m.ones((2, 2)),
+    lambda m: m.multiply(_M, m.arange(4).reshape(2, 2)),
+    lambda m: m.dot(m.arange(4).reshape(2, 2), _M),
+    lambda m: m.sum(_M, axis=0),
+    lambda m: m.linalg.inv(_M),
+    lambda m: m.concatenate([_MA, m.arange(2.0)]),
+    lambda m: m.arange(4.0) + _MA,
+    lambda m: m.ma.masked_less(m.arange(4), 2),
+    lambda m: m.ma.concatenate([_MA, m.arange(2.0)]),
+    lambda m: m.polyval([3, 0, 1], m.poly1d(5)),
+    lambda m: m.polyadd(m.poly1d([1, 2]), m.arange(2)),
+    lambda m: m.array([[1, 2], [3, 4]], dtype=object, ndmax=1),
+    lambda m: m.array([[1, 2], [3, 4]], ndmax=2),
+    lambda m: m.linalg.outer(m.array(["a", "b"], dtype=object), [1, 2]),
+]
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+@pytest.mark.parametrize("make", HOST_CLASSES)
+def test_numpy_s_classes_are_answered_by_numpy(make):
+    want, got = make(onp), make(np)
+    if type(want) is onp.ndarray and want.dtype.kind != "O":
+        assert type(got) is np.NamedArray          # a plain array: the device's
+    else:
+        assert type(got) is type(want)
+    assert onp.asarray(got).dtype == onp.asarray(want).dtype
+    onp.testing.assert_array_equal(onp.asarray(got), onp.asarray(want))
+    if isinstance(want, onp.ma.MaskedArray):
+        onp.testing.assert_array_equal(got.mask, want.mask)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_bmat_names_blocks_in_the_callers_variables():
+    A, B = onp.asmatrix("1 1; 1 1"), np.eye(2)     # noqa: F841 (named in the string)
+    onp.testing.assert_array_equal(np.bmat("A,B; B,A"), onp.bmat("A,B; B,A"))
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_asmatrix_of_a_device_array_raises():
+    # NumPy's matrix would be a view: a later write to the array would not show
+    with pytest.raises(TypeError, match=r"^asmatrix: data is a NamedArray, which NumPy's "
+                                        r"matrix cannot view .*np.matrix\(data\) makes a copy"):
+        np.asmatrix(np.eye(2))
+    assert type(np.matrix(np.eye(2))) is onp.matrix
+
+
+def test_numpy_arrays_matmul_device_arrays():
+    a, b = onp.arange(4.0).reshape(2, 2), np.arange(4.0).reshape(2, 2)
+    got = a @ b
+    assert type(got) is np.NamedArray
+    onp.testing.assert_array_equal(onp.asarray(got), a @ a)
+
+
 @pytest.mark.parametrize("mod", ["char", "strings", "rec"])
 def test_string_and_record_modules_are_numpy_s(mod):
     """np.char, np.strings, np.rec have NumPy's names: NumPy's own functions
@@ -431,3 +506,24 @@ def test_ravel_multi_index_takes_a_mode_per_dimension(mode, order):
         np.ravel_multi_index(idx, (4, 6), mode=("clip",))
     with pytest.raises(ValueError, match="invalid entry in coordinates array"):
         np.ravel_multi_index(idx, (4, 6), mode=("raise", "wrap"))
+
+
+def test_a_0d_array_is_not_iterable_as_numpy_s():
+    # iter() itself raises, so numpy.iterable (and matplotlib) see a scalar
+    for m in (np, onp):
+        s, v = m.sum(m.ones(3)), m.asarray(2.0)
+        assert not onp.iterable(s) and not onp.iterable(v) and onp.iterable(m.ones(2))
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(v)
+    assert [float(e) for e in np.arange(3.0)] == [0.0, 1.0, 2.0]
+
+
+def test_nested_iters_is_numpy_s():
+    def walk(m):
+        i, j = m.nested_iters(m.arange(12).reshape(2, 3, 2), [[1], [0, 2]],
+                              flags=["multi_index"])
+        return [(i.multi_index, j.multi_index, int(y)) for _ in i for y in j]
+    assert walk(np) == walk(onp)
+    # a device array is read on the host: a write flag is refused, never lost
+    with pytest.raises(ValueError, match="write flag set is read-only"):
+        np.nested_iters(np.arange(4).reshape(2, 2), [[0], [1]], op_flags=["readwrite"])

@@ -97,3 +97,40 @@ def test_orbax_round_trip(tmp_path):
     back = ckptr.restore(tmp_path / "ckpt", target)
     _same(back["w"], W)
     _same(back["layers"][0]["b"], B)
+
+
+def test_host_data_read_back_is_numpys(tmp_path):
+    # structured and string data JAX cannot hold: NumPy's array, as NumPy reads it
+    text = "M 21 72.1\nF 35 58.3\n"
+    dt = {"names": ("g", "age", "w"), "formats": ("S1", "i4", "f4")}
+    want = onp.loadtxt(io.StringIO(text), dtype=dt)
+    got = np.loadtxt(io.StringIO(text), dtype=dt)
+    assert type(got) is onp.ndarray and got.dtype == want.dtype
+    onp.testing.assert_array_equal(got, want)
+    got = np.genfromtxt(io.StringIO("a,1\nb,2"), dtype="S1,i8", delimiter=",")
+    onp.testing.assert_array_equal(got, onp.genfromtxt(io.StringIO("a,1\nb,2"),
+                                                       dtype="S1,i8", delimiter=","))
+    rec = onp.array([((10, 0), 98.25)], dtype=[("t", [("m", "i8"), ("s", "i8")]),
+                                              ("temp", "f8")])
+    rec.tofile(tmp_path / "r.bin")
+    onp.testing.assert_array_equal(np.fromfile(tmp_path / "r.bin", dtype=rec.dtype), rec)
+    onp.save(tmp_path / "r.npy", rec)
+    assert np.load(tmp_path / "r.npy").dtype == rec.dtype
+    # numeric data read back is a NamedArray
+    onp.arange(3.0).tofile(tmp_path / "f.bin")
+    got = np.fromfile(tmp_path / "f.bin")
+    assert isinstance(got, np.NamedArray)
+    onp.testing.assert_array_equal(onp.asarray(got), onp.arange(3.0))
+
+
+def test_mmap_mode_is_numpy_s_memmap(tmp_path):
+    onp.save(tmp_path / "a.npy", onp.arange(6).reshape(2, 3))
+    x = np.load(tmp_path / "a.npy", mmap_mode="r+")
+    assert type(x) is onp.memmap and type(x[1, :]) is onp.memmap
+    x[0, 0] = 9
+    x.flush()
+    assert onp.load(tmp_path / "a.npy")[0, 0] == 9        # the write reached the file
+    np.save(tmp_path / "w.npy", W)
+    with pytest.raises(ValueError, match=r"^load: mmap_mode='r\+' writes to the file, "
+                                         r"which a NamedArray \(device data\) cannot"):
+        np.load(tmp_path / "w.npy", mmap_mode="r+")

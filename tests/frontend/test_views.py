@@ -217,6 +217,109 @@ def test_shares_memory_follows_the_views(name):
         assert type(got) is bool
 
 
+BASES = {
+    "slice": lambda m, x: x[1:], "slice of a slice": lambda m, x: x[1:][:, ::2],
+    "T": lambda m, x: x.T, "reshape": lambda m, x: x.reshape(12),
+    "diagonal": lambda m, x: m.diagonal(x), "atleast_3d": lambda m, x: m.atleast_3d(x),
+    "broadcast_to": lambda m, x: m.broadcast_to(x, (2, 3, 4)),
+    "copy": lambda m, x: x.copy(), "ufunc": lambda m, x: x + 1,
+}
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_base_is_numpys(name):
+    x, y = np.arange(12).reshape(3, 4), onp.arange(12).reshape(3, 4)
+    x, y = x.copy(), y.copy()          # own their data
+    assert x.base is None and y.base is None
+    assert (BASES[name](np, x).base is x) == (BASES[name](onp, y).base is y)
+
+
+LAYOUTS = {
+    "whole": lambda x: x, "T": lambda x: x.T, "size-1 slice": lambda x: x[::2],
+    "strided": lambda x: x[:, ::2], "row": lambda x: x[0], "column": lambda x: x[:, 0],
+    "last index": lambda x: x[..., 0], "transpose": lambda x: x.transpose(1, 0, 2),
+    "row T": lambda x: x[0].T, "T row": lambda x: x.T[0], "flat step": lambda x: x.reshape(24)[::3],
+    "reversed": lambda x: x[0, 0, ::-1], "swapaxes": lambda x: x.swapaxes(0, 2)[:, :, :1],
+    "diagonal": lambda x: x[0].diagonal(),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_view_flags_and_isfortran_are_numpys(name):
+    x, y = np.arange(24).reshape(2, 3, 4), onp.arange(24).reshape(2, 3, 4)
+    got, want = LAYOUTS[name](x).flags, LAYOUTS[name](y).flags
+    for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
+        assert got[k] == want[k], k
+    assert np.isfortran(LAYOUTS[name](x)) == onp.isfortran(LAYOUTS[name](y))
+
+
+ORDERED = {
+    "ones": lambda m: m.ones((2, 3), order="F"),
+    "zeros": lambda m: m.zeros((2, 3), dtype=int, order="F"),
+    "full": lambda m: m.full((2, 3), 7, order="F"),
+    "array": lambda m: m.array([[1, 2, 3], [4, 5, 6]], order="F"),
+    "array of F": lambda m: m.array(m.ones((2, 3), order="F")),
+    "array C of F": lambda m: m.array(m.ones((2, 3), order="F"), order="C"),
+    "asarray of F": lambda m: m.asarray(m.ones((2, 3), order="F")),
+    "F.T": lambda m: m.ones((2, 3), order="F").T,
+    "F row": lambda m: m.arange(6.0).reshape(2, 3).copy(order="F")[0],
+    "F column": lambda m: m.arange(6.0).reshape(2, 3).copy(order="F")[:, 0],
+    "copy of F": lambda m: m.copy(m.ones((2, 3), order="F")),
+    "F.copy()": lambda m: m.ones((2, 3), order="F").copy(),
+    "ascontiguousarray": lambda m: m.ascontiguousarray(m.ones((2, 3), order="F")),
+    "asfortranarray": lambda m: m.asfortranarray(m.ones((2, 3))),
+    "asfortranarray of T": lambda m: m.asfortranarray(m.ones((2, 3)).T),
+    "require F": lambda m: m.require(m.arange(6).reshape(2, 3), requirements="F"),
+    "require O": lambda m: m.require(m.arange(6).reshape(2, 3), requirements=["O"]),
+    "require CW": lambda m: m.require(m.ones((2, 3), order="F"), requirements=["C", "W"]),
+    "3-d": lambda m: m.ones((2, 3, 4), order="F")[:, 1:],
+}
+
+
+@pytest.mark.parametrize("name", ORDERED)
+def test_memory_order_F_is_numpys(name):
+    got, want = ORDERED[name](np), ORDERED[name](onp)
+    for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE"):
+        assert got.flags[k] == want.flags[k], k
+    assert got.strides == want.strides and (got.base is None) == (want.base is None)
+    assert np.isfortran(got) == onp.isfortran(want)
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+
+
+def test_fortran_arrays_write_and_read_as_numpy_s():
+    def prog(m):
+        x = m.zeros((2, 3), order="F")
+        x[0, 1] = 5
+        x.T[2, 1] = 7
+        y = x[:, 1]
+        y += 1
+        return (x, m.ravel(x, order="K"), m.ravel(x, order="A"), x.reshape(6),
+                m.shares_memory(x, x.T), m.may_share_memory(x, m.ascontiguousarray(x)),
+                x.T.base is x)
+    def resized(m):
+        a = m.array([[0, 1], [2, 3]], order="F")
+        a.resize((3, 3), refcheck=False)      # in memory order, as NumPy's
+        a[0, 2] = 9
+        b = m.array([[0, 1], [2, 3]], order="F")
+        b.resize(2, refcheck=False)
+        return a, m.ravel(a, order="K"), a.strides, a.flags.f_contiguous, b
+    for g, w in zip(prog(np) + resized(np), prog(onp) + resized(onp)):
+        onp.testing.assert_array_equal(onp.asarray(g), w)
+    with pytest.raises(ValueError, match=r"^array: copy=False, but an array laid out in "
+                                         r"order 'F' needs a copy"):
+        np.array(np.ones((2, 3)), order="F", copy=False)
+    with pytest.raises(ValueError, match=r'^require: requirements cannot have both "C" '
+                                         r'and "F"'):
+        np.require(np.ones((2, 2)), requirements="CF")
+
+
+@pytest.mark.parametrize("name", [n for n in LAYOUTS if n not in ("size-1 slice", "swapaxes")])
+def test_view_strides_are_numpys(name):
+    # (a length-1 axis has its C stride: any stride addresses its one element)
+    x, y = np.arange(24).reshape(2, 3, 4), onp.arange(24).reshape(2, 3, 4)
+    assert LAYOUTS[name](x).strides == LAYOUTS[name](y).strides
+
+
 SETTERS = {
     "real": lambda m, a: setattr(a, "real", 9),
     "imag": lambda m, a: setattr(a, "imag", m.arange(3.0)),

@@ -201,35 +201,43 @@ def _to_numpy(v):
 
 
 _NUMPY = (onp.ndarray, onp.generic)
+#: NumPy's array classes whose numbers mean something a NamedArray's do not
+#: (``matrix``: ``*`` is a product; ``ma.MaskedArray``: masked entries):
+#: NumPy's own functions answer for them
+HOST_CLASSES = (onp.matrix, onp.ma.MaskedArray)
 
 
-def _host_only(v) -> bool:
+def _host_only(v, classes=True) -> bool:
     t = type(v)    # (by type: isinstance on a NamedArray costs a microsecond)
-    return t is not NamedArray and issubclass(t, _NUMPY) and v.dtype.kind not in "biufc" \
-        and not holds(v.dtype)
+    if t is NamedArray or not issubclass(t, _NUMPY):
+        return False
+    if issubclass(t, HOST_CLASSES):
+        return classes
+    return v.dtype.kind not in "biufc" and not holds(v.dtype)
 
 
-def any_host(vals) -> bool:
-    """Whether a NumPy array (or scalar) namedarray cannot hold is among
-    ``vals`` or in a list or tuple among them."""
+def any_host(vals, classes=True) -> bool:
+    """Whether a NumPy array (or scalar) namedarray cannot hold, or one of
+    :data:`HOST_CLASSES` (unless not ``classes``), is among ``vals`` or in a
+    list or tuple among them."""
     for v in vals:
         t = type(v)
         if t is NamedArray:
             continue
         if t is list or t is tuple:
             for e in v:
-                if type(e) is not NamedArray and _host_only(e):
+                if _host_only(e, classes):
                     return True
-        elif _host_only(v):
+        elif _host_only(v, classes):
             return True
     return False
 
 
-def numpy_call(name, args, kwargs, method=None):
+def numpy_call(name, args, kwargs, method=None, module=onp):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments as NumPy
     has them: what a function given data namedarray cannot hold (object,
     string, bytes, structured, datetime) answers, NumPy's result or NumPy's error."""
-    f = getattr(onp, name)
+    f = getattr(module, name)
     f = getattr(f, method) if method else f
     return f(*[_to_numpy(a) for a in args], **{k: _to_numpy(v) for k, v in kwargs.items()})
 
@@ -245,29 +253,43 @@ def host_method(m):
     return g
 
 
-def host_data(f, name):
+#: the conversions whose result is a plain array (NumPy's ``subok=False``):
+#: one of :data:`HOST_CLASSES` given to them is converted, as NumPy converts it
+CONVERSIONS = frozenset(("array", "asarray", "ascontiguousarray", "asfortranarray",
+                         "asarray_chkfinite", "copy"))
+
+
+def host_data(f, name, module=onp):
     """``f`` (the namespace's ``name``), which on data namedarray cannot hold
-    (``args.unsupported``'s error) answers as NumPy's ``name`` does.
+    (``args.unsupported``'s error) or on one of :data:`HOST_CLASSES` answers
+    as NumPy's ``name`` (of ``module``) does.
 
     >>> import namedarray as np
     >>> np.array(["a", "bc"]).dtype
     dtype('<U2')
     >>> np.concatenate([np.array([1, None]), np.arange(2)])
     array([1, None, 0, 1], dtype=object)
+    >>> np.multiply(np.asmatrix("1 2"), 2)
+    matrix([[2, 4]])
     """
-    if not hasattr(onp, name) or not callable(getattr(onp, name)):
+    if not hasattr(module, name) or not callable(getattr(module, name)):
         return f
+    converts = name in CONVERSIONS
 
     @functools.wraps(f)
     def g(*args, **kwargs):
         if any_host(args) or kwargs and any_host(kwargs.values()):
-            return numpy_call(name, args, kwargs)
+            if not converts or kwargs.get("subok") or any_host(args, False) or \
+                    kwargs and any_host(kwargs.values(), False):
+                return numpy_call(name, args, kwargs, module=module)
+            # a conversion of one of NumPy's classes: its array, as NumPy's
+            args = [onp.asarray(a) if isinstance(a, HOST_CLASSES) else a for a in args]
         try:
             return f(*args, **kwargs)
         except TypeError as e:
             if not host_data_error(e):
                 raise
-            return numpy_call(name, args, kwargs)
+            return numpy_call(name, args, kwargs, module=module)
     return g
 
 

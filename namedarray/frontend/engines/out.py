@@ -24,8 +24,11 @@ def store_out(fn, out, res):
             for o, r in zip(out, res):
                 store_out(fn, o, r)
             return out
+    if type(out) is onp.ndarray and isinstance(res, NamedArray) and not res.names:
+        return _store_numpy(fn, out, res)
     if not isinstance(out, NamedArray):
-        raise TypeError(f"{fn}: out must be a NamedArray, got {type(out).__name__}")
+        raise TypeError(f"{fn}: out must be a NamedArray or NumPy's array, got "
+                        f"{type(out).__name__}")
     if out.shape != res.shape:
         try:
             joint = onp.broadcast_shapes(out.shape, res.shape)
@@ -36,4 +39,17 @@ def store_out(fn, out, res):
             raise ValueError(f"{fn}: non-broadcastable output operand with shape "
                              f"{out.shape} doesn't match the broadcast shape {res.shape}")
     out._assign(fn, res if isinstance(res, NamedArray) else operand(res))
+    return out
+
+
+def _store_numpy(fn, out, res):
+    """``out=`` a NumPy array (an ``nditer``'s operand): the result written
+    into its memory, NumPy-cast ('same_kind')."""
+    if not onp.can_cast(res.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"{fn}: cannot cast the result from {res.dtype} to the target's "
+                        f"{out.dtype} with casting rule 'same_kind'")
+    try:
+        onp.copyto(out, onp.asarray(res), casting="unsafe")
+    except ValueError as e:
+        raise ValueError(f"{fn}: {e} (the result and out=)") from None
     return out

@@ -112,6 +112,58 @@ def stays_view(x, f, contiguous=False) -> bool:
     return _strided(q)
 
 
+def fortran(x):
+    """``x`` (a new positional array) laid out as NumPy's ``order="F"``: the
+    transposed view of the transposed data, which it owns, so its flags, its
+    memory order (``ravel(order="K")``) and its views are NumPy's."""
+    if x.ndim < 2 or x.names:
+        return x
+    t = lambda a: new(a.data.T, a.dims, a.mapped)  # noqa: E731
+    v = viewed("order='F'", t(x), t, lambda b, w: t(w))
+    v._owns = True
+    return v
+
+
+def contiguous(x, order) -> bool:
+    """Whether ``x`` is ``order``-contiguous (``"C"`` or ``"F"``) as NumPy's flags say."""
+    f = x.flags
+    return f.c_contiguous if order == "C" else f.f_contiguous
+
+
+def view_flags(v):
+    """NumPy's flags of the view ``v``: it does not own its data, it is
+    writeable where writes reach its base, and C/Fortran-contiguous as its
+    elements lie in the memory its chain of views starts from (C, where that
+    is not known)."""
+    shape = tuple(min(n, 2) for n in v.shape)   # a stand-in: the same contiguity
+    if v._owns:
+        return onp.empty(shape, v.dtype, order="F").flags
+    p = None if v.names else _positions(v)
+    if p is None or p.size < 2 or (onp.diff(p.ravel()) == 1).all():
+        f = onp.empty(shape, v.dtype)[...]
+    elif (onp.diff(p.ravel(order="F")) == 1).all():
+        f = onp.empty(shape[::-1], v.dtype).T
+    else:
+        f = onp.empty(shape + (2,), v.dtype)[..., 0]
+    f.flags.writeable = v._write is not None
+    return f.flags
+
+
+def view_strides(v):
+    """NumPy's strides of the view ``v``: the steps between its elements in
+    the memory its chain of views starts from (C strides where that is not
+    known; a length-1 axis has its C stride)."""
+    n = v.dtype.itemsize
+    strides = [n * math.prod(v.shape[k + 1:]) for k in range(v.ndim)]
+    p = None if v.names else _positions(v)
+    if p is None or not _strided(p):
+        return tuple(strides)
+    for k in range(v.ndim):
+        if v.shape[k] > 1:
+            strides[k] = n * int(onp.take(p, [1], k).flat[0] - p.flat[0])
+    return tuple(strides)
+
+
 def memory_axes(x, order):
     """The axes of ``x`` in NumPy's ``order="A"`` or ``"K"`` (a permutation:
     ``transpose(x, axes)`` read in C order is NumPy's read): ``"A"``: all axes
