@@ -228,9 +228,34 @@ def _array_0d(f):
     return g
 
 
+class _ArrayType(type):
+    def __instancecheck__(cls, x):
+        return isinstance(x, NamedArray)
+
+
+class ndarray(NamedArray, metaclass=_ArrayType):
+    """``numpy.ndarray``: every NamedArray is one (``isinstance(x,
+    np.ndarray)``), and, called as NumPy's constructor with a shape, it makes
+    an uninitialised array of that shape (here zeros; ``NamedArray(data)``
+    wraps data):
+
+    >>> import namedarray as np
+    >>> np.ndarray((2, 3)).shape, isinstance(np.arange(3), np.ndarray)
+    ((2, 3), True)
+    """
+    __slots__ = ()
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        if buffer is not None or strides is not None or offset:
+            raise TypeError("ndarray: buffer=, offset= and strides= are not supported (a "
+                            "device array has no raw memory to lay out); use "
+                            "np.frombuffer(buffer, dtype, offset=...).reshape(shape)")
+        return creation.empty(shape, dtype, order="C" if order is None else order)
+
+
 def _namespace():
     ns = {n: getattr(m, n) for m in _MODULES for n in m.__all__}
-    ns.update(NamedArray=NamedArray, ndarray=NamedArray, ufunc=ufunc, nonzero=nonzero)
+    ns.update(NamedArray=NamedArray, ndarray=ndarray, ufunc=ufunc, nonzero=nonzero)
     ns.update(_declare(ns))
     ns.update(_numpy_objects(ns))
     # ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)

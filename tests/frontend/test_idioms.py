@@ -527,3 +527,13 @@ def test_nested_iters_is_numpy_s():
     # a device array is read on the host: a write flag is refused, never lost
     with pytest.raises(ValueError, match="write flag set is read-only"):
         np.nested_iters(np.arange(4).reshape(2, 2), [[0], [1]], op_flags=["readwrite"])
+
+
+def test_ndarray_is_the_array_type_and_numpy_s_constructor():
+    x = np.ndarray((2, 3), np.int32)
+    assert x.shape == (2, 3) and x.dtype == onp.int32 and isinstance(x, np.ndarray)
+    assert isinstance(np.arange(3)[1:], np.ndarray) and not isinstance([1], np.ndarray)
+    assert np.ndarray((2,), order="F").flags.f_contiguous
+    with pytest.raises(TypeError, match=r"ndarray: buffer=, offset= and strides= are not "
+                       r"supported"):
+        np.ndarray((2,), buffer=b"\0" * 16)
