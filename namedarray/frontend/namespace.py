@@ -232,6 +232,9 @@ class _ArrayType(type):
     def __instancecheck__(cls, x):
         return isinstance(x, NamedArray)
 
+    def __subclasscheck__(cls, c):
+        return issubclass(c, NamedArray)
+
 
 class ndarray(NamedArray, metaclass=_ArrayType):
     """``numpy.ndarray``: every NamedArray is one (``isinstance(x,

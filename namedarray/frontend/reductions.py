@@ -218,8 +218,7 @@ def _numpy_moment(a, where, *, name, axis, ddof, keepdims):
     dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else \
         jax.dtypes.canonicalize_dtype(jnp.float64)
     real = jnp.finfo(dt).dtype
-    m = exact_divide(jnp.sum(a, axis=axis, dtype=dt, keepdims=True, where=where),
-                     _count(a, axis, True, where).astype(real))
+    m = _mean_quotient(a, where, axis=axis, res=dt, keepdims=True, nan=False)
     x = a.astype(dt) - m
     sq = x.real * x.real + x.imag * x.imag if jnp.iscomplexobj(x) else x * x
     # each square rounded apart, as NumPy's (XLA would fuse it into the sum's FMA)

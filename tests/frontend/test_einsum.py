@@ -378,3 +378,34 @@ def test_semantic_errors():
     assert "output subscript 'z' does not appear" in _err("i->z", np.ones(2))
     assert "2 input terms but 1 operands" in _err("i,i", np.ones(2))
     assert "subscript 'i' has size 2 in operand 0" in _err("i,i", np.ones(2), np.ones(3))
+
+
+@pytest.mark.parametrize("spec, plain, out", [
+    ("{b,s,e},{e,h}->{b,s,h}", "bse,eh->bsh", ("b", "s", "h")),
+    ("{b,s,e},{e,h}->{h,b,s}", "bse,eh->hbs", ("h", "b", "s")),
+    ("{b,s,e},{b,t,e}->{b,s,t}", "bse,bte->bst", ("b", "s", "t")),
+])
+def test_named_outputs_in_the_spec_s_order_cost_what_jnp_einsum_costs(spec, plain, out):
+    """The layout rule (core/array.py, 4): named outputs are laid out as the
+    spec writes them, so the result and a residual add in that order compile
+    with the transposes of the same jax.numpy program, and the values are
+    NumPy's einsum."""
+    r = onp.random.default_rng(0)
+    a = r.standard_normal((2, 3, 4)).astype(onp.float32)
+    w = r.standard_normal((4, 5) if "h" in out else (2, 3, 4)).astype(onp.float32)
+    wd = ("e", "h") if "h" in out else ("b", "t", "e")
+    x, y = NamedArray(a, ("b", "s", "e")), NamedArray(w, wd)
+    got = np.einsum(spec, x, y)
+    assert got.dims == out
+    want = onp.einsum(plain, a, w)
+    onp.testing.assert_allclose(got.data, want, rtol=1e-5)
+    res = NamedArray(jnp.asarray(want), out)
+
+    def named(x, y, res):
+        return (np.einsum(spec, x, y) + res).data
+
+    def hand(a, w, r):
+        return jnp.einsum(plain, a, w) + r
+    hn = jax.jit(named).lower(x, y, res).compile().as_text()
+    hp = jax.jit(hand).lower(a, w, want).compile().as_text()
+    assert hn.count(" transpose(") <= hp.count(" transpose("), (hn, hp)

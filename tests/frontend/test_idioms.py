@@ -537,3 +537,7 @@ def test_ndarray_is_the_array_type_and_numpy_s_constructor():
     with pytest.raises(TypeError, match=r"ndarray: buffer=, offset= and strides= are not "
                        r"supported"):
         np.ndarray((2,), buffer=b"\0" * 16)
+
+
+def test_ndarray_subclass_check_is_the_array_type_s():
+    assert issubclass(type(np.arange(3)[1:]), np.ndarray) and not issubclass(int, np.ndarray)
