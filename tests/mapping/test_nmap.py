@@ -77,13 +77,35 @@ def test_mixed_axis_keeps_the_order_given():
     onp.testing.assert_array_equal(got.untag("t"), onp.roll(a, (2, 1), axis=(1, 0)).T)
 
 
-@pytest.mark.xfail(strict=True, reason="#23: a one-name array with no positional axis cannot "
-                   "be told apart from optax's tree_map(jnp.sum, ...) over a bias, so a raw "
-                   "jax.vmap still slices its name")
-def test_raw_vmap_of_a_single_name_array_raises():
+@pytest.mark.parametrize("transform", [
+    lambda f, x: jax.vmap(f)(x),
+    lambda f, x: jax.lax.map(f, x),
+    lambda f, x: jax.lax.scan(lambda c, t: (c, f(t)), 0.0, x)[1],
+    lambda f, x: jax.jit(lambda x: jax.lax.scan(lambda c, t: (c, f(t)), 0.0, x)[1])(x),
+], ids=["vmap", "map", "scan", "jit-scan"])
+def test_raw_transform_of_a_single_name_array_raises(transform):
     x = np.NamedArray(jnp.arange(6.0), ("a",))
-    with pytest.raises(ValueError, match=r"np\.nmap\(f, axes='a'\)"):
-        jax.vmap(lambda t: t * 2)(x)
+    with pytest.raises(ValueError, match=r"np\.nmap\(f, axes='a'\), or make it positional "
+                                         r"first with x\.untag\('a'\)"):
+        transform(lambda t: t * 2, x)
+
+
+def test_functions_of_leaves_reduce_names_to_a_scalar():
+    """``jax.tree.map(jnp.sum, tree)`` (optax's norms and sums) makes a
+    positional scalar of each NamedArray leaf, whatever its names, eager, under
+    ``jit`` and inside a raw ``jax.vmap``; a raw transform that passes a one-name
+    array through unused gives it back whole."""
+    import optax
+    w = np.asarray(onp.arange(6.0).reshape(2, 3)).tag("a", "b")
+    b = np.asarray(onp.ones(3)).tag("b")
+    for sums in (jax.tree.map(jnp.sum, {"w": w, "b": b}),
+                 jax.jit(lambda t: jax.tree.map(jnp.sum, t))({"w": w, "b": b})):
+        assert sums["w"].dims == () and float(sums["w"]) == 15.0 and float(sums["b"]) == 3.0
+    got = jax.vmap(lambda s: optax.tree_utils.tree_sum({"w": w * s, "b": b * s}))(
+        jnp.arange(3.0))
+    onp.testing.assert_allclose(got, 18.0 * onp.arange(3.0))
+    x = np.NamedArray(jnp.arange(6.0), ("a",))
+    assert jax.vmap(lambda t: t)(x).dims == ("a",)
 
 
 def _mlp_step(p, x):
