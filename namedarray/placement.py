@@ -185,10 +185,12 @@ def vary(x, names):
 def localize(fn: str, x, names):
     """Cut this instance's part out of whole physical axes ``names`` of ``x``
     (a fresh or gathered array meeting mapped ones): a split name keeps its
-    block, a vmapped name loses its dimension.  Sizes are checked."""
+    block, a vmapped name loses its dimension.  Sizes are checked.  Names are
+    cut in ``x``'s physical order, so a block laid out in the maps' nesting
+    order (as random draws are) is cut without a transpose."""
     bound = bindings()
     mapped = dict(x.mapped)
-    for n in names:
+    for n in sorted(names, key=lambda n: x.dims.index(n) if n in x.dims else -1):
         b = bound.get(n)
         if b is None or n in mapped or n not in x.dims:
             continue

@@ -98,7 +98,7 @@ from .core.vmap import nested_vmap
 from .frontend.engines.args import untraced
 from .frontend.engines.out import store_out
 from .parallel import axis_index, gather_names, scatter_names
-from .placement import localize
+from .placement import bindings, localize
 
 _IMPL = "threefry2x32"
 _Tracer = jax.core.Tracer
@@ -316,14 +316,19 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
 
 
 def _layout(draw, shape, sizes, names):
-    """The order the block's names are laid out in: the order the operands
-    give them (``like``, then ``size``, then the parameters: ``sizes``'
-    insertion order), so that no transpose follows the draw -- for the
+    """The order the block's names are laid out in: first the names a local
+    ``nmap`` binds, outermost map first (:func:`~namedarray.placement.localize`
+    then makes each the leading dimension at its map's level, where ``vmap``
+    keeps a batch dimension), then the order the operands give them
+    (``like``, then ``size``, then the parameters: ``sizes``' insertion
+    order), so that no transpose follows the draw -- for the
     samplers whose values are elementwise in threefry's counter
     (:func:`_cellwise`), whose canonical (sorted-name) values can be drawn in
     any layout.  Otherwise (and where the counter needs more than 32 bits,
     or ``jax_threefry_partitionable`` is off) the sorted order itself."""
-    order = tuple(sizes)
+    bound = bindings()
+    local = [n for n in bound if n in sizes and bound[n].kinds == ("vmap",)]
+    order = tuple(local) + tuple(n for n in sizes if n not in local)
     if (order == names or not getattr(draw, "cellwise", False)
             or not jax.config.jax_threefry_partitionable
             or math.prod(shape) * math.prod(sizes.values()) >= 2 ** 32):

@@ -784,6 +784,30 @@ def test_named_draw_in_any_order_adds_no_transpose():
     assert _transposes(named, key, a) == _transposes(plain, key, a)
 
 
+@pytest.mark.parametrize("axes", ["batch", None], ids=["nmap-batch", "nmap-every-name"])
+def test_mapped_named_draw_adds_no_transpose(axes):
+    # inside a local nmap the block is laid out with the mapped names first,
+    # in the maps' nesting order: each instance's slice is its batch dimension
+    # where vmap keeps one, and the result is still the unmapped draw
+    dims = ("batch", "seq", "embed")
+    named, plain, a = _dropout_pair(dims)
+    key = jax.random.key(0)
+
+    def mapped(key, a):
+        inner = lambda w: na.tanh(na.where(  # noqa: E731
+            nr.default_rng(key).random(size=w.named_shape, dtype=onp.float32) >= 0.1,
+            w / 0.9, 0.0))
+        return na.nmap(inner, axes=axes)(na.NamedArray(a, dims=dims)).untag(*dims)
+
+    def unmapped(key, a):
+        x = na.NamedArray(a, dims=dims)
+        return na.tanh(na.where(nr.default_rng(key).random(
+            size=x.named_shape, dtype=onp.float32) >= 0.1, x / 0.9, 0.0)).untag(*dims)
+
+    assert _transposes(mapped, key, a) == _transposes(plain, key, a) == 0
+    onp.testing.assert_array_equal(jax.jit(mapped)(key, a), jax.jit(unmapped)(key, a))
+
+
 CELLWISE = sorted(n for n, (_, _, d) in nr._DISTRIBUTIONS.items() if getattr(d, "cellwise", False))
 
 
