@@ -111,15 +111,17 @@ def install(ns: dict):
 
     def binary(f, py):
         # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
+        call = f.binary
+
         def op(self, other):
-            if isinstance(other, HOST_CLASSES):
+            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(onp.asarray(self), other)
-            return f(self, other)
+            return call(self, other)
 
         def rop(self, other):
-            if isinstance(other, HOST_CLASSES):
+            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(other, onp.asarray(self))
-            return f(other, self)
+            return call(other, self)
 
         def iop(self, other):
             self._assign(f"__i{f.__name__}__", f(self, other))

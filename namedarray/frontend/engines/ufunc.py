@@ -158,47 +158,53 @@ class ufunc:
         # Shapes that do not broadcast fall through to the general path, which
         # raises NumPy's error.  A floating-point error state to honour
         # (engines/fperr.py) takes the general path, which checks.
-        if not kwargs and config._state["mode"] == "numpy" and \
-                _FP_STATE.get() is _FP_LAST[0] and _FP_LAST[1] is None:
+        if not kwargs:
             n = len(args)
-            if n == 1 == self.nin:
+            if n == 2 == self.nin:
+                return self.binary(*args)
+            if n == 1 == self.nin and config._state["mode"] == "numpy" and \
+                    _FP_STATE.get() is _FP_LAST[0] and _FP_LAST[1] is None:
                 a = args[0]
                 if type(a) in _ARRAYS:             # elementwise: the layout is kept
                     d = a.data
                     hit = self._fastfn.get(d.dtype) or self._first_hit(d.dtype)
                     if hit is not None:
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
-            elif n == 2 == self.nin:
-                a, b = args
-                ta, tb = type(a), type(b)
-                if ta in _ARRAYS:
-                    if tb in _ARRAYS:
-                        ad, bd = a.data, b.data
-                        da, db = a.dims, b.dims
-                        # one same layout, or positional only with broadcastable shapes
-                        if a.mapped == b.mapped and (
-                                (da == db and ad.shape == bd.shape) or (
-                                da.count(None) == len(da) and db.count(None) == len(db)
-                                and _broadcastable(ad.shape, bd.shape))):
-                            k = (ad.dtype, bd.dtype)
-                            hit = self._fastfn.get(k) or self._first_hit(k)
-                            if hit is not None:
-                                return _fast_named(hit[1](ad, bd), hit[0],
-                                                   da if len(da) >= len(db) else db,
-                                                   a.mapped)
-                    elif tb is float or (tb is int and -_I32 <= b < _I32):
-                        ad = a.data
-                        k = (ad.dtype, tb)
+        return self._call(*args, **kwargs)
+
+    def binary(self, a, b):
+        """``self(a, b)`` for a two-operand ufunc (the operators call it): the
+        fast path of :meth:`__call__`, else the general one."""
+        if config._state["mode"] == "numpy" and _FP_STATE.get() is _FP_LAST[0] and \
+                _FP_LAST[1] is None:
+            ta, tb = type(a), type(b)
+            if ta in _ARRAYS:
+                if tb in _ARRAYS:
+                    ad, bd = a.data, b.data
+                    da, db = a.dims, b.dims
+                    # one same layout, or positional only with broadcastable shapes
+                    if a.mapped == b.mapped and (
+                            (da == db and ad.shape == bd.shape) or (
+                            da.count(None) == len(da) and db.count(None) == len(db)
+                            and _broadcastable(ad.shape, bd.shape))):
+                        k = (ad.dtype, bd.dtype)
                         hit = self._fastfn.get(k) or self._first_hit(k)
                         if hit is not None:
-                            return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
-                elif tb in _ARRAYS and (ta is float or (ta is int and -_I32 <= a < _I32)):
-                    bd = b.data
-                    k = (ta, bd.dtype)
+                            return _fast_named(hit[1](ad, bd), hit[0],
+                                               da if len(da) >= len(db) else db, a.mapped)
+                elif tb is float or (tb is int and -_I32 <= b < _I32):
+                    ad = a.data
+                    k = (ad.dtype, tb)
                     hit = self._fastfn.get(k) or self._first_hit(k)
                     if hit is not None:
-                        return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
-        return self._call(*args, **kwargs)
+                        return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
+            elif tb in _ARRAYS and (ta is float or (ta is int and -_I32 <= a < _I32)):
+                bd = b.data
+                k = (ta, bd.dtype)
+                hit = self._fastfn.get(k) or self._first_hit(k)
+                if hit is not None:
+                    return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
+        return self._call(a, b)
 
     def _first_hit(self, k):
         """The fast path's entry for operand types ``k`` met for the first
