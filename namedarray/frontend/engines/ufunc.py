@@ -78,6 +78,9 @@ class ufunc:
         # cast to, None where the function already gives it; the function to call)
         self._fastfn: dict = {}
         self._tried: set = set()    # operand types whose fast entry was looked for
+        # operand types, then the arrays' shapes -> (the result dtype, the function
+        # compiled for them): a warm call skips the first-run tier's own check
+        self._warm: dict = {}
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
             jfn, jnp.ufunc) else None
@@ -167,7 +170,8 @@ class ufunc:
                 a = args[0]
                 if type(a) in _ARRAYS:             # elementwise: the layout is kept
                     d = a.data
-                    hit = self._fastfn.get(d.dtype) or self._first_hit(d.dtype)
+                    key = (d.dtype, d.shape)
+                    hit = self._warm.get(key) or self._entry(key)
                     if hit is not None:
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
         return self._call(*args, **kwargs)
@@ -187,24 +191,39 @@ class ufunc:
                             (da == db and ad.shape == bd.shape) or (
                             da.count(None) == len(da) and db.count(None) == len(db)
                             and _broadcastable(ad.shape, bd.shape))):
-                        k = (ad.dtype, bd.dtype)
-                        hit = self._fastfn.get(k) or self._first_hit(k)
+                        key = (ad.dtype, bd.dtype, ad.shape, bd.shape)
+                        hit = self._warm.get(key) or self._entry(key)
                         if hit is not None:
                             return _fast_named(hit[1](ad, bd), hit[0],
                                                da if len(da) >= len(db) else db, a.mapped)
                 elif tb is float or (tb is int and -_I32 <= b < _I32):
                     ad = a.data
-                    k = (ad.dtype, tb)
-                    hit = self._fastfn.get(k) or self._first_hit(k)
+                    key = (ad.dtype, tb, ad.shape)
+                    hit = self._warm.get(key) or self._entry(key)
                     if hit is not None:
                         return _fast_named(hit[1](ad, b), hit[0], a.dims, a.mapped)
             elif tb in _ARRAYS and (ta is float or (ta is int and -_I32 <= a < _I32)):
                 bd = b.data
-                k = (ta, bd.dtype)
-                hit = self._fastfn.get(k) or self._first_hit(k)
+                key = (ta, bd.dtype, bd.shape)
+                hit = self._warm.get(key) or self._entry(key)
                 if hit is not None:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
+
+    def _entry(self, key):
+        """The fast path's entry for ``key`` (the operand types, then the
+        arrays' shapes) not yet warm: the types' entry, remembered for these
+        shapes once its first-run tier has compiled them (engines/host.py);
+        None where the fast path does not apply."""
+        k = key[0] if self.nin == 1 else key[:2]
+        hit = self._fastfn.get(k) or self._first_hit(k)
+        if hit is not None:
+            compiled_for = getattr(hit[1], "compiled_for", None)
+            if compiled_for is None or compiled_for(key[self.nin:]):
+                if len(self._warm) > 4096:
+                    self._warm.clear()
+                self._warm[key] = (hit[0], getattr(hit[1], "compiled", hit[1]))
+        return hit
 
     def _first_hit(self, k):
         """The fast path's entry for operand types ``k`` met for the first
