@@ -19,9 +19,9 @@ from ..core.array import (NamedArray, meet, merge_mapped, new, operand, position
                           rewrap, view)
 from ..core.sharding import unshard
 from ..placement import implied
-from . import selection
+from .engines import selection
 from .engines.generic import index_names
-from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
+from .engines.index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
 
 
 def _data_index(idx):

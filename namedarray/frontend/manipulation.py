@@ -24,7 +24,7 @@ from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
 from .engines.generic import along_names, generic, has_names, index_names, wrap
 from .engines.out import store_out
 from .engines.select import result_type, where as select
-from .index_rules import check_bounds
+from .engines.index_rules import check_bounds
 
 
 # -- shape manipulation: NumPy's error types ---------------------------------

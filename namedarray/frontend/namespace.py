@@ -29,9 +29,10 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
 from ..core.array import NamedArray, zero_dim_array
-from . import (checked, conversion, creation, einsum, elementwise, histograms,
+from . import (conversion, creation, einsum, elementwise, function_base, histograms,
                index_tricks, io, joining, logic, manipulation, methods)
-from . import ported, reductions, selection, sorting
+from . import polynomial, reductions, sorting
+from .engines import selection
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.host import host_data
@@ -57,7 +58,7 @@ _NUMPY_OWN = [
 
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, checked, histograms, index_tricks, logic, ported)
+            conversion, selection, function_base, histograms, index_tricks, logic, polynomial)
 
 
 def _host_args(f):

@@ -25,7 +25,7 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, new,
                            normalize_axis, operand, positional, rewrap, to_jax)
 from ..indexing import check_index
 from ..joining import concatenate
-from ..selection import apply_ufunc, lazy
+from .selection import apply_ufunc, lazy
 from . import fperr
 from .generic import generic
 from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first

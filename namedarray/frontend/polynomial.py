@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, positional
-from .checked import convolve
+from .function_base import convolve
 from .creation import arange, asarray
 from .elementwise import UFUNCS, exact_divide
 from .engines.args import np_asarray, numpy_args, numpy_promoted

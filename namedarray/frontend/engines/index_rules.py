@@ -21,7 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, new
+from ...core.array import NamedArray, new
 
 
 def concrete(v) -> bool:

@@ -77,12 +77,12 @@ import numpy as onp
 
 from jax._src.lax.lax import _convert_element_type
 
-from ..core import config
-from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
-from .engines import host
-from .engines.args import numpy_args, to_device
-from .engines.generic import wrap
-from .special_values import unfused
+from ...core import config
+from ...core.array import NamedArray, align, new, normalize_axis, operand, positional
+from . import host
+from .args import numpy_args, to_device
+from .generic import wrap
+from .loops import unfused
 
 _Tracer = jax.core.Tracer
 
