@@ -30,15 +30,15 @@ from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* di
 from ..core import config, hooks
 from ..core.array import NamedArray, zero_dim_array
 from . import (conversion, creation, einsum, elementwise, function_base, histograms,
-               index_tricks, io, joining, logic, manipulation, methods)
-from . import polynomial, reductions, sorting
-from .engines import selection
+               index_tricks, indexing, io, joining, logic, manipulation, methods)
+from . import polynomial, reductions, setops, sorting
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.host import host_data
+from .engines.select import nonzero
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
-from .indexing import getitem_data, nonzero, setitem
+from .indexing import getitem_data, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff",
@@ -58,7 +58,8 @@ _NUMPY_OWN = [
 
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, function_base, histograms, index_tricks, logic, polynomial)
+            conversion, indexing, setops, function_base, histograms, index_tricks, logic,
+            polynomial)
 
 
 def _host_args(f):
