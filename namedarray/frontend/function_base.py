@@ -1,44 +1,34 @@
-"""NumPy functions whose bad input ``jax.numpy`` answers with garbage, an XLA
-error or the wrong class: NumPy's checks first, then the table's declaration
-(``wrap(jnp.f)``), and NumPy's result dtypes where ``jax.numpy``'s differ.
+"""NumPy's general mathematical functions that are not ufuncs (NumPy's
+``numpy/lib/_function_base_impl.py``: ``gradient``, ``trapezoid``, ``diff``,
+``angle``, ``unwrap``, ``i0``, ``interp``, ``piecewise``; and beside them
+``convolve``, ``correlate``, ``round``, ``trace``, ``frompyfunc``), each with
+NumPy's checks and NumPy's dtypes where ``jax.numpy``'s differ (a comment at
+each function says how).
 
 >>> import namedarray as np
 >>> np.convolve(np.asarray([1, 2, 3]), np.asarray([0, 1]))
 array([0, 1, 2, 3])
->>> np.repeat(np.asarray([1, 2]), 2)
-array([1, 1, 2, 2])
+>>> np.trapezoid(np.asarray([100, 100], dtype=np.int8))   # int8 sum wraps, as in NumPy
+np.float64(-28.0)
 """
 from __future__ import annotations
 
 import functools
 import inspect
-import operator
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, normalize_axis, positional
-from .creation import asarray, linspace
-from .engines.args import numpy_args, numpy_promoted
+from ..core.array import NamedArray
+from .creation import asarray
+from .elementwise import exact_divide
+from .engines.args import numpy_args
+from .engines.declare import _checked, _real_only
 from .engines.generic import generic, wrap
+from .manipulation import check_py_ints
 from .reductions import REDUCTIONS
-from .manipulation import _untag_listed, check_py_ints
-
-_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
-              "reflect", "symmetric", "wrap", "empty")
-
-
-def _decl(name, named=None):
-    return wrap(numpy_args(getattr(jnp, name), name), name, named=named)
-
-
-_bincount, _unravel, _moveaxis = _decl("bincount"), _decl("unravel_index"), _decl("moveaxis")
-_repeat, _pad = _decl("repeat"), _decl("pad")
-_full_like = _decl("full_like")
-_apply_along_axis = _decl("apply_along_axis", named="keep")
-_isin, _fromfunction = _decl("isin"), _decl("fromfunction")
 
 
 def _by_parts(jfn, conj):
@@ -62,6 +52,7 @@ def _by_parts(jfn, conj):
     return f
 
 
+# jax.numpy: its own dtypes, no out=; here the sum reduction's
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """``numpy.trace``: the sum of the diagonal, by the ``sum`` reduction (its
     dtypes, its ``dtype=`` casts, ``out=``); named axes are batch axes.
@@ -78,88 +69,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
                          f"axis2={axis2})")
     d = generic("trace", lambda v: jnp.diagonal(v, offset, axis1, axis2), (x,), {})
     return REDUCTIONS["sum"](d, -1, dtype=dtype, out=out)
-def _block(arrays):
-    """``numpy.block``: the nested blocks joined, in NumPy's common dtype of
-    them (``jnp.block`` gives float16 for int16 with float16 blocks).
-
-    >>> import namedarray as np
-    >>> np.block([[np.ones(2, dtype=np.int16)], [np.ones(2, dtype=np.float16)]]).dtype
-    dtype('float32')
-    """
-    return jnp.block(numpy_promoted(arrays))
-
-
-_block.__name__ = _block.__qualname__ = "block"
-block = wrap(_block, "block")
-
-
-def _checked(name, check):
-    """``jnp.<name>`` after ``check(*args, **kw)``, which raises NumPy's error,
-    returns the arguments to pass on, or returns the result itself (an
-    array); NumPy's signature kept."""
-    jfn = getattr(jnp, name)
-
-    def f(*args, **kw):
-        checked = check(*args, **kw)
-        if isinstance(checked, jax.Array):
-            return checked
-        args, kw = checked
-        return jfn(*args, **kw)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = jfn.__doc__
-    f.__signature__ = inspect.signature(getattr(onp, name))
-    return wrap(numpy_args(f, name), name)
-
-
-def _whole_0d(a, axis=None, *rest, **kw):
-    """Axis 0 (or -1) of a 0-d array is the array, as one element along it
-    (NumPy's squeeze, packbits and unpackbits take it)."""
-    a = jnp.asarray(a)
-    if a.ndim == 0 and axis in (0, -1):
-        a, axis = a.reshape(1), 0
-    return (a, axis, *rest), kw
-
-
-def _squeeze_0d(a, axis=None):
-    a = jnp.asarray(a)
-    return ((a, None if a.ndim == 0 and axis in (0, -1, (0,), (-1,)) else axis), {})
-
-
-def _unpack_empty(a, axis=None, count=None, bitorder="big"):
-    (a, axis), _ = _whole_0d(a, axis)
-    if a.dtype != onp.uint8:
-        raise TypeError("unpackbits: Expected an input array of unsigned byte data type")
-    if type(axis) is int:
-        axis = normalize_axis("unpackbits", axis, a.ndim)
-    if a.size == 0:         # (jnp's unpackbits divides by the empty size)
-        shape = (0,) if axis is None else tuple(
-            n * 8 if i == axis % a.ndim else n for i, n in enumerate(a.shape))
-        return jnp.zeros(shape, onp.uint8)
-    return (a, axis, count, bitorder), {}
-
-
-def _real_only(name):
-    sig = inspect.signature(getattr(onp, name))
-
-    def check(x, *args, **kw):
-        axis = sig.bind(x, *args, **kw).arguments.get("axis")
-        if type(axis) is int:       # (NumPy's AxisError first)
-            normalize_axis(name, axis, jnp.ndim(x))
-        if jnp.iscomplexobj(x):
-            raise TypeError(f"{name}: complex data is not supported (NumPy's loop has "
-                            "no complex type)")
-        return (x, *args), kw
-    return check
-
-
-def _same_kind_ends(ary, to_end=None, to_begin=None):
-    ary = jnp.asarray(ary)
-    for arg, v in (("to_begin", to_begin), ("to_end", to_end)):
-        if v is not None and not onp.can_cast(onp.asarray(v).dtype if not hasattr(
-                v, "dtype") else v.dtype, ary.dtype, casting="same_kind"):
-            raise TypeError(f"ediff1d: dtype of `{arg}` must be compatible with input "
-                            "`ary` under the `same_kind` rule.")
-    return (ary, to_end, to_begin), {}
 
 
 def _real_points(x, xp, fp, *args, **kw):
@@ -167,20 +76,6 @@ def _real_points(x, xp, fp, *args, **kw):
         raise TypeError("interp: x and xp must be real (NumPy cannot cast complex data "
                         "to float64 with the rule 'safe'); fp may be complex")
     return (x, xp, fp, *args), kw
-
-
-def _real_bins(x, bins, right=False):
-    for arg, v in (("x", x), ("bins", bins)):
-        if jnp.iscomplexobj(v):
-            raise TypeError(f"digitize: {arg} may not be complex (NumPy cannot cast "
-                            "complex data to float64 with the rule 'safe')")
-    b = jnp.asarray(bins)
-    if b.ndim == 1 and b.shape[0] > 1 and not isinstance(b, jax.core.Tracer):
-        d = onp.diff(onp.asarray(b))    # (where the bins are known: not traced)
-        if not ((d >= 0).all() or (d <= 0).all()):
-            raise ValueError(f"digitize: bins must be monotonically increasing or "
-                             f"decreasing (got {onp.asarray(b).tolist()})")
-    return (x, bins, right), {}
 
 
 _jdiff = numpy_args(jnp.diff, "diff")     # (prepend/append in the common dtype)
@@ -194,6 +89,7 @@ def _diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 _diff.__name__ = _diff.__qualname__ = "diff"
+# jax.numpy: n=0 still adds prepend/append
 diff = wrap(_diff, "diff", named="keep")
 
 
@@ -214,201 +110,16 @@ def _angle(z, deg=False):
 
 _angle.__name__ = _angle.__qualname__ = "angle"
 _angle.__signature__ = inspect.signature(onp.angle)
+# jax.numpy: float64 for small real dtypes (NumPy: arctan2's dtype)
 angle = wrap(numpy_args(_angle, "angle"), "angle")
-squeeze = _checked("squeeze", _squeeze_0d)
-packbits = _checked("packbits", _whole_0d)
-unpackbits = _checked("unpackbits", _unpack_empty)
+# jax.numpy: complex data accepted (NumPy: TypeError)
 unwrap = _checked("unwrap", _real_only("unwrap"))
-_isneginf = _checked("isneginf", _real_only("isneginf"))
-_isposinf = _checked("isposinf", _real_only("isposinf"))
 
 
-def isneginf(x, out=None):
-    """``numpy.isneginf``; ``out`` may be given by position as in NumPy."""
-    return _isneginf(x, out=out)
-
-
-def isposinf(x, out=None):
-    """``numpy.isposinf``; ``out`` may be given by position as in NumPy."""
-    return _isposinf(x, out=out)
-
-
-ediff1d = _checked("ediff1d", _same_kind_ends)
+# jax.numpy: complex x or xp accepted (NumPy: TypeError)
 interp = _checked("interp", _real_points)
-digitize = _checked("digitize", _real_bins)
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
-
-
-def _host(v):
-    """``v``'s values on the host, or None under a transformation."""
-    d = v.data if isinstance(v, NamedArray) else v
-    if isinstance(d, jax.core.Tracer):
-        return None
-    return onp.asarray(d)
-
-
-def bincount(x, weights=None, minlength=0, *, length=None):
-    """``numpy.bincount``; negative input raises ``ValueError`` as in NumPy."""
-    if minlength is not None and not isinstance(minlength, (NamedArray, jax.Array)) and \
-            operator.index(minlength) < 0:
-        raise ValueError(f"bincount: 'minlength' must not be negative (got {minlength})")
-    h = _host(x)
-    if h is not None and h.size and h.min() < 0:
-        raise ValueError("bincount: 'list' argument must have no negative elements")
-    if h is not None and h.size and (int(h.max()) + 1) * 8 > 2**63 - 1:
-        # NumPy's error (its count overflows at the int64 maximum)
-        raise ValueError("bincount: array is too big; `arr.size * arr.dtype.itemsize` "
-                         f"is larger than the maximum possible size (the largest value "
-                         f"is {int(h.max())})")
-    kw = {} if length is None else {"length": length}
-    if h is not None and h.dtype.kind in "iu" and h.dtype.itemsize < 8:
-        # counted as intp, as NumPy does (jnp's max + 1 overflowed int8 at 127)
-        x = asarray(x).astype(onp.intp)
-    return _bincount(x, weights, minlength, **kw)
-
-
-def unravel_index(indices, shape, order="C"):
-    """``numpy.unravel_index``; an index outside the array raises ``ValueError``."""
-    h = _host(indices)
-    size = int(onp.prod(shape))
-    if h is not None and h.size:
-        bad = h[(h < 0) | (h >= size)]
-        if bad.size:
-            raise ValueError(f"unravel_index: index {int(bad.flat[0])} is out of bounds "
-                             f"for array with size {size}")
-    if order not in ("C", "F"):
-        raise ValueError(f"unravel_index: only 'C' or 'F' order is permitted (got "
-                         f"order={order!r})")
-    if order == "F":    # the first index varies fastest: C order of the reversed shape
-        shape = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
-        return tuple(reversed(_unravel(indices, shape[::-1])))
-    return _unravel(indices, shape)
-
-
-def moveaxis(a, source, destination):
-    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  The
-    ``source`` axes may be names: each becomes positional at its destination.
-
-    >>> import namedarray as np
-    >>> np.moveaxis(np.zeros((2, 3)).tag("b", None), "b", -1).shape
-    (3, 2)
-    """
-    for arg, v in (("source", source), ("destination", destination)):
-        vs = list(v) if isinstance(v, (list, tuple)) else [v]
-        if len(set(vs)) != len(vs):
-            raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
-    single = not isinstance(source, (list, tuple))
-    src = [source] if single else list(source)
-    dst = [destination] if not isinstance(destination, (list, tuple)) else list(destination)
-    x = asarray(a)
-    for v in dst:
-        if isinstance(v, str):
-            raise ValueError(
-                f"moveaxis: destination={destination!r} names an axis, but a destination "
-                f"is a position (an int); the array has named axes {x.named_shape} and "
-                f"positional shape {x.shape}; to name a positional axis use x.tag(...)")
-    if any(isinstance(v, str) for v in src):
-        if len(src) != len(dst):
-            raise ValueError(f"moveaxis: `source` {source!r} and `destination` "
-                             f"{destination!r} must have the same number of elements")
-        x, src = _untag_listed("moveaxis", x, src, "source")
-        source = src[0] if single else src
-    return _moveaxis(x, source, destination)
-
-
-def repeat(a, repeats, axis=None, *, total_repeat_length=None):
-    """``numpy.repeat``; a negative count raises ``ValueError`` as in NumPy."""
-    h = _host(repeats)
-    if h is not None and h.size and h.min() < 0:
-        x = asarray(a)
-        n = x.size if axis is None else x.shape[axis] if (
-            type(axis) is int and -x.ndim <= axis < x.ndim) else None
-        if n != 0 or x.names:
-            raise ValueError("repeat: negative dimensions are not allowed")
-        repeats = 0     # nothing to repeat: NumPy checks no count (jnp refuses one)
-    return _repeat(a, repeats, axis, total_repeat_length=total_repeat_length)
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    """``numpy.pad``; an unknown ``mode`` raises ``ValueError`` as in NumPy."""
-    if isinstance(mode, str) and mode not in _PAD_MODES:
-        raise ValueError(f"pad: mode '{mode}' is not supported")
-    x = asarray(array)
-    if isinstance(pad_width, dict):
-        pad_width = _pad_dict(x, pad_width)
-    if callable(mode):
-        return _pad_by_function(x, pad_width, mode, kwargs)
-    if not isinstance(pad_width, NamedArray) and onp.asarray(pad_width).dtype.kind not in "iu":
-        raise TypeError(f"pad: `pad_width` must be of integral type (got {pad_width!r})")
-    if x.size == 0 and mode not in ("constant", "empty"):
-        try:
-            widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
-        except ValueError:
-            widths = None      # jax.numpy's error for a pad_width of the wrong shape
-        for ax in range(x.ndim if widths is not None else 0):
-            if x.shape[ax] == 0 and widths[ax].any():
-                raise ValueError(f"pad: can't extend empty axis {ax} using modes other "
-                                 f"than 'constant' or 'empty' (mode={mode!r})")
-        if widths is not None:     # only non-empty axes grow: the result is empty
-            return _pad(x, pad_width, "constant")
-    if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
-            set(kwargs) <= {"end_values"}:
-        return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
-    return _pad(x, pad_width, mode, **kwargs)
-
-
-def _pad_by_function(x, pad_width, mode, kwargs):
-    """``pad`` with a Python function as ``mode``: NumPy's padding over the host
-    data (the function fills NumPy's 1-d vectors in place, as NumPy calls it)."""
-    if x.names or isinstance(x.data, jax.core.Tracer):
-        raise TypeError(f"pad: mode={getattr(mode, '__name__', mode)!r} (a function) "
-                        "fills NumPy's vectors on the host: it takes a concrete array "
-                        f"without named axes (got named shape {x.named_shape}"
-                        f"{', traced' if isinstance(x.data, jax.core.Tracer) else ''})")
-    return asarray(onp.pad(onp.asarray(x.data), pad_width, mode, **kwargs))
-
-
-def _pad_dict(x, pad_width):
-    """NumPy 2's ``pad_width={axis: width}``: the axes not named get no padding;
-    a width is one int (both sides) or a ``(before, after)`` pair of ints."""
-    seq = [(0, 0)] * x.ndim
-    for axis, width in pad_width.items():
-        ax = normalize_axis("pad", axis, x.ndim)
-        if type(width) is int:
-            seq[ax] = width, width
-        elif isinstance(width, tuple) and len(width) == 2 and all(
-                type(w) is int for w in width):
-            seq[ax] = width
-        else:
-            raise TypeError(f"pad: pad_width={pad_width!r}: the width of axis {axis} must "
-                            f"be an int or a (before, after) pair of ints, got {width!r}")
-    return seq
-
-
-def _linear_ramp(x, pad_width, end_values):
-    """``pad(x, mode="linear_ramp")`` of an integer array, NumPy's way: axis by
-    axis, each ramp ``linspace(end value, edge, width, endpoint=False)`` in
-    NumPy's arithmetic floored to the dtype (``jax.numpy``'s ramp differs in
-    the last bit, a whole unit once floored)."""
-    try:
-        widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
-        ends = onp.broadcast_to(onp.asarray(end_values), (x.ndim, 2))
-    except ValueError:
-        raise ValueError(f"pad: pad_width={pad_width!r} and end_values={end_values!r} "
-                         f"must broadcast to shape ({x.ndim}, 2)") from None
-    if (widths < 0).any():
-        raise ValueError(f"pad: index can't contain negative values (pad_width="
-                         f"{pad_width!r})")
-    for ax in range(x.ndim):
-        parts = []
-        for side, (w, end) in enumerate(zip(widths[ax], ends[ax])):
-            edge = jnp.take(x.data, jnp.asarray([0 if side == 0 else -1]), axis=ax)
-            ramp = linspace(end, positional(jnp.squeeze(edge, ax)), int(w),
-                            endpoint=False, dtype=x.dtype, axis=ax).data
-            parts.append(ramp if side == 0 else jnp.flip(ramp, ax))
-        x = positional(jnp.concatenate([parts[0], x.data, parts[1]], axis=ax))
-    return x
 
 
 def _int_conv(name, f):
@@ -428,131 +139,20 @@ def _int_conv(name, f):
     return g
 
 
+# jax.numpy: integers accumulated in floats, complex products by XLA's three-term form
 convolve = _int_conv("convolve", _convolve)
 correlate = _int_conv("correlate", _correlate)
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
-              device=None):
-    """``numpy.full_like``; a Python int that does not fit raises ``OverflowError``."""
-    dt = onp.dtype(dtype) if dtype is not None else (
-        onp.dtype(a.dtype) if hasattr(a, "dtype") else onp.asarray(a).dtype)
-    if type(fill_value) is int and dt.kind in "biu":
-        info = onp.iinfo(dt if dt.kind != "b" else onp.int64)   # bool: NumPy's C long
-        if not info.min <= fill_value <= info.max:
-            raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
-                                f"for {dt}")
-    if type(fill_value) is complex and dt.kind != "c":
-        # NumPy's cast: bool reads both parts, other types drop the imaginary part
-        fill_value = bool(fill_value) if dt.kind == "b" else fill_value.real
-    elif dt.kind == "b" and onp.dtype(getattr(fill_value, "dtype", onp.int8)).kind == "c":
-        fill_value = asarray(fill_value) != 0
-    return _full_like(a, fill_value, dtype, shape=shape)
+_piecewise = wrap(jnp.piecewise, "piecewise")
 
 
-_piecewise, _lexsort = wrap(jnp.piecewise, "piecewise"), _decl("lexsort")
-
-
+# jax.numpy: a Python int out of the data's range wraps (NumPy: OverflowError)
 def piecewise(x, condlist, funclist, *args, **kw):
     """``numpy.piecewise``; a Python int value the data's integer dtype cannot
     hold raises ``OverflowError`` as in NumPy."""
     check_py_ints("piecewise", asarray(x).dtype, list(funclist))
     return _piecewise(x, condlist, funclist, *args, **kw)
-
-
-def lexsort(keys, axis=-1):
-    """``numpy.lexsort``; an ``axis`` outside the keys' dimensions raises
-    ``AxisError`` (a 1-d ``keys`` is a sequence of 0-d keys)."""
-    k = keys if isinstance(keys, (list, tuple)) else asarray(keys)
-    if len(k) == 0:
-        raise TypeError("lexsort: need a sequence of keys with len > 0")
-    nd = (asarray(k[0]).ndim if len(k) else 1) if isinstance(k, (list, tuple)) else max(
-        k.ndim - 1, 0)
-    if isinstance(axis, int) and not -max(nd, 1) <= axis < max(nd, 1):
-        raise onp.exceptions.AxisError(f"lexsort: axis {axis} is out of bounds for array "
-                                       f"of dimension {nd}")
-    return _lexsort(keys, axis)
-
-
-def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """``numpy.apply_along_axis``: ``func1d`` mapped over the 1-d slices (one
-    traced call); a ``func1d`` that cannot be traced (``sorted``, Python
-    control flow on values) is called slice by slice on concrete data as
-    NumPy calls it, and the results are stacked in NumPy's layout and dtype.
-
-    >>> import namedarray as np
-    >>> np.apply_along_axis(sorted, 1, np.asarray([[8, 1, 7], [4, 3, 9]]))
-    array([[1, 7, 8],
-           [3, 4, 9]])
-    """
-    try:
-        return _apply_along_axis(func1d, axis, arr, *args, **kwargs)
-    except Exception:
-        x = arr if isinstance(arr, NamedArray) else asarray(arr)
-        if x.names or isinstance(x.data, jax.core.Tracer):
-            raise
-    return _by_slices(func1d, axis, onp.asarray(x.data), args, kwargs)
-
-
-def _by_slices(func1d, axis, h, args, kwargs):
-    """NumPy's loop of ``apply_along_axis`` over the host data ``h``: the
-    first result's shape and dtype make the buffer, the others are cast in."""
-    ax = normalize_axis("apply_along_axis", axis, h.ndim)
-    inarr = onp.moveaxis(h, ax, -1)
-    outer = inarr.shape[:-1]
-    if 0 in outer:
-        raise ValueError(f"apply_along_axis: cannot apply along axis {axis} when an "
-                         f"iteration dimension is 0 (shape {h.shape})")
-    buff = None
-    for ind in onp.ndindex(outer):
-        r = onp.asarray(func1d(asarray(inarr[ind]), *args, **kwargs))
-        if buff is None:
-            buff = onp.empty(outer + r.shape, r.dtype)
-        buff[ind] = r
-    n = len(outer)
-    perm = [*range(ax), *range(n, buff.ndim), *range(ax, n)]
-    return asarray(buff.transpose(perm))
-
-
-def isin(element, test_elements, *args, **kwargs):
-    """``numpy.isin``; a ``set`` (or ``frozenset``, ``dict``) of test elements is
-    one object scalar for NumPy, which no element equals (NumPy's docs advise
-    ``list(the_set)``), so the answer is all False (True with ``invert``)."""
-    if isinstance(test_elements, (set, frozenset, dict)):
-        test_elements = onp.zeros(0, bool)
-    return _isin(element, test_elements, *args, **kwargs)
-
-
-def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    """``numpy.fromfunction``; ``shape`` must be a sequence of sizes as in NumPy
-    (``fromfunction(f, 3)`` is a ``TypeError``)."""
-    try:
-        shape = tuple(shape)
-    except TypeError as e:
-        raise TypeError(f"fromfunction: shape={shape!r} must be a sequence of sizes: "
-                        f"{e}") from None
-    return _fromfunction(function, shape, dtype=dtype, **kwargs)
-
-
-def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """``jnp.logspace``, and NumPy 2's array ``base``: broadcast with ``start``
-    and ``stop``, one more axis at ``axis`` for the samples."""
-    if isinstance(base, (list, tuple)):
-        base = onp.asarray(base)
-    if jnp.ndim(base) == 0:
-        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
-    start, stop, base = (jnp.asarray(v) for v in (start, stop, base))
-    nd = max(v.ndim for v in (start, stop, base))
-    start, stop, base = (v.reshape((1,) * (nd - v.ndim) + v.shape)
-                         for v in (start, stop, base))
-    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
-    r = jnp.power(jnp.expand_dims(base, axis), y)
-    return r if dtype is None else r.astype(dtype)
-
-
-_logspace.__name__ = _logspace.__qualname__ = "logspace"
-_logspace.__signature__ = inspect.signature(onp.logspace)
-logspace = wrap(numpy_args(_logspace, "logspace"), "logspace")
 
 
 class _HostUfunc:
@@ -590,6 +190,7 @@ class _HostUfunc:
         return repr(self._uf)
 
 
+# jax.numpy: none (an object ufunc runs on the host)
 def frompyfunc(func, /, nin, nout, *, identity=None):
     """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data.
 
@@ -601,8 +202,205 @@ def frompyfunc(func, /, nin, nout, *, identity=None):
     return _HostUfunc(onp.frompyfunc(func, nin, nout, **kw))
 
 
-__all__ = ["apply_along_axis", "isin", "fromfunction", "logspace", "frompyfunc",
-           "piecewise", "lexsort", "bincount", "unravel_index", "moveaxis", "repeat", "pad",
-           "convolve", "correlate", "full_like", "trace", "block",
-           "angle", "squeeze", "packbits", "unpackbits", "unwrap", "isneginf", "isposinf", "ediff1d",
-           "interp", "digitize", "diff"]
+def _weak_type(v):
+    """The dtype NumPy 2 gives ``v`` in arithmetic with an array: a Python
+    scalar is weak (its kind only), anything else its own dtype."""
+    return v if type(v) in (int, float, complex, bool) else asarray(v).dtype
+
+
+def _trapezoid(y, x=None, dx=1.0, axis=-1):
+    """``numpy.trapezoid``'s arithmetic on ``jax`` arrays: neighbours added in
+    ``y``'s dtype (integers wrap, bools or), times the spacing in NumPy's
+    promoted dtype, halved, summed."""
+    nd = y.ndim
+    if nd == 0:
+        raise IndexError("trapezoid: too many indices for array: array is 0-dimensional")
+    if not -nd <= axis < nd:
+        raise onp.exceptions.AxisError(f"trapezoid: axis {axis} is out of bounds for an "
+                                       f"array with {nd} positional dimensions")
+    axis %= nd
+    n = y.shape[axis]
+    s = jax.lax.slice_in_dim(y, min(1, n), n, axis=axis) + jax.lax.slice_in_dim(
+        y, 0, max(n - 1, 0), axis=axis)
+    if x is None:
+        d = dx
+        dt = onp.result_type(_weak_type(dx), s.dtype)
+    else:
+        d = jnp.diff(x) if x.ndim == 1 else jnp.diff(x, axis=axis)
+        if x.ndim == 1:
+            d = d.reshape([-1 if i == axis else 1 for i in range(nd)])
+        dt = onp.result_type(d.dtype, s.dtype)
+    prod = jnp.asarray(d).astype(dt) * s.astype(dt)
+    half = onp.result_type(dt, 2.0)
+    return jnp.sum(prod.astype(half) / jnp.asarray(2.0, half), axis=axis).astype(half)
+
+
+# jax.numpy: neighbours added in a wider dtype (NumPy: y's dtype, integers wrap)
+trapezoid = wrap(numpy_args(_trapezoid, "trapezoid"), "trapezoid", named="reduce")
+
+
+trapezoid.__doc__ = (_trapezoid.__doc__ + "\n\n``axis`` may name an axis (it is "
+                     "reduced).")
+
+
+_jround = wrap(numpy_args(jnp.round, "round"), "round")
+
+
+def _int_round(d, decimals):
+    """NumPy's integer round to ``decimals < 0``: divided by 10**-decimals in
+    float64, rounded half to even, multiplied back, cast (wrapping) to the
+    integer dtype."""
+    f = float(10 ** -decimals)
+    r = jnp.rint(d.astype(onp.float64) / f) * f
+    return r.astype(onp.int64).astype(d.dtype) if d.dtype != onp.uint64 else r.astype(
+        d.dtype)
+
+
+# jax.numpy: bool data, integers to decimals < 0 in other dtypes and steps
+def around(a, decimals=0, out=None):
+    """``numpy.round``: bool data rounds to float16 (decimals 0 only, as in
+    NumPy), integers to negative ``decimals`` in NumPy's float64 steps."""
+    x = asarray(a)
+    if x.dtype == onp.bool_:
+        if decimals != 0:
+            raise TypeError(f"round: bool data rounds only to decimals=0, got {decimals}")
+        r = x.astype(onp.float16)
+    elif x.dtype.kind in "iu" and decimals < 0:
+        r = generic("round", lambda d: _int_round(d, decimals), (x,), {})
+    else:
+        return _jround(x, decimals, out=out)
+    return r if out is None else _jround(r, 0, out=out)
+
+
+round = around     # noqa: A001  (NumPy's name)
+
+
+round.__doc__ = around.__doc__
+
+
+_ji0 = wrap(numpy_args(jnp.i0, "i0"), "i0")
+
+
+# jax.numpy: complex input accepted, integers not in float64
+def i0(x):
+    """``numpy.i0``: complex input is NumPy's ``TypeError``; bool and integer
+    data in float64."""
+    v = asarray(x)
+    if v.dtype.kind == "c":
+        raise TypeError("i0: not supported for complex values")
+    return _ji0(v.astype(onp.float64) if v.dtype.kind in "biu" else v)
+
+
+def _spacing(fn, f, axes, varargs):
+    """NumPy's spacings: one scalar per axis, or a 1-d coordinate array's
+    differences (a scalar when they are all equal)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and onp.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    if n != len(axes):
+        raise TypeError(f"{fn}: invalid number of arguments ({n} spacings for "
+                        f"{len(axes)} axes)")
+    out = []
+    for ax, v in zip(axes, varargs):
+        if onp.ndim(v) == 0:
+            out.append(v)
+            continue
+        d = asarray(v).data
+        if d.ndim != 1:
+            raise ValueError(f"{fn}: distances must be either scalars or 1d")
+        if len(d) != f.shape[ax]:
+            raise ValueError(f"{fn}: when 1d, distances must match the length of the "
+                             "corresponding dimension")
+        if d.dtype.kind in "iu":
+            d = d.astype(onp.float64)
+        dd = jnp.diff(d)
+        if not isinstance(dd, jax.core.Tracer) and bool((dd == dd[0]).all()):
+            dd = dd[0]
+        out.append(dd)
+    return out
+
+
+def _gradient_axis(f, axis, h, edge_order, otype):
+    """One axis of NumPy's gradient: central differences inside, one-sided
+    first or second order differences at the ends."""
+    def at(i):
+        return jax.lax.index_in_dim(f, i, axis, keepdims=True) if isinstance(i, int) else \
+            jax.lax.slice_in_dim(f, i.start or 0, f.shape[axis] + (i.stop or 0), axis=axis)
+
+    def col(v):       # a 1-d spacing array along `axis`
+        return v.reshape([-1 if i == axis else 1 for i in range(f.ndim)]) if jnp.ndim(v) else v
+    uniform = jnp.ndim(h) == 0
+    if uniform:
+        inner = exact_divide(at(slice(2, 0)) - at(slice(0, -2)), 2.0 * h)
+    else:
+        d1, d2 = col(h[:-1]), col(h[1:])
+        inner = (-d2 / (d1 * (d1 + d2)) * at(slice(0, -2)) + (d2 - d1) / (d1 * d2) *
+                 at(slice(1, -1)) + d1 / (d2 * (d1 + d2)) * at(slice(2, 0)))
+    if edge_order == 1:
+        # (NumPy's division: a complex difference by a real spacing is Smith's)
+        first = exact_divide(at(1) - at(0), h if uniform else h[0])
+        last = exact_divide(at(-1 % f.shape[axis]) - at(-2 % f.shape[axis]),
+                            h if uniform else h[-1])
+    else:
+        n = f.shape[axis]
+        if uniform:
+            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
+            a2, b2, c2 = 0.5 / h, -2.0 / h, 1.5 / h
+        else:
+            d1, d2 = h[0], h[1]
+            a, b, c = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2),
+                       -d1 / (d2 * (d1 + d2)))
+            d1, d2 = h[-2], h[-1]
+            a2, b2, c2 = (d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2),
+                          (2.0 * d2 + d1) / (d2 * (d1 + d2)))
+        first = a * at(0) + b * at(1) + c * at(2)
+        last = a2 * at(n - 3) + b2 * at(n - 2) + c2 * at(n - 1)
+    return jnp.concatenate([v.astype(otype) for v in (first, inner, last)], axis=axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """``numpy.gradient``'s arithmetic: bool data raises where NumPy
+    subtracts it, integers compute in float64, ``edge_order`` 1 or 2, scalar
+    or coordinate spacings."""
+    fn = "gradient"
+    nd = f.ndim
+    axes = tuple(range(nd)) if axis is None else (
+        (axis,) if isinstance(axis, int) else tuple(axis))
+    for ax in axes:
+        if not -nd <= ax < nd:
+            raise onp.exceptions.AxisError(f"{fn}: axis {ax} is out of bounds for an array "
+                                           f"with {nd} positional dimensions")
+    axes = tuple(ax % nd for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{fn}: repeated axis")
+    h = _spacing(fn, f, axes, varargs)
+    if edge_order > 2:
+        raise ValueError(f"{fn}: 'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind in "biu":
+        f = f.astype(onp.float64) if otype.kind != "b" else f
+        otype = onp.dtype(onp.float64)
+    out = []
+    for ax, hx in zip(axes, h):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError(f"{fn}: shape of array too small to calculate a numerical "
+                             "gradient, at least (edge_order + 1) elements are required")
+        if f.dtype == onp.bool_ and (edge_order == 1 or jnp.ndim(hx) == 0):
+            # (only second-order differences over uneven spacing never subtract)
+            raise TypeError(f"{fn}: bool data cannot be subtracted (NumPy's boolean "
+                            "subtract is not supported); cast it to a number dtype")
+        out.append(_gradient_axis(f, ax, hx, edge_order, otype))
+    return out[0] if len(axes) == 1 else tuple(out)
+
+
+# jax.numpy: no edge_order=2, bool data not refused, other integer dtypes
+gradient = wrap(_gradient, "gradient", named="keep")
+
+
+gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
+
+
+__all__ = ["frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
+           "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]

@@ -1,4 +1,6 @@
-"""Indexing: ``x[idx]`` and ``x[idx] = v`` on the positional axes.
+"""Indexing: ``x[idx]`` and ``x[idx] = v`` on the positional axes; the
+functions whose result size is data dependent (``compress``, ``extract``,
+``argwhere``, ``flatnonzero``: selections, see ``engines/selection.py``).
 
 Named axes ride along: the index is applied to the leading (positional)
 physical axes and full slices are appended for the trailing named ones.

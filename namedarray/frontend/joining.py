@@ -1,5 +1,6 @@
-"""Joining arrays: ``stack``, ``concatenate`` (an ``axis`` may be a name), the
-``*stack`` family and ``append``, in NumPy's result dtype.
+"""Joining arrays: ``stack``, ``concatenate`` (an ``axis`` may be a name, see
+``engines/join.py``), the ``*stack`` family, ``block`` and ``append``, in
+NumPy's result dtype.
 
 >>> import namedarray as np
 >>> np.stack([np.zeros(2), np.ones(2)], axis="k").named_shape
@@ -11,7 +12,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, normalize_axis, rewrap
-from .engines.args import numpy_args
+from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .engines.join import _join_check, concatenate, join_dtype, operands
 from .engines.out import store_out
@@ -117,5 +118,23 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
     return vstack(tup, dtype=dtype, casting=casting)
 
 
-__all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack", "column_stack",
-           "append", "insert", "row_stack"]
+def _block(arrays):
+    """``numpy.block``: the nested blocks joined, in NumPy's common dtype of
+    them (``jnp.block`` gives float16 for int16 with float16 blocks).
+
+    >>> import namedarray as np
+    >>> np.block([[np.ones(2, dtype=np.int16)], [np.ones(2, dtype=np.float16)]]).dtype
+    dtype('float32')
+    """
+    return jnp.block(numpy_promoted(arrays))
+
+
+_block.__name__ = _block.__qualname__ = "block"
+
+
+# jax.numpy: its own promotion (float16 for int16 with float16 blocks)
+block = wrap(_block, "block")
+
+
+__all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack",
+           "column_stack", "append", "insert", "row_stack", "block"]

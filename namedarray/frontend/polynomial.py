@@ -1,13 +1,13 @@
-"""NumPy functions computed with NumPy's own steps where ``jax.numpy`` takes a
-shortcut with another result: the dtype NumPy's intermediate arithmetic gives
-(``trapezoid`` adds neighbours in the integer dtype, ``polyder`` multiplies by
-an ``int64`` range, ``sort_complex`` picks ``complex64`` only for the
-narrowest integers), NumPy's data-dependent dtypes (``roots`` and ``poly`` are
-real when the result is), and NumPy's shapes for 0-d and 1-d input.
+"""Polynomials (NumPy's ``numpy/lib/_polynomial_impl.py``): ``polyval``,
+``polyfit``, ``polyadd``, ``polysub``, ``polymul``, ``polydiv``, ``polyder``,
+``polyint``, ``roots``, ``poly``, computed with NumPy's own steps where
+``jax.numpy`` takes a shortcut with another result: the dtype NumPy's
+intermediate arithmetic gives (``polyder`` multiplies by an ``int64`` range),
+NumPy's data-dependent dtypes (``roots`` and ``poly`` are real when the result
+is), NumPy's shapes for 0-d and 1-d input, and ``numpy.poly1d`` results for
+``poly1d`` arguments.
 
 >>> import namedarray as np
->>> np.trapezoid(np.asarray([100, 100], dtype=np.int8))   # int8 sum wraps, as in NumPy
-np.float64(-28.0)
 >>> np.roots(np.asarray([1.0, -3.0, 2.0]))
 array([2., 1.])
 >>> np.polyder(np.asarray([True, True, False]))
@@ -23,11 +23,11 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, positional
-from .function_base import convolve
 from .creation import arange, asarray
-from .elementwise import UFUNCS, exact_divide
+from .elementwise import UFUNCS
 from .engines.args import np_asarray, numpy_args, numpy_promoted
-from .engines.generic import generic, wrap
+from .engines.generic import wrap
+from .function_base import convolve
 from .joining import concatenate
 
 _jpoly = wrap(numpy_args(jnp.poly, "poly"), "poly")
@@ -40,72 +40,6 @@ def _plain(fn, a):
         raise ValueError(f"{fn}: takes positional arrays only; the argument has named "
                          f"axes {x.named_shape} (map over them with nmap)")
     return x
-
-
-def _weak_type(v):
-    """The dtype NumPy 2 gives ``v`` in arithmetic with an array: a Python
-    scalar is weak (its kind only), anything else its own dtype."""
-    return v if type(v) in (int, float, complex, bool) else asarray(v).dtype
-
-
-def _trapezoid(y, x=None, dx=1.0, axis=-1):
-    """``numpy.trapezoid``'s arithmetic on ``jax`` arrays: neighbours added in
-    ``y``'s dtype (integers wrap, bools or), times the spacing in NumPy's
-    promoted dtype, halved, summed."""
-    nd = y.ndim
-    if nd == 0:
-        raise IndexError("trapezoid: too many indices for array: array is 0-dimensional")
-    if not -nd <= axis < nd:
-        raise onp.exceptions.AxisError(f"trapezoid: axis {axis} is out of bounds for an "
-                                       f"array with {nd} positional dimensions")
-    axis %= nd
-    n = y.shape[axis]
-    s = jax.lax.slice_in_dim(y, min(1, n), n, axis=axis) + jax.lax.slice_in_dim(
-        y, 0, max(n - 1, 0), axis=axis)
-    if x is None:
-        d = dx
-        dt = onp.result_type(_weak_type(dx), s.dtype)
-    else:
-        d = jnp.diff(x) if x.ndim == 1 else jnp.diff(x, axis=axis)
-        if x.ndim == 1:
-            d = d.reshape([-1 if i == axis else 1 for i in range(nd)])
-        dt = onp.result_type(d.dtype, s.dtype)
-    prod = jnp.asarray(d).astype(dt) * s.astype(dt)
-    half = onp.result_type(dt, 2.0)
-    return jnp.sum(prod.astype(half) / jnp.asarray(2.0, half), axis=axis).astype(half)
-
-
-trapezoid = wrap(numpy_args(_trapezoid, "trapezoid"), "trapezoid", named="reduce")
-trapezoid.__doc__ = (_trapezoid.__doc__ + "\n\n``axis`` may name an axis (it is "
-                     "reduced).")
-
-
-def _complex_of(dt):
-    """``numpy.sort_complex``'s result dtype for real data."""
-    dt = onp.dtype(dt)
-    if dt.kind == "c":
-        return dt
-    return onp.dtype(onp.complex64 if dt.char in "bhBH" else onp.complex128)
-
-
-def sort_complex(a):
-    """``numpy.sort_complex``: sorted along the last axis, as ``complex64``
-    for int8/int16/uint8/uint16 data and ``complex128`` for other real data."""
-    x = asarray(a)
-    want = _complex_of(x.dtype)
-    return generic("sort_complex", lambda d: _complex_sorted(d).astype(want), (x,), {})
-
-
-def _complex_sorted(d):
-    """Sorted along the last axis in NumPy's order; complex values by where
-    their NaNs are (``R + Rj``, ``R + nanj``, ``nan + Rj``, ``nan + nanj``),
-    then by the parts that are not NaN."""
-    if d.dtype.kind != "c":
-        return jnp.sort(d, axis=-1)
-    re, im = d.real, d.imag
-    group = jnp.isnan(im).astype(onp.int8) + 2 * jnp.isnan(re).astype(onp.int8)
-    keys = (jnp.where(jnp.isnan(im), 0, im), jnp.where(jnp.isnan(re), 0, re), group)
-    return jnp.take_along_axis(d, jnp.lexsort(keys, axis=-1), axis=-1)
 
 
 def _atleast_1d(fn, a):
@@ -151,6 +85,7 @@ def _poly_sum(fn, op):
     return _keeps_poly1d(f)
 
 
+# jax.numpy: its own dtypes for 0-d and mixed coefficients; no poly1d results
 polyadd = _poly_sum("polyadd", "add")
 polysub = _poly_sum("polysub", "subtract")
 
@@ -167,6 +102,7 @@ def _poly1d(fn, a):
     return x[int(nz[0]):] if len(nz) else positional(jnp.zeros(1, x.dtype))
 
 
+# jax.numpy: leading zeros kept, integers not exact in NumPy's dtype
 @_keeps_poly1d
 def polymul(a1, a2):
     """``numpy.polymul``: the convolution of the coefficients as ``poly1d``
@@ -177,6 +113,7 @@ def polymul(a1, a2):
     return convolve(x.astype(dt), y.astype(dt))
 
 
+# jax.numpy: other dtypes, the remainder's leading zeros kept
 @_keeps_poly1d
 def polydiv(u, v):
     """``numpy.polydiv``: long division in NumPy's dtypes (each input plus
@@ -204,6 +141,7 @@ def polydiv(u, v):
     return positional(q), positional(r)
 
 
+# jax.numpy: bool and integer coefficients not multiplied in int64
 @_keeps_poly1d
 def polyder(p, m=1):
     """``numpy.polyder``: each step multiplies by NumPy's ``int64`` range, so
@@ -221,6 +159,7 @@ def polyder(p, m=1):
     return x
 
 
+# jax.numpy: other dtypes (NumPy divides by an int64 range, k in float64)
 @_keeps_poly1d
 def polyint(p, m=1, k=None):
     """``numpy.polyint``: each step divides by NumPy's ``int64`` range and
@@ -248,6 +187,7 @@ def _real_if_all_real(fn, r, dt):
     return r.real.astype(dt)
 
 
+# jax.numpy: complex roots even where all are real
 def roots(p):
     """``numpy.roots``: the companion matrix's eigenvalues, real when all of
     them are (``float64``, or ``float32`` for float32 coefficients), complex
@@ -290,6 +230,7 @@ def _mintype(dt):
                                                   else onp.float64)
 
 
+# jax.numpy: complex coefficients for conjugate roots, other dtypes
 def poly(seq_of_zeros):
     """``numpy.poly``: the coefficients of the monic polynomial with these
     roots, in ``mintypecode`` of their dtype (``float64`` for float16 and
@@ -319,280 +260,6 @@ def poly(seq_of_zeros):
     return positional(a)
 
 
-def _tri(name):
-    jfn = getattr(jnp, name)
-
-    def run(d, k=0):
-        if d.ndim == 0:
-            raise TypeError(f"{name}: a 0-d array has no triangle (NumPy needs at least "
-                            "1 dimension)")
-        if d.ndim == 1:       # NumPy's mask is tri(n, n): a 1-d array broadcasts
-            d = jnp.broadcast_to(d, (d.shape[0],) * 2)
-        return jfn(d, k)
-
-    def f(m, k=0):
-        return generic(name, run, (asarray(m),), {"k": k})
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: of the last two axes; a 1-d array is its (n, n) "
-                 "broadcast, as in NumPy.")
-    return f
-
-
-tril, triu = _tri("tril"), _tri("triu")
-
-
-def _window(name):
-    jfn = getattr(jnp, name)
-
-    def f(M, *args):
-        if M < 1:       # NumPy: an empty float64 window
-            return positional(jnp.zeros(0, onp.float64))
-        return positional(jfn(M, *args))
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``numpy.{name}``: ``M < 1`` gives an empty window, as in NumPy."
-    return f
-
-
-bartlett, blackman, hamming, hanning = (_window(n) for n in ("bartlett", "blackman",
-                                                              "hamming", "hanning"))
-kaiser = _window("kaiser")
-_jmeshgrid = wrap(numpy_args(jnp.meshgrid, "meshgrid"), "meshgrid")
-
-
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    """``numpy.meshgrid``: each input flattened (0-d and n-d ones too), as
-    NumPy reshapes them."""
-    xs = [asarray(x) for x in xi]
-    xs = [x.ravel() if x.ndim != 1 else x for x in xs]
-    return _jmeshgrid(*xs, copy=copy, sparse=sparse, indexing=indexing)
-
-
-_jkron = wrap(numpy_args(jnp.kron, "kron"), "kron")
-
-
-def kron(a, b):
-    """``numpy.kron``; of two bool arrays, bool (their products are ``and``)."""
-    x, y = asarray(a), asarray(b)
-    dt = onp.result_type(x.dtype, y.dtype)
-    if dt == onp.bool_:
-        return _jkron(x.astype(onp.uint8), y.astype(onp.uint8)).astype(onp.bool_)
-    return _jkron(x.astype(dt), y.astype(dt))
-
-
-_jround = wrap(numpy_args(jnp.round, "round"), "round")
-
-
-def _int_round(d, decimals):
-    """NumPy's integer round to ``decimals < 0``: divided by 10**-decimals in
-    float64, rounded half to even, multiplied back, cast (wrapping) to the
-    integer dtype."""
-    f = float(10 ** -decimals)
-    r = jnp.rint(d.astype(onp.float64) / f) * f
-    return r.astype(onp.int64).astype(d.dtype) if d.dtype != onp.uint64 else r.astype(
-        d.dtype)
-
-
-def around(a, decimals=0, out=None):
-    """``numpy.round``: bool data rounds to float16 (decimals 0 only, as in
-    NumPy), integers to negative ``decimals`` in NumPy's float64 steps."""
-    x = asarray(a)
-    if x.dtype == onp.bool_:
-        if decimals != 0:
-            raise TypeError(f"round: bool data rounds only to decimals=0, got {decimals}")
-        r = x.astype(onp.float16)
-    elif x.dtype.kind in "iu" and decimals < 0:
-        r = generic("round", lambda d: _int_round(d, decimals), (x,), {})
-    else:
-        return _jround(x, decimals, out=out)
-    return r if out is None else _jround(r, 0, out=out)
-
-
-round = around     # noqa: A001  (NumPy's name)
-round.__doc__ = around.__doc__
-_ji0 = wrap(numpy_args(jnp.i0, "i0"), "i0")
-
-
-def i0(x):
-    """``numpy.i0``: complex input is NumPy's ``TypeError``; bool and integer
-    data in float64."""
-    v = asarray(x)
-    if v.dtype.kind == "c":
-        raise TypeError("i0: not supported for complex values")
-    return _ji0(v.astype(onp.float64) if v.dtype.kind in "biu" else v)
-
-
-def _float64_data(a):
-    """Bool or integer data, or no real data, as float64 (NumPy computes
-    these edges in float64)."""
-    x = asarray(a)
-    return x.astype(onp.float64) if x.dtype.kind in "biu" or (
-        x.size == 0 and x.dtype.kind == "f") else x
-
-
-def _float_counts(name):
-    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
-
-    def f(*args, **kwargs):
-        args = [_float64_data(a) for a in args[:2 if name == "histogram2d" else 1]] + list(
-            args[2 if name == "histogram2d" else 1:])
-        n = args[0].shape[0] if args[0].ndim else 1
-        bins = kwargs.get("bins", args[2 if name == "histogram2d" else 1] if len(args) > (
-            2 if name == "histogram2d" else 1) else 10)
-        if n == 0 and kwargs.get("range") is None and not isinstance(bins, (list, tuple)) \
-                and onp.ndim(bins) == 0:     # NumPy's edges of no data span [0, 1]
-            d = 2 if name == "histogram2d" else (args[0].shape[1] if args[0].ndim > 1 else 1)
-            kwargs = {**kwargs, "range": [(0.0, 1.0)] * d}
-        hist, *edges = jfn(*args, **kwargs)
-        return (hist.astype(onp.float64), *edges)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: counts (and densities) are float64, and edges "
-                 "computed from integer data (or none) float64, as in NumPy.")
-    return f
-
-
-histogram2d, histogramdd = _float_counts("histogram2d"), _float_counts("histogramdd")
-
-
-def _set_op(name):
-    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
-
-    def f(ar1, ar2, *args, **kwargs):
-        x, y = asarray(ar1), asarray(ar2)
-        dt = onp.result_type(x.dtype, y.dtype)
-        return jfn(x.astype(dt), y.astype(dt), *args, **kwargs)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: the two inputs are joined in their common dtype, "
-                 "as NumPy's concatenation joins them.")
-    return f
-
-
-intersect1d, union1d, setxor1d = (_set_op(n) for n in ("intersect1d", "union1d",
-                                                      "setxor1d"))
-_jix = wrap(numpy_args(jnp.ix_, "ix_"), "ix_")
-
-
-def ix_(*args):
-    """``numpy.ix_``: a bool sequence stands for its nonzero positions (read
-    on the host), as in NumPy."""
-    xs = []
-    for a in args:
-        x = asarray(a)
-        if x.dtype == onp.bool_:
-            if x.ndim != 1:
-                raise ValueError("ix_: cross index must be 1 dimensional")
-            x = positional(jnp.asarray(onp.nonzero(onp.asarray(x.data))[0], onp.intp))
-        xs.append(x)
-    return _jix(*xs)
-
-
-def _spacing(fn, f, axes, varargs):
-    """NumPy's spacings: one scalar per axis, or a 1-d coordinate array's
-    differences (a scalar when they are all equal)."""
-    n = len(varargs)
-    if n == 0:
-        return [1.0] * len(axes)
-    if n == 1 and onp.ndim(varargs[0]) == 0:
-        return [varargs[0]] * len(axes)
-    if n != len(axes):
-        raise TypeError(f"{fn}: invalid number of arguments ({n} spacings for "
-                        f"{len(axes)} axes)")
-    out = []
-    for ax, v in zip(axes, varargs):
-        if onp.ndim(v) == 0:
-            out.append(v)
-            continue
-        d = asarray(v).data
-        if d.ndim != 1:
-            raise ValueError(f"{fn}: distances must be either scalars or 1d")
-        if len(d) != f.shape[ax]:
-            raise ValueError(f"{fn}: when 1d, distances must match the length of the "
-                             "corresponding dimension")
-        if d.dtype.kind in "iu":
-            d = d.astype(onp.float64)
-        dd = jnp.diff(d)
-        if not isinstance(dd, jax.core.Tracer) and bool((dd == dd[0]).all()):
-            dd = dd[0]
-        out.append(dd)
-    return out
-
-
-def _gradient_axis(f, axis, h, edge_order, otype):
-    """One axis of NumPy's gradient: central differences inside, one-sided
-    first or second order differences at the ends."""
-    def at(i):
-        return jax.lax.index_in_dim(f, i, axis, keepdims=True) if isinstance(i, int) else \
-            jax.lax.slice_in_dim(f, i.start or 0, f.shape[axis] + (i.stop or 0), axis=axis)
-
-    def col(v):       # a 1-d spacing array along `axis`
-        return v.reshape([-1 if i == axis else 1 for i in range(f.ndim)]) if jnp.ndim(v) else v
-    uniform = jnp.ndim(h) == 0
-    if uniform:
-        inner = exact_divide(at(slice(2, 0)) - at(slice(0, -2)), 2.0 * h)
-    else:
-        d1, d2 = col(h[:-1]), col(h[1:])
-        inner = (-d2 / (d1 * (d1 + d2)) * at(slice(0, -2)) + (d2 - d1) / (d1 * d2) *
-                 at(slice(1, -1)) + d1 / (d2 * (d1 + d2)) * at(slice(2, 0)))
-    if edge_order == 1:
-        # (NumPy's division: a complex difference by a real spacing is Smith's)
-        first = exact_divide(at(1) - at(0), h if uniform else h[0])
-        last = exact_divide(at(-1 % f.shape[axis]) - at(-2 % f.shape[axis]),
-                            h if uniform else h[-1])
-    else:
-        n = f.shape[axis]
-        if uniform:
-            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
-            a2, b2, c2 = 0.5 / h, -2.0 / h, 1.5 / h
-        else:
-            d1, d2 = h[0], h[1]
-            a, b, c = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2),
-                       -d1 / (d2 * (d1 + d2)))
-            d1, d2 = h[-2], h[-1]
-            a2, b2, c2 = (d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2),
-                          (2.0 * d2 + d1) / (d2 * (d1 + d2)))
-        first = a * at(0) + b * at(1) + c * at(2)
-        last = a2 * at(n - 3) + b2 * at(n - 2) + c2 * at(n - 1)
-    return jnp.concatenate([v.astype(otype) for v in (first, inner, last)], axis=axis)
-
-
-def _gradient(f, *varargs, axis=None, edge_order=1):
-    """``numpy.gradient``'s arithmetic: bool data raises where NumPy
-    subtracts it, integers compute in float64, ``edge_order`` 1 or 2, scalar
-    or coordinate spacings."""
-    fn = "gradient"
-    nd = f.ndim
-    axes = tuple(range(nd)) if axis is None else (
-        (axis,) if isinstance(axis, int) else tuple(axis))
-    for ax in axes:
-        if not -nd <= ax < nd:
-            raise onp.exceptions.AxisError(f"{fn}: axis {ax} is out of bounds for an array "
-                                           f"with {nd} positional dimensions")
-    axes = tuple(ax % nd for ax in axes)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"{fn}: repeated axis")
-    h = _spacing(fn, f, axes, varargs)
-    if edge_order > 2:
-        raise ValueError(f"{fn}: 'edge_order' greater than 2 not supported")
-    otype = f.dtype
-    if otype.kind in "biu":
-        f = f.astype(onp.float64) if otype.kind != "b" else f
-        otype = onp.dtype(onp.float64)
-    out = []
-    for ax, hx in zip(axes, h):
-        if f.shape[ax] < edge_order + 1:
-            raise ValueError(f"{fn}: shape of array too small to calculate a numerical "
-                             "gradient, at least (edge_order + 1) elements are required")
-        if f.dtype == onp.bool_ and (edge_order == 1 or jnp.ndim(hx) == 0):
-            # (only second-order differences over uneven spacing never subtract)
-            raise TypeError(f"{fn}: bool data cannot be subtracted (NumPy's boolean "
-                            "subtract is not supported); cast it to a number dtype")
-        out.append(_gradient_axis(f, ax, hx, edge_order, otype))
-    return out[0] if len(axes) == 1 else tuple(out)
-
-
-gradient = wrap(_gradient, "gradient", named="keep")
-gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
-
-
 def _polyval(p, x):
     """``numpy.polyval``'s dtype: Horner's steps start from ``zeros_like(x)``,
     so with no coefficients the result is ``x``'s dtype, and otherwise NumPy's
@@ -609,6 +276,7 @@ _polyval.__signature__ = inspect.signature(onp.polyval)
 _polyval_at = wrap(numpy_args(_polyval, "polyval"), "polyval")
 
 
+# jax.numpy: no poly1d composition, another dtype for no coefficients
 @functools.wraps(_polyval_at)
 def polyval(p, x):
     if isinstance(x, onp.poly1d):   # p of a polynomial: NumPy's poly1d composition
@@ -687,11 +355,9 @@ def _polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 _polyfit.__name__ = _polyfit.__qualname__ = "polyfit"
 _polyfit.__signature__ = inspect.signature(onp.polyfit)
+# jax.numpy: float16 accepted, no LAPACK scaling, other NaN and inf outcomes
 polyfit = wrap(numpy_args(_polyfit, "polyfit"), "polyfit")
 
 
-__all__ = ["polyval", "polyfit", "gradient", "tril", "triu", "bartlett", "blackman", "hamming", "hanning", "kaiser",
-           "meshgrid", "kron", "around", "round", "i0", "histogram2d", "histogramdd",
-           "intersect1d", "union1d", "setxor1d", "ix_",
-           "trapezoid", "sort_complex", "polyadd", "polysub", "polymul", "polydiv", "polyder",
+__all__ = ["polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder",
            "polyint", "roots", "poly"]

@@ -12,7 +12,9 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, normalize_axis, operand, positional
+from .creation import asarray
 from .engines.args import numpy_args
+from .engines.declare import _checked, _decl
 from .engines.generic import wrap
 from .engines.masks import _to_device, traced
 from .engines.selection import padded
@@ -53,4 +55,49 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
                  for i, v in enumerate(r))
 
 
-__all__ = ["unique"]
+_isin = _decl("isin")
+
+
+def _same_kind_ends(ary, to_end=None, to_begin=None):
+    ary = jnp.asarray(ary)
+    for arg, v in (("to_begin", to_begin), ("to_end", to_end)):
+        if v is not None and not onp.can_cast(onp.asarray(v).dtype if not hasattr(
+                v, "dtype") else v.dtype, ary.dtype, casting="same_kind"):
+            raise TypeError(f"ediff1d: dtype of `{arg}` must be compatible with input "
+                            "`ary` under the `same_kind` rule.")
+    return (ary, to_end, to_begin), {}
+
+
+# jax.numpy: to_begin/to_end of another kind accepted
+ediff1d = _checked("ediff1d", _same_kind_ends)
+
+
+# jax.numpy: a set of test elements is not NumPy's one object scalar
+def isin(element, test_elements, *args, **kwargs):
+    """``numpy.isin``; a ``set`` (or ``frozenset``, ``dict``) of test elements is
+    one object scalar for NumPy, which no element equals (NumPy's docs advise
+    ``list(the_set)``), so the answer is all False (True with ``invert``)."""
+    if isinstance(test_elements, (set, frozenset, dict)):
+        test_elements = onp.zeros(0, bool)
+    return _isin(element, test_elements, *args, **kwargs)
+
+
+def _set_op(name):
+    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
+
+    def f(ar1, ar2, *args, **kwargs):
+        x, y = asarray(ar1), asarray(ar2)
+        dt = onp.result_type(x.dtype, y.dtype)
+        return jfn(x.astype(dt), y.astype(dt), *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: the two inputs are joined in their common dtype, "
+                 "as NumPy's concatenation joins them.")
+    return f
+
+
+# jax.numpy: the inputs not joined in their common dtype
+intersect1d, union1d, setxor1d = (_set_op(n) for n in ("intersect1d", "union1d",
+                                                      "setxor1d"))
+
+
+__all__ = ["unique", "isin", "ediff1d", "intersect1d", "union1d", "setxor1d"]
