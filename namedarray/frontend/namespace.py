@@ -31,7 +31,7 @@ from ..core import config, hooks
 from ..core.array import NamedArray, zero_dim_array
 from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
                histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
-from . import polynomial, reductions, setops, sorting, windows
+from . import polynomial, reductions, setops, sorting, statistics, windows
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.host import host_data
@@ -59,7 +59,7 @@ _NUMPY_OWN = [
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
             conversion, indexing, setops, function_base, histograms, index_tricks, logic,
-            polynomial, windows, arraypad)
+            polynomial, windows, arraypad, statistics)
 
 
 def _host_args(f):
