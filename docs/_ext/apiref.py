@@ -355,22 +355,28 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
          contractions),
     ]
     titles = {"creation": "Creation", "joining": "Joining", "manipulation":
-              "Shape manipulation and in-place writes", "indexing": "Indexing",
+              "Shape manipulation and in-place writes",
+              "indexing": "Indexing and data-dependent sizes",
               "sorting": "Sorting", "io": "Input and output",
               "conversion": "Shapes, conversion and printing",
-              "selection": "Masked selections and data-dependent sizes",
-              "index_tricks": "Index tricks", "logic": "Whole-array comparisons",
-              "checked": "Functions with NumPy's input checks",
-              "ported": "Functions computed with NumPy's own steps",
-              "histograms": "Histograms"}
-    for key in ("creation", "joining", "manipulation", "indexing", "index_tricks",
-                "selection", "sorting", "logic", "checked", "ported", "histograms", "io",
+              "index_tricks": "Index tricks", "logic": "Logic functions",
+              "function_base": "Mathematical functions (function_base)",
+              "polynomial": "Polynomials", "setops": "Set routines",
+              "statistics": "Statistics", "windows": "Window functions",
+              "arraypad": "Padding", "histograms": "Histograms"}
+    notes = {"indexing": " ``nonzero`` is the one-argument ``where`` of the "
+                         "engines (``frontend/engines/select.py``).",
+             "joining": " ``concatenate`` is the engines' own "
+                        "(``frontend/engines/join.py``)."}
+    for key in ("creation", "joining", "manipulation", "arraypad", "indexing",
+                "index_tricks", "sorting", "setops", "logic", "function_base",
+                "polynomial", "statistics", "histograms", "windows", "io",
                 "conversion", "other"):
         names = [n for n in by_module.get(key, []) if n not in sections[0][2]]
         if names:
             sections.append((titles.get(key, "Other functions"),
-                             f"Defined by hand in ``frontend/{key}.py``." if key in titles
-                             else "", sorted(names)))
+                             f"Defined by hand in ``frontend/{key}.py``.{notes.get(key, '')}"
+                             if key in titles else "", sorted(names)))
     sections.append((
         "Functions from jax.numpy",
         "The table of ``frontend/namespace.py``: every other NumPy function that "

@@ -1,5 +1,6 @@
 """Array creation with NumPy's dtypes and errors: ``asarray``, ``array``,
-``zeros``/``ones``/``empty``/``full``, ``arange``, ``linspace``, ...
+``zeros``/``ones``/``empty``/``full`` (and ``full_like``), ``arange``,
+``linspace``, ``logspace``, ``meshgrid``, ``fromfunction``, ``tril``/``triu``, ...
 
 >>> import namedarray as np
 >>> np.arange(3).dtype, np.zeros((2, 1)).shape
@@ -7,6 +8,7 @@
 """
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 
@@ -17,8 +19,9 @@ import numpy as onp
 from ..core import config
 from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
 from .engines import host
-from .engines.args import check_dtype, np_asarray, to_device, unsupported_dtype
-from .engines.generic import generic
+from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype
+from .engines.declare import _decl
+from .engines.generic import generic, wrap
 from .engines.results import allocating
 from .engines.select import result_type
 from .engines.views import contiguous, fortran
@@ -480,5 +483,103 @@ def fromiter(iter, dtype, count=-1, *, like=None):
     return positional(np_asarray(onp.fromiter(iter, dtype, count)))
 
 
+_full_like = _decl("full_like")
+
+
+_fromfunction = _decl("fromfunction")
+
+
+# jax.numpy: other casts of an out-of-range Python int and of a complex fill
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
+              device=None):
+    """``numpy.full_like``; a Python int that does not fit raises ``OverflowError``."""
+    dt = onp.dtype(dtype) if dtype is not None else (
+        onp.dtype(a.dtype) if hasattr(a, "dtype") else onp.asarray(a).dtype)
+    if type(fill_value) is int and dt.kind in "biu":
+        info = onp.iinfo(dt if dt.kind != "b" else onp.int64)   # bool: NumPy's C long
+        if not info.min <= fill_value <= info.max:
+            raise OverflowError(f"full_like: Python integer {fill_value} out of bounds "
+                                f"for {dt}")
+    if type(fill_value) is complex and dt.kind != "c":
+        # NumPy's cast: bool reads both parts, other types drop the imaginary part
+        fill_value = bool(fill_value) if dt.kind == "b" else fill_value.real
+    elif dt.kind == "b" and onp.dtype(getattr(fill_value, "dtype", onp.int8)).kind == "c":
+        fill_value = asarray(fill_value) != 0
+    return _full_like(a, fill_value, dtype, shape=shape)
+
+
+# jax.numpy: a scalar shape is not NumPy's TypeError
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """``numpy.fromfunction``; ``shape`` must be a sequence of sizes as in NumPy
+    (``fromfunction(f, 3)`` is a ``TypeError``)."""
+    try:
+        shape = tuple(shape)
+    except TypeError as e:
+        raise TypeError(f"fromfunction: shape={shape!r} must be a sequence of sizes: "
+                        f"{e}") from None
+    return _fromfunction(function, shape, dtype=dtype, **kwargs)
+
+
+def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``jnp.logspace``, and NumPy 2's array ``base``: broadcast with ``start``
+    and ``stop``, one more axis at ``axis`` for the samples."""
+    if isinstance(base, (list, tuple)):
+        base = onp.asarray(base)
+    if jnp.ndim(base) == 0:
+        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
+    start, stop, base = (jnp.asarray(v) for v in (start, stop, base))
+    nd = max(v.ndim for v in (start, stop, base))
+    start, stop, base = (v.reshape((1,) * (nd - v.ndim) + v.shape)
+                         for v in (start, stop, base))
+    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
+    r = jnp.power(jnp.expand_dims(base, axis), y)
+    return r if dtype is None else r.astype(dtype)
+
+
+_logspace.__name__ = _logspace.__qualname__ = "logspace"
+
+
+_logspace.__signature__ = inspect.signature(onp.logspace)
+
+
+# jax.numpy: no array base
+logspace = wrap(numpy_args(_logspace, "logspace"), "logspace")
+
+
+def _tri(name):
+    jfn = getattr(jnp, name)
+
+    def run(d, k=0):
+        if d.ndim == 0:
+            raise TypeError(f"{name}: a 0-d array has no triangle (NumPy needs at least "
+                            "1 dimension)")
+        if d.ndim == 1:       # NumPy's mask is tri(n, n): a 1-d array broadcasts
+            d = jnp.broadcast_to(d, (d.shape[0],) * 2)
+        return jfn(d, k)
+
+    def f(m, k=0):
+        return generic(name, run, (asarray(m),), {"k": k})
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: of the last two axes; a 1-d array is its (n, n) "
+                 "broadcast, as in NumPy.")
+    return f
+
+
+# jax.numpy: a 1-d array refused (NumPy broadcasts it to (n, n))
+tril, triu = _tri("tril"), _tri("triu")
+
+
+_jmeshgrid = wrap(numpy_args(jnp.meshgrid, "meshgrid"), "meshgrid")
+
+
+# jax.numpy: 0-d and n-d inputs refused (NumPy flattens them)
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """``numpy.meshgrid``: each input flattened (0-d and n-d ones too), as
+    NumPy reshapes them."""
+    xs = [asarray(x) for x in xi]
+    xs = [x.ravel() if x.ndim != 1 else x for x in xs]
+    return _jmeshgrid(*xs, copy=copy, sparse=sparse, indexing=indexing)
+
+
 __all__ = [n for n, v in list(globals().items())
-           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__] + ["logspace"]   # (wrap's declarations: the package's __module__)

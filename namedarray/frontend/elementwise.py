@@ -21,7 +21,7 @@ from ..core.array import align_plan, operand
 from .engines.out import store_out
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
-from .special_values import complex_quotient, runtime_zero, special
+from .engines.loops import complex_quotient, runtime_zero, special
 
 # NumPy ufuncs with signatures (matmul, vecdot, ...) live in frontend/einsum.
 _GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}

@@ -1,4 +1,7 @@
-"""``histogram`` and ``histogram_bin_edges`` with NumPy's own steps
+"""Histograms: ``histogram``, ``histogram_bin_edges``, ``histogram2d``,
+``histogramdd``, ``bincount`` and ``digitize``.
+
+``histogram`` and ``histogram_bin_edges`` with NumPy's own steps
 (``numpy/lib/_histograms_impl.py``), each in the dtype NumPy computes it in:
 the outer edges (the data's extremes, or ``range`` as given), the edges by
 NumPy's ``linspace`` in the promoted dtype, a value's bin from its offset over
@@ -26,6 +29,8 @@ import numpy as onp
 from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import exact_divide
+from .engines.args import numpy_args
+from .engines.declare import _checked, _decl, _host
 from .engines.generic import wrap
 
 _UNSIGNED = {onp.dtype(s): onp.dtype(u) for s, u in
@@ -372,4 +377,80 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     return _edges(asarray(a), bins, range, weights)
 
 
-__all__ = ["histogram", "histogram_bin_edges"]
+_bincount = _decl("bincount")
+
+
+def _real_bins(x, bins, right=False):
+    for arg, v in (("x", x), ("bins", bins)):
+        if jnp.iscomplexobj(v):
+            raise TypeError(f"digitize: {arg} may not be complex (NumPy cannot cast "
+                            "complex data to float64 with the rule 'safe')")
+    b = jnp.asarray(bins)
+    if b.ndim == 1 and b.shape[0] > 1 and not isinstance(b, jax.core.Tracer):
+        d = onp.diff(onp.asarray(b))    # (where the bins are known: not traced)
+        if not ((d >= 0).all() or (d <= 0).all()):
+            raise ValueError(f"digitize: bins must be monotonically increasing or "
+                             f"decreasing (got {onp.asarray(b).tolist()})")
+    return (x, bins, right), {}
+
+
+# jax.numpy: complex input and unsorted bins are not NumPy's errors
+digitize = _checked("digitize", _real_bins)
+
+
+# jax.numpy: negative input is not NumPy's ValueError; small integers overflow
+def bincount(x, weights=None, minlength=0, *, length=None):
+    """``numpy.bincount``; negative input raises ``ValueError`` as in NumPy."""
+    if minlength is not None and not isinstance(minlength, (NamedArray, jax.Array)) and \
+            operator.index(minlength) < 0:
+        raise ValueError(f"bincount: 'minlength' must not be negative (got {minlength})")
+    h = _host(x)
+    if h is not None and h.size and h.min() < 0:
+        raise ValueError("bincount: 'list' argument must have no negative elements")
+    if h is not None and h.size and (int(h.max()) + 1) * 8 > 2**63 - 1:
+        # NumPy's error (its count overflows at the int64 maximum)
+        raise ValueError("bincount: array is too big; `arr.size * arr.dtype.itemsize` "
+                         f"is larger than the maximum possible size (the largest value "
+                         f"is {int(h.max())})")
+    kw = {} if length is None else {"length": length}
+    if h is not None and h.dtype.kind in "iu" and h.dtype.itemsize < 8:
+        # counted as intp, as NumPy does (jnp's max + 1 overflowed int8 at 127)
+        x = asarray(x).astype(onp.intp)
+    return _bincount(x, weights, minlength, **kw)
+
+
+def _float64_data(a):
+    """Bool or integer data, or no real data, as float64 (NumPy computes
+    these edges in float64)."""
+    x = asarray(a)
+    return x.astype(onp.float64) if x.dtype.kind in "biu" or (
+        x.size == 0 and x.dtype.kind == "f") else x
+
+
+def _float_counts(name):
+    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
+
+    def f(*args, **kwargs):
+        args = [_float64_data(a) for a in args[:2 if name == "histogram2d" else 1]] + list(
+            args[2 if name == "histogram2d" else 1:])
+        n = args[0].shape[0] if args[0].ndim else 1
+        bins = kwargs.get("bins", args[2 if name == "histogram2d" else 1] if len(args) > (
+            2 if name == "histogram2d" else 1) else 10)
+        if n == 0 and kwargs.get("range") is None and not isinstance(bins, (list, tuple)) \
+                and onp.ndim(bins) == 0:     # NumPy's edges of no data span [0, 1]
+            d = 2 if name == "histogram2d" else (args[0].shape[1] if args[0].ndim > 1 else 1)
+            kwargs = {**kwargs, "range": [(0.0, 1.0)] * d}
+        hist, *edges = jfn(*args, **kwargs)
+        return (hist.astype(onp.float64), *edges)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"``numpy.{name}``: counts (and densities) are float64, and edges "
+                 "computed from integer data (or none) float64, as in NumPy.")
+    return f
+
+
+# jax.numpy: counts, and edges of integer data, not float64
+histogram2d, histogramdd = _float_counts("histogram2d"), _float_counts("histogramdd")
+
+
+__all__ = ["histogram", "histogram_bin_edges", "bincount", "digitize", "histogram2d",
+           "histogramdd"]

@@ -1,5 +1,6 @@
 """Objects that build arrays or indices by indexing: ``mgrid``, ``ogrid``,
-``r_``, ``c_``, ``s_``, ``index_exp``.
+``r_``, ``c_``, ``s_``, ``index_exp``; and the index helpers ``ix_`` and
+``unravel_index`` (NumPy's ``numpy/lib/_index_tricks_impl.py``).
 
 ``mgrid``/``ogrid`` and the slices of ``r_``/``c_`` hold Python numbers, so
 their values are NumPy's own (computed on the host, then put on the device);
@@ -20,10 +21,14 @@ array([1, 2, 3])
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray
+from ..core.array import NamedArray, positional
 from .creation import array, asarray
+from .engines.args import numpy_args
+from .engines.declare import _decl, _host
+from .engines.generic import wrap
 from .engines.select import result_type
 from .joining import concatenate
 
@@ -178,4 +183,45 @@ array([[1, 3],
        [2, 4]])
 """
 
-__all__ = ["c_", "index_exp", "mgrid", "ogrid", "r_", "s_"]
+
+_unravel = _decl("unravel_index")
+
+
+# jax.numpy: out-of-bounds indices clipped (NumPy: ValueError)
+def unravel_index(indices, shape, order="C"):
+    """``numpy.unravel_index``; an index outside the array raises ``ValueError``."""
+    h = _host(indices)
+    size = int(onp.prod(shape))
+    if h is not None and h.size:
+        bad = h[(h < 0) | (h >= size)]
+        if bad.size:
+            raise ValueError(f"unravel_index: index {int(bad.flat[0])} is out of bounds "
+                             f"for array with size {size}")
+    if order not in ("C", "F"):
+        raise ValueError(f"unravel_index: only 'C' or 'F' order is permitted (got "
+                         f"order={order!r})")
+    if order == "F":    # the first index varies fastest: C order of the reversed shape
+        shape = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+        return tuple(reversed(_unravel(indices, shape[::-1])))
+    return _unravel(indices, shape)
+
+
+_jix = wrap(numpy_args(jnp.ix_, "ix_"), "ix_")
+
+
+# jax.numpy: a bool sequence not read as its nonzero positions
+def ix_(*args):
+    """``numpy.ix_``: a bool sequence stands for its nonzero positions (read
+    on the host), as in NumPy."""
+    xs = []
+    for a in args:
+        x = asarray(a)
+        if x.dtype == onp.bool_:
+            if x.ndim != 1:
+                raise ValueError("ix_: cross index must be 1 dimensional")
+            x = positional(jnp.asarray(onp.nonzero(onp.asarray(x.data))[0], onp.intp))
+        xs.append(x)
+    return _jix(*xs)
+
+
+__all__ = ["c_", "index_exp", "mgrid", "ogrid", "r_", "s_", "unravel_index", "ix_"]

@@ -1,4 +1,6 @@
-"""Indexing: ``x[idx]`` and ``x[idx] = v`` on the positional axes.
+"""Indexing: ``x[idx]`` and ``x[idx] = v`` on the positional axes; the
+functions whose result size is data dependent (``compress``, ``extract``,
+``argwhere``, ``flatnonzero``: selections, see ``engines/selection.py``).
 
 Named axes ride along: the index is applied to the leading (positional)
 physical axes and full slices are appended for the trailing named ones.
@@ -7,6 +9,7 @@ name that holds ``x`` sees the change, as in NumPy.
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import jax
@@ -15,13 +18,16 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import (NamedArray, meet, merge_mapped, new, operand, positional,
-                          rewrap, view)
+from ..core.array import (NamedArray, meet, merge_mapped, new, normalize_axis, operand,
+                          positional, rewrap, view)
 from ..core.sharding import unshard
 from ..placement import implied
-from . import selection
-from .engines.generic import index_names
-from .index_rules import check_bounds, check_broadcast, scalar_bools, wide_index
+from .engines import selection
+from .engines.args import numpy_args
+from .engines.generic import index_names, wrap
+from .engines.masks import _device_mask, _plain, compact, size_error, traced
+from .engines.selection import Selection, lazy, padded
+from .engines.index_rules import check_index, scalar_bools, wide_index
 
 
 def _data_index(idx):
@@ -55,74 +61,6 @@ def _full(idx, k):
     if not any(i is Ellipsis for i in idx):
         idx = idx + (Ellipsis,)
     return idx + (slice(None),) * k
-
-
-_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
-              "and integer or boolean arrays are valid indices")
-
-
-def check_index(fn, shape, idx):
-    """NumPy's static index errors: out-of-bounds ints (and host integer arrays),
-    float indices, too many indices.  Device index arrays are not synced."""
-    items = idx if isinstance(idx, tuple) else (idx,)
-    consumed = []
-    for it in items:
-        if it is None:
-            consumed.append(0)
-        elif it is Ellipsis:
-            consumed.append(-1)
-        elif isinstance(it, (bool, onp.bool_)):
-            consumed.append(0)
-        elif isinstance(it, (NamedArray, jax.Array, onp.ndarray, list)):
-            dt = getattr(it, "dtype", None)
-            if dt is None:
-                h = onp.asarray(it)
-                dt = h.dtype if h.size else onp.dtype(onp.intp)
-            consumed.append(len(getattr(it, "shape", onp.shape(it))) if dt == bool else 1)
-            if dt != bool and onp.dtype(dt).kind not in "iu":
-                raise IndexError(f"{fn}: {_BAD_INDEX}; got an array of dtype {dt}")
-        elif isinstance(it, slice):
-            consumed.append(1)
-        else:
-            try:
-                operator.index(it)
-            except TypeError:
-                raise IndexError(f"{fn}: {_BAD_INDEX}; got {it!r}") from None
-            consumed.append(1)
-    if consumed.count(-1) > 1:
-        raise IndexError(f"{fn}: an index can only have a single ellipsis ('...')")
-    check_broadcast(fn, items)
-    used = sum(c for c in consumed if c > 0)
-    if used > len(shape):
-        raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
-                         f"dimensional, but {used} were indexed")
-    ax = 0
-    for it, c in zip(items, consumed):
-        if c == -1:
-            ax += len(shape) - used
-            continue
-        if c and isinstance(it, (NamedArray, jax.Array)) and it.dtype != bool:
-            check_bounds(fn, it, shape[ax], f"axis {ax}")
-        elif c and not isinstance(it, (slice, NamedArray, jax.Array)):
-            if isinstance(it, (list, onp.ndarray)):
-                h = onp.asarray(it)
-                if h.dtype != bool and h.size:
-                    lo, hi = h.min(), h.max()
-                    bad = lo if lo < -shape[ax] else (hi if hi >= shape[ax] else None)
-                    if bad is not None:
-                        raise IndexError(f"{fn}: index {bad} is out of bounds for axis "
-                                         f"{ax} with size {shape[ax]}")
-                elif h.dtype == bool and h.shape != tuple(shape[ax:ax + c]):
-                    raise IndexError(
-                        f"{fn}: boolean index did not match indexed array along axis "
-                        f"{ax}; size of axis is {shape[ax]} but size of corresponding "
-                        f"boolean axis is {h.shape[0] if h.ndim else 0}")
-            else:
-                i = operator.index(it)
-                if not -shape[ax] <= i < shape[ax]:
-                    raise IndexError(f"{fn}: index {i} is out of bounds for axis {ax} "
-                                     f"with size {shape[ax]}")
-        ax += c
 
 
 def getitem(x: NamedArray, idx):
@@ -278,29 +216,6 @@ def _check_scalar(dtype, value):
     if isinstance(value, complex) and dt.kind not in "cb":     # (bool: nonzero)
         raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
                         f"dtype {dt}")
-
-
-def nonzero(a):
-    """``numpy.nonzero`` (positional arrays only: the result size is data dependent).
-
-    The positions are found on the host (one transfer, no compilation per count).
-
-    >>> import namedarray as np
-    >>> np.nonzero(np.asarray([0, 3, 0, 5]))
-    (array([1, 3]),)
-    """
-    x = operand(a)
-    if isinstance(x, NamedArray) and x.names:
-        raise TypeError(f"nonzero: the array has named axes {x.named_shape}; the number "
-                        "of nonzeros differs per name, untag them first")
-    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
-    if d.ndim == 0:
-        raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
-                         "np.atleast_1d(scalar).nonzero() instead")
-    if selection.traced(d):
-        raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
-                                   "jax.numpy.nonzero(a, size=N)", "its result")
-    return selection.padded(*onp.nonzero(onp.asarray(d)))
 
 
 # --------------------------------------------------------------------------
@@ -687,3 +602,127 @@ def at(x: NamedArray):
            [0., 5., 0.]])
     """
     return _At(x)
+
+
+# --------------------------------------------------------------------------
+# the functions whose result size is data dependent
+# --------------------------------------------------------------------------
+_jcompress = wrap(numpy_args(jnp.compress, "compress"), "compress")
+
+
+_jextract = wrap(numpy_args(jnp.extract, "extract"), "extract")
+
+
+def _flat(x):
+    """``x`` with its positional axes raveled (named axes ride along)."""
+    return new(x.data.reshape((-1,) + x.data.shape[x.ndim:]), (None,) + x.names, x.mapped)
+
+
+def _condition(c):
+    """A 1-d-or-more condition as a bool NamedArray (host conditions stay on the host
+    until here; NumPy reads nonzero as true)."""
+    if isinstance(c, (list, tuple, onp.ndarray)):
+        h = onp.asarray(c)
+        return positional(_device_mask(h if h.dtype == bool else h != 0))
+    c = operand(c)
+    if not isinstance(c, NamedArray):
+        return None
+    return c if c.dtype == bool else positional(c.data != 0) if not (
+        c.names or c.mapped) else None
+
+
+def compress(condition, a, axis=None, out=None):
+    """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
+    raveled array), a selection that stays full-size until its size is needed;
+    along another axis (or with a shorter condition), the exact result gathered
+    in a power-of-two bucket (one compilation per bucket, not per count).
+
+    >>> import namedarray as np
+    >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
+    array([[0, 1],
+           [4, 5]])
+    >>> np.compress([False, True], np.arange(6).reshape(2, 3), axis=1)
+    array([[1],
+           [4]])
+    """
+    x = operand(a)
+    if axis is not None and not (isinstance(x, NamedArray) and (
+            x.ndim or x.names or x.mapped)) and onp.ndim(
+            x.data if isinstance(x, NamedArray) else x) == 0:
+        # NumPy takes a 0-d array along an axis as its 1-element ravel
+        a = x = positional(jnp.reshape(x.data if isinstance(x, NamedArray) else
+                                       jnp.asarray(x), (1,)))
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
+            not lazy(x) and not lazy(c) and (axis is None or (
+                isinstance(axis, (int, onp.integer)) and x.ndim)):
+        ax = 0 if axis is None else normalize_axis("compress", axis, x.ndim)
+        t = _flat(x) if axis is None else x
+        if ax == 0 and t.shape[0] == c.shape[0]:
+            return Selection(_plain(t), c, 1)
+        if not (t.names or t.mapped or traced(t.data, c.data)):
+            n = t.shape[ax]
+            ch = onp.asarray(c.data)
+            if ch[n:].any():
+                if math.prod(t.shape[:ax]) == 0:   # NumPy's take loops over the
+                    return positional(jnp.zeros(        # axes before: it checks nothing
+                        t.shape[:ax] + (int(onp.count_nonzero(ch)),) + t.shape[ax + 1:],
+                        t.dtype))
+                raise IndexError(f"compress: index {n + int(onp.argmax(ch[n:]))} is out "
+                                 f"of bounds for axis {ax} with size {n}")
+            mh = onp.zeros(n, bool)
+            mh[: min(ch.size, n)] = ch[:n]
+            return positional(compact(t.data, mh, ax))
+    return _jcompress(condition, a, axis=axis, out=out)
+
+
+def extract(condition, arr):
+    """``numpy.extract``: the raveled ``arr`` where ``condition`` is nonzero, as a
+    selection.
+
+    >>> import namedarray as np
+    >>> np.extract(np.arange(5) % 2 == 0, np.arange(5) * 10)
+    array([ 0, 20, 40])
+    """
+    x = operand(arr)
+    c = _condition(condition)
+    if isinstance(x, NamedArray) and c is not None and not (x.names or x.mapped) and \
+            not lazy(x) and not lazy(c) and c.size == x.size:
+        return Selection(_flat(x), _flat(c), 1)
+    return _jextract(condition, arr)
+
+
+def _host(fn, a):
+    x = operand(a)
+    if isinstance(x, NamedArray) and (x.names or x.mapped):
+        raise TypeError(f"{fn}: the array has named axes {x.named_shape}; the number of "
+                        "nonzeros differs per name, untag them first")
+    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
+    if traced(d):
+        raise size_error(fn, "np.where(a != 0, x, other), or jax.numpy."
+                         f"{fn}(a, size=N)", "its result")
+    return onp.asarray(d)
+
+
+def argwhere(a):
+    """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
+
+    >>> import namedarray as np
+    >>> np.argwhere(np.asarray([[0, 1], [2, 0]]))
+    array([[0, 1],
+           [1, 0]])
+    """
+    return padded(onp.argwhere(_host("argwhere", a)))[0]
+
+
+def flatnonzero(a):
+    """``numpy.flatnonzero``, found on the host.
+
+    >>> import namedarray as np
+    >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
+    array([1, 3])
+    """
+    return padded(onp.flatnonzero(_host("flatnonzero", a)))[0]
+
+
+__all__ = ["compress", "extract", "argwhere", "flatnonzero"]

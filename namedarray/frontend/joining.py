@@ -1,5 +1,6 @@
-"""Joining arrays: ``stack``, ``concatenate`` (an ``axis`` may be a name), the
-``*stack`` family and ``append``, in NumPy's result dtype.
+"""Joining arrays: ``stack``, ``concatenate`` (an ``axis`` may be a name, see
+``engines/join.py``), the ``*stack`` family, ``block`` and ``append``, in
+NumPy's result dtype.
 
 >>> import namedarray as np
 >>> np.stack([np.zeros(2), np.ones(2)], axis="k").named_shape
@@ -10,47 +11,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, normalize_axis, positional, rewrap, unknown_name
-from .engines.args import np_asarray, numpy_args
+from ..core.array import NamedArray, normalize_axis, rewrap
+from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
+from .engines.join import _join_check, concatenate, join_dtype, operands
 from .engines.out import store_out
-from .engines.select import result_type
-
-
-def _join_check(fn, xs, axis, new_axis):
-    if not xs:
-        raise ValueError(f"{fn}: need at least one array to {fn}")
-    nds = [x.ndim for x in xs]
-    if new_axis:
-        shapes = {x.shape for x in xs}
-        if len(shapes) > 1:
-            raise ValueError(f"{fn}: all input arrays must have the same shape, got "
-                             f"{[x.shape for x in xs]}")
-    elif axis is not None:
-        if len(set(nds)) > 1:
-            raise ValueError(f"{fn}: all the input arrays must have the same number of "
-                             f"dimensions, got shapes {[x.shape for x in xs]}")
-        if nds[0] == 0:
-            raise ValueError(f"{fn}: zero-dimensional arrays cannot be concatenated")
-        ax = normalize_axis(fn, axis, nds[0])
-        for i, x in enumerate(xs):
-            if x.shape[:ax] + x.shape[ax + 1:] != xs[0].shape[:ax] + xs[0].shape[ax + 1:]:
-                raise ValueError(
-                    f"{fn}: all the input array dimensions except for the concatenation "
-                    f"axis must match exactly, but along dimension "
-                    f"{next(j for j in range(nds[0]) if j != ax and x.shape[j] != xs[0].shape[j])}"
-                    f", the array at index 0 has shape {xs[0].shape} and the array at "
-                    f"index {i} has shape {x.shape}")
-
-
-def operands(arrays):
-    if isinstance(arrays, NamedArray):
-        return [arrays[i] for i in range(len(arrays))]
-    return [a if isinstance(a, NamedArray) else positional(np_asarray(a)) for a in arrays]
-
-
-def join_dtype(xs, dtype):
-    return dtype if dtype is not None else result_type(*xs)
 
 
 def cast_all(xs, dtype=None):
@@ -69,23 +34,6 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     normalize_axis("stack", axis, xs[0].ndim + 1)
     res = generic("stack", jnp.stack, (xs,), {"axis": axis, "dtype": dt})
     return store_out("stack", out, res)
-
-
-def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """``numpy.concatenate``; ``axis="name"`` joins along a named axis."""
-    xs = operands(arrays)
-    if isinstance(axis, str):
-        for i, x in enumerate(xs):
-            if axis not in x.named_shape:
-                raise unknown_name("concatenate", "axis", axis, x, f"argument {i}")
-        parts = [x.untag(axis) for x in xs]
-        res = generic("concatenate", jnp.concatenate, (parts,),
-                       {"axis": 0, "dtype": join_dtype(xs, dtype)})
-        return res.tag(axis, *([None] * (res.ndim - 1)))
-    _join_check("concatenate", xs, axis, False)
-    res = generic("concatenate", jnp.concatenate, (xs,),
-                   {"axis": axis, "dtype": join_dtype(xs, dtype)})
-    return store_out("concatenate", out, res)
 
 
 def concat(arrays, /, *, axis=0):
@@ -170,5 +118,23 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
     return vstack(tup, dtype=dtype, casting=casting)
 
 
-__all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack", "column_stack", "append",
-           "insert", "row_stack"]
+def _block(arrays):
+    """``numpy.block``: the nested blocks joined, in NumPy's common dtype of
+    them (``jnp.block`` gives float16 for int16 with float16 blocks).
+
+    >>> import namedarray as np
+    >>> np.block([[np.ones(2, dtype=np.int16)], [np.ones(2, dtype=np.float16)]]).dtype
+    dtype('float32')
+    """
+    return jnp.block(numpy_promoted(arrays))
+
+
+_block.__name__ = _block.__qualname__ = "block"
+
+
+# jax.numpy: its own promotion (float16 for int16 with float16 blocks)
+block = wrap(_block, "block")
+
+
+__all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack",
+           "column_stack", "append", "insert", "row_stack", "block"]

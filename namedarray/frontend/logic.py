@@ -1,5 +1,5 @@
 """Truth of whole arrays: ``allclose``, ``array_equal``, ``array_equiv`` (and
-``isclose``, elementwise).
+``isclose``, ``isneginf``, ``isposinf``, elementwise).
 
 As in NumPy, the whole-array tests return a Python ``bool``: every element
 counts, named axes included.  Under ``jax.jit`` (or inside ``nmap``) the
@@ -26,6 +26,7 @@ from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import UFUNCS
 from .engines.args import numpy_args
+from .engines.declare import _checked, _real_only
 from .engines.generic import wrap
 from .engines.select import result_type
 from .reductions import REDUCTIONS
@@ -127,4 +128,21 @@ def array_equiv(a1, a2):
     return _whole(eq)
 
 
-__all__ = ["allclose", "array_equal", "array_equiv", "isclose"]
+_isneginf = _checked("isneginf", _real_only("isneginf"))
+
+
+_isposinf = _checked("isposinf", _real_only("isposinf"))
+
+
+# jax.numpy: complex data accepted (NumPy: TypeError); out= by keyword only
+def isneginf(x, out=None):
+    """``numpy.isneginf``; ``out`` may be given by position as in NumPy."""
+    return _isneginf(x, out=out)
+
+
+def isposinf(x, out=None):
+    """``numpy.isposinf``; ``out`` may be given by position as in NumPy."""
+    return _isposinf(x, out=out)
+
+
+__all__ = ["allclose", "array_equal", "array_equiv", "isclose", "isneginf", "isposinf"]

@@ -1,6 +1,7 @@
 """Shape manipulation and functions that write into their argument: ``reshape``,
-``transpose``, ``split``, ``take``, ``put``, ``copyto``, ... (positional axes;
-named axes ride along).
+``transpose``, ``split``, ``take``, ``put``, ``copyto``, ``squeeze``,
+``moveaxis``, ``repeat``, ``kron``, ``apply_along_axis``, ``packbits``, ...
+(positional axes; named axes ride along).
 
 >>> import namedarray as np
 >>> np.reshape(np.arange(6).tag("b") * np.ones((2, 3)).reshape(6), (3, 2)).named_shape
@@ -21,10 +22,11 @@ from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host
 from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
+from .engines.declare import _checked, _decl, _host
 from .engines.generic import along_names, generic, has_names, index_names, wrap
+from .engines.index_rules import check_bounds
 from .engines.out import store_out
 from .engines.select import result_type, where as select
-from .index_rules import check_bounds
 
 
 # -- shape manipulation: NumPy's error types ---------------------------------
@@ -459,5 +461,153 @@ def _check_host_indices(fn, ind, size, what):
     check_bounds(fn, ind, size, what)
 
 
+_moveaxis = _decl("moveaxis")
+
+
+_repeat = _decl("repeat")
+
+
+_apply_along_axis = _decl("apply_along_axis", named="keep")
+
+
+def _whole_0d(a, axis=None, *rest, **kw):
+    """Axis 0 (or -1) of a 0-d array is the array, as one element along it
+    (NumPy's squeeze, packbits and unpackbits take it)."""
+    a = jnp.asarray(a)
+    if a.ndim == 0 and axis in (0, -1):
+        a, axis = a.reshape(1), 0
+    return (a, axis, *rest), kw
+
+
+def _squeeze_0d(a, axis=None):
+    a = jnp.asarray(a)
+    return ((a, None if a.ndim == 0 and axis in (0, -1, (0,), (-1,)) else axis), {})
+
+
+def _unpack_empty(a, axis=None, count=None, bitorder="big"):
+    (a, axis), _ = _whole_0d(a, axis)
+    if a.dtype != onp.uint8:
+        raise TypeError("unpackbits: Expected an input array of unsigned byte data type")
+    if type(axis) is int:
+        axis = normalize_axis("unpackbits", axis, a.ndim)
+    if a.size == 0:         # (jnp's unpackbits divides by the empty size)
+        shape = (0,) if axis is None else tuple(
+            n * 8 if i == axis % a.ndim else n for i, n in enumerate(a.shape))
+        return jnp.zeros(shape, onp.uint8)
+    return (a, axis, count, bitorder), {}
+
+
+# jax.numpy: axis 0 of a 0-d array refused
+squeeze = _checked("squeeze", _squeeze_0d)
+
+
+# jax.numpy: axis 0 of a 0-d array refused
+packbits = _checked("packbits", _whole_0d)
+
+
+# jax.numpy: an empty array divides by zero, other dtypes accepted
+unpackbits = _checked("unpackbits", _unpack_empty)
+
+
+# jax.numpy: repeated axes are not NumPy's ValueError
+def moveaxis(a, source, destination):
+    """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  The
+    ``source`` axes may be names: each becomes positional at its destination.
+
+    >>> import namedarray as np
+    >>> np.moveaxis(np.zeros((2, 3)).tag("b", None), "b", -1).shape
+    (3, 2)
+    """
+    for arg, v in (("source", source), ("destination", destination)):
+        vs = list(v) if isinstance(v, (list, tuple)) else [v]
+        if len(set(vs)) != len(vs):
+            raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
+    single = not isinstance(source, (list, tuple))
+    src = [source] if single else list(source)
+    dst = [destination] if not isinstance(destination, (list, tuple)) else list(destination)
+    x = asarray(a)
+    for v in dst:
+        if isinstance(v, str):
+            raise ValueError(
+                f"moveaxis: destination={destination!r} names an axis, but a destination "
+                f"is a position (an int); the array has named axes {x.named_shape} and "
+                f"positional shape {x.shape}; to name a positional axis use x.tag(...)")
+    if any(isinstance(v, str) for v in src):
+        if len(src) != len(dst):
+            raise ValueError(f"moveaxis: `source` {source!r} and `destination` "
+                             f"{destination!r} must have the same number of elements")
+        x, src = _untag_listed("moveaxis", x, src, "source")
+        source = src[0] if single else src
+    return _moveaxis(x, source, destination)
+
+
+# jax.numpy: a negative count is not NumPy's ValueError
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """``numpy.repeat``; a negative count raises ``ValueError`` as in NumPy."""
+    h = _host(repeats)
+    if h is not None and h.size and h.min() < 0:
+        x = asarray(a)
+        n = x.size if axis is None else x.shape[axis] if (
+            type(axis) is int and -x.ndim <= axis < x.ndim) else None
+        if n != 0 or x.names:
+            raise ValueError("repeat: negative dimensions are not allowed")
+        repeats = 0     # nothing to repeat: NumPy checks no count (jnp refuses one)
+    return _repeat(a, repeats, axis, total_repeat_length=total_repeat_length)
+
+
+# jax.numpy: a func1d that cannot be traced fails (NumPy calls it per slice)
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """``numpy.apply_along_axis``: ``func1d`` mapped over the 1-d slices (one
+    traced call); a ``func1d`` that cannot be traced (``sorted``, Python
+    control flow on values) is called slice by slice on concrete data as
+    NumPy calls it, and the results are stacked in NumPy's layout and dtype.
+
+    >>> import namedarray as np
+    >>> np.apply_along_axis(sorted, 1, np.asarray([[8, 1, 7], [4, 3, 9]]))
+    array([[1, 7, 8],
+           [3, 4, 9]])
+    """
+    try:
+        return _apply_along_axis(func1d, axis, arr, *args, **kwargs)
+    except Exception:
+        x = arr if isinstance(arr, NamedArray) else asarray(arr)
+        if x.names or isinstance(x.data, jax.core.Tracer):
+            raise
+    return _by_slices(func1d, axis, onp.asarray(x.data), args, kwargs)
+
+
+def _by_slices(func1d, axis, h, args, kwargs):
+    """NumPy's loop of ``apply_along_axis`` over the host data ``h``: the
+    first result's shape and dtype make the buffer, the others are cast in."""
+    ax = normalize_axis("apply_along_axis", axis, h.ndim)
+    inarr = onp.moveaxis(h, ax, -1)
+    outer = inarr.shape[:-1]
+    if 0 in outer:
+        raise ValueError(f"apply_along_axis: cannot apply along axis {axis} when an "
+                         f"iteration dimension is 0 (shape {h.shape})")
+    buff = None
+    for ind in onp.ndindex(outer):
+        r = onp.asarray(func1d(asarray(inarr[ind]), *args, **kwargs))
+        if buff is None:
+            buff = onp.empty(outer + r.shape, r.dtype)
+        buff[ind] = r
+    n = len(outer)
+    perm = [*range(ax), *range(n, buff.ndim), *range(ax, n)]
+    return asarray(buff.transpose(perm))
+
+
+_jkron = wrap(numpy_args(jnp.kron, "kron"), "kron")
+
+
+# jax.numpy: two bool arrays give an integer product (NumPy: bool)
+def kron(a, b):
+    """``numpy.kron``; of two bool arrays, bool (their products are ``and``)."""
+    x, y = asarray(a), asarray(b)
+    dt = onp.result_type(x.dtype, y.dtype)
+    if dt == onp.bool_:
+        return _jkron(x.astype(onp.uint8), y.astype(onp.uint8)).astype(onp.bool_)
+    return _jkron(x.astype(dt), y.astype(dt))
+
+
 __all__ = [n for n, v in list(globals().items())
-           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__] + ["squeeze", "packbits", "unpackbits"]   # (wrap's declarations: the package's __module__)

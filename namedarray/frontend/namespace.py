@@ -29,15 +29,16 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
 from ..core.array import NamedArray, zero_dim_array
-from . import (checked, conversion, creation, einsum, elementwise, histograms,
-               index_tricks, io, joining, logic, manipulation, methods)
-from . import ported, reductions, selection, sorting
+from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
+               histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
+from . import polynomial, reductions, setops, sorting, statistics, windows
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.host import host_data
+from .engines.select import nonzero
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
-from .indexing import getitem_data, nonzero, setitem
+from .indexing import getitem_data, setitem
 
 # what a named `axis` means for these functions
 _KEEP = {"sort", "argsort", "flip", "roll", "diff",
@@ -57,7 +58,8 @@ _NUMPY_OWN = [
 
 
 _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, selection, checked, histograms, index_tricks, logic, ported)
+            conversion, indexing, setops, function_base, histograms, index_tricks, logic,
+            polynomial, windows, arraypad, statistics)
 
 
 def _host_args(f):

@@ -1,7 +1,8 @@
 """Sorting: ``sort`` and ``argsort`` (stable; ``axis`` may name an axis, which
 is kept), ``partition`` and ``argpartition`` (``kth`` counted from the end when
-negative, or a sequence of positions).  ``searchsorted``, ``unique``, ... are
-declared in the table (``frontend/namespace.py``).
+negative, or a sequence of positions), ``lexsort`` and ``sort_complex``.
+``searchsorted``, ... are declared in the table (``frontend/namespace.py``),
+``unique`` with the set routines (``frontend/setops.py``).
 
 >>> import namedarray as np
 >>> np.sort(np.array([[3, 1], [2, 0]]).tag("i", None), axis="i").untag("i")
@@ -17,7 +18,8 @@ from ..core import config
 from ..core.array import rewrap
 from ..core.sharding import sortable
 from .creation import asarray
-from .engines.generic import wrap
+from .engines.declare import _decl
+from .engines.generic import generic, wrap
 
 
 _KINDS = ("quicksort", "mergesort", "heapsort", "stable", None)
@@ -124,6 +126,53 @@ def _SORT(fn, a, axis, kind, order, stable, descending=False):
              fn, named="keep")
     res = f(x, axis=axis)
     return res.astype(onp.intp) if fn == "argsort" and config.numpy_dtypes() else res
+
+
+_lexsort = _decl("lexsort")
+
+
+# jax.numpy: an axis out of range is not NumPy's AxisError
+def lexsort(keys, axis=-1):
+    """``numpy.lexsort``; an ``axis`` outside the keys' dimensions raises
+    ``AxisError`` (a 1-d ``keys`` is a sequence of 0-d keys)."""
+    k = keys if isinstance(keys, (list, tuple)) else asarray(keys)
+    if len(k) == 0:
+        raise TypeError("lexsort: need a sequence of keys with len > 0")
+    nd = (asarray(k[0]).ndim if len(k) else 1) if isinstance(k, (list, tuple)) else max(
+        k.ndim - 1, 0)
+    if isinstance(axis, int) and not -max(nd, 1) <= axis < max(nd, 1):
+        raise onp.exceptions.AxisError(f"lexsort: axis {axis} is out of bounds for array "
+                                       f"of dimension {nd}")
+    return _lexsort(keys, axis)
+
+
+def _complex_of(dt):
+    """``numpy.sort_complex``'s result dtype for real data."""
+    dt = onp.dtype(dt)
+    if dt.kind == "c":
+        return dt
+    return onp.dtype(onp.complex64 if dt.char in "bhBH" else onp.complex128)
+
+
+# jax.numpy: another dtype for small integers, another order of NaNs
+def sort_complex(a):
+    """``numpy.sort_complex``: sorted along the last axis, as ``complex64``
+    for int8/int16/uint8/uint16 data and ``complex128`` for other real data."""
+    x = asarray(a)
+    want = _complex_of(x.dtype)
+    return generic("sort_complex", lambda d: _complex_sorted(d).astype(want), (x,), {})
+
+
+def _complex_sorted(d):
+    """Sorted along the last axis in NumPy's order; complex values by where
+    their NaNs are (``R + Rj``, ``R + nanj``, ``nan + Rj``, ``nan + nanj``),
+    then by the parts that are not NaN."""
+    if d.dtype.kind != "c":
+        return jnp.sort(d, axis=-1)
+    re, im = d.real, d.imag
+    group = jnp.isnan(im).astype(onp.int8) + 2 * jnp.isnan(re).astype(onp.int8)
+    keys = (jnp.where(jnp.isnan(im), 0, im), jnp.where(jnp.isnan(re), 0, re), group)
+    return jnp.take_along_axis(d, jnp.lexsort(keys, axis=-1), axis=-1)
 
 
 __all__ = [n for n, v in list(globals().items())

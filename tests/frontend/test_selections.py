@@ -13,9 +13,9 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import namedarray as np
-from namedarray.frontend import selection
+from namedarray.frontend.engines import selection
 from namedarray.frontend.engines import host
-from namedarray.frontend.selection import Selection, bucket
+from namedarray.frontend.engines.selection import Selection, bucket
 from support import arrays, assert_same
 
 DTYPES = [onp.bool_, onp.int8, onp.int32, onp.int64, onp.uint8, onp.float32, onp.float64,

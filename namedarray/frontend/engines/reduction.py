@@ -28,10 +28,11 @@ from ...core import config as _config
 from ...core.array import NamedArray, View, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
 from ...core.sharding import sortable
-from ..selection import lazy as _lazy, reduce as _reduce_selection
 from . import fperr
+from .masked_reduction import reduce as _reduce_selection
 from .out import store_out as _store_out
 from .results import RUNTIME_ERRORS, fast_result as _result, reraise
+from .selection import lazy as _lazy
 
 # ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
 REDUCE_OF_UFUNC: dict = {}

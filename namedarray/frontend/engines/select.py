@@ -14,7 +14,7 @@ import numpy as onp
 
 from ...core import config
 from ...core.array import NamedArray, align, new, operand, positional
-from ..indexing import nonzero
+from . import selection
 
 
 def result_type(*args):
@@ -57,3 +57,26 @@ def where(condition, x=None, y=None, /):
         return positional(jnp.where(datas[0], datas[1], datas[2]).astype(dt))
     datas, dims, mapped = align("where", ops)
     return new(jnp.where(*datas).astype(dt), dims, mapped)
+
+
+def nonzero(a):
+    """``numpy.nonzero`` (positional arrays only: the result size is data dependent).
+
+    The positions are found on the host (one transfer, no compilation per count).
+
+    >>> import namedarray as np
+    >>> np.nonzero(np.asarray([0, 3, 0, 5]))
+    (array([1, 3]),)
+    """
+    x = operand(a)
+    if isinstance(x, NamedArray) and x.names:
+        raise TypeError(f"nonzero: the array has named axes {x.named_shape}; the number "
+                        "of nonzeros differs per name, untag them first")
+    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
+    if d.ndim == 0:
+        raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
+                         "np.atleast_1d(scalar).nonzero() instead")
+    if selection.traced(d):
+        raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
+                                   "jax.numpy.nonzero(a, size=N)", "its result")
+    return selection.padded(*onp.nonzero(onp.asarray(d)))

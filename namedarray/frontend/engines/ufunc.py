@@ -23,16 +23,16 @@ from ...core import config
 from ...core.sharding import agree
 from ...core.array import (NamedArray, View, align, align_plan, apply_step, new,
                            normalize_axis, operand, positional, rewrap, to_jax)
-from ..indexing import check_index
-from ..joining import concatenate
-from ..selection import apply_ufunc, lazy
 from . import fperr
 from .generic import generic
 from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first
+from .index_rules import check_index
+from .join import concatenate
 from .out import store_out
 from .reduction import ufunc_reduce
 from .results import finish
 from .select import where as _select
+from .selection import apply_ufunc, lazy
 
 _I32 = 2 ** 31
 _I64 = 2 ** 63 - 1

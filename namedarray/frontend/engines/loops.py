@@ -1,4 +1,6 @@
-"""Special values of elementwise functions that ``jax.numpy`` gets wrong and
+"""NumPy's ufunc loops where ``jax.numpy``'s differ, under the elementwise
+declarations (``frontend/elementwise.py``) and the selection engine: the
+special values of elementwise functions that ``jax.numpy`` gets wrong and
 NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
 ``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
 Array API standard requires), complex ``sign`` and ``power`` computed as

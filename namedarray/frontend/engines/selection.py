@@ -65,120 +65,28 @@ is still a named reduction (a collective under ``nmap``):
 >>> keep = np.asarray([True, False]).tag("b")
 >>> y[keep].sum(axis="b")
 array([0., 1., 2.])
+
+The engine's other rooms: ``engines/masks.py`` (masks, buckets, compaction),
+``engines/programs.py`` (the compiled and host programs of an expression),
+``engines/masked_reduction.py`` (reductions through ``where=``).  This module
+keeps what calls itself in a circle: a :class:`Selection` settles through
+:func:`evaluate`, which writes the :class:`Deferred` values that
+:func:`_defer` and ``select`` build for it (about 700 lines).
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from jax._src.lax.lax import _convert_element_type
-
-from ..core import config
-from ..core.array import NamedArray, align, new, normalize_axis, operand, positional
-from .engines import host
-from .engines.args import numpy_args, to_device
-from .engines.generic import wrap
-from .special_values import unfused
-
-_Tracer = jax.core.Tracer
-
-#: reductions that take ``where=`` (NumPy's set), computed on the full buffers
-WHERE_REDUCTIONS = {"sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all",
-                    "nansum", "nanprod", "nanmean", "std", "var", "nanstd", "nanvar"}
-_NEEDS_INITIAL = {"max", "min", "amax", "amin"}
-_ALTERNATIVES = ("np.where(mask, x, other), x[mask].sum() (reductions take where=), "
-                 "y[mask] = x[mask] ** 2 + c[mask], or jax.numpy.nonzero(mask, size=N)")
-
-
-def size_error(what, alternative=_ALTERNATIVES, of="a boolean-mask selection"):
-    """The error for a data-dependent size asked for under a trace."""
-    return TypeError(
-        f"{what}: the size of {of} depends on the data and is unknown under jax.jit "
-        f"(or a map); use a size-free form instead: {alternative}")
-
-
-def bucket(n: int) -> int:
-    """The padded length for ``n`` elements: the next power of two (at least 1).
-
-    >>> [bucket(n) for n in (0, 1, 3, 4, 5, 1000)]
-    [1, 1, 4, 4, 8, 1024]
-    """
-    return 1 << max(n - 1, 0).bit_length()
-
-
-def _concrete(f, *args):
-    """``f(*args)`` on concrete arrays, concrete even inside a trace (the value
-    may be cached, and a traced value must never outlive its trace)."""
-    r = f(*args)
-    if traced(*(r if isinstance(r, tuple) else (r,))):
-        with jax.ensure_compile_time_eval():
-            r = f(*args)
-    return r
-
-
-def _to_device(h):
-    """The host array ``h`` on the device, concrete even inside a trace."""
-    return _concrete(jax.device_put, h)
-
-
-def traced(*arrays) -> bool:
-    return any(isinstance(a, _Tracer) for a in arrays)
-
-
-@functools.partial(jax.jit, static_argnames=("axis",))
-def _gather(data, idx, axis):
-    return jnp.take(data, idx, axis=axis)
-
-
-def compact(data, mask_host, axis=0):
-    """``data`` at the true positions of the 1-d host bool ``mask_host`` along
-    ``axis``: taken on the host where the data is there already (a CPU device)
-    or small, else gathered in a power-of-two bucket (one compilation per
-    bucket, not per count) and cut to the count on the host."""
-    idx = onp.flatnonzero(mask_host)
-    n = idx.size
-    shape = data.shape[:axis] + (n,) + data.shape[axis + 1:]
-    if n == 0:
-        return _to_device(onp.zeros(shape, data.dtype))
-    if traced(data):    # a concrete mask on traced data: the size is static
-        return jnp.take(data, jnp.asarray(idx), axis=axis)
-    if data.size <= _HOST_TAKE or _on_cpu(data):
-        # no compilation at all: the buffer comes to the host and is taken there
-        return _to_device(onp.take(onp.asarray(data), idx, axis=axis))
-    b = bucket(n)
-    padded = onp.zeros(b, onp.int32 if data.shape[axis] < 2 ** 31 else onp.int64)
-    padded[:n] = idx
-    h = onp.asarray(_concrete(_gather, data, _to_device(padded), axis))
-    return _to_device(h[(slice(None),) * axis + (slice(0, n),)])
-
-
-#: buffers of at most this many elements are compacted on the host
-_HOST_TAKE = 1 << 16
-
-
-def _on_cpu(data) -> bool:
-    """Whether the jax array ``data`` lives on CPU devices (its host copy is free)."""
-    return all(d.platform == "cpu" for d in data.devices())
-
-
-# masks that came from the host: converted once, so that ``z[m]`` and ``c[m]``
-# share one device mask (and are recognised as the same mask)
-_HOST_MASKS: list = []
-
-
-def _device_mask(m):
-    for h, copy, d in _HOST_MASKS:
-        if h is m and onp.array_equal(copy, m):
-            return d
-    copy = m.copy()     # (a CPU device_put may share the host buffer)
-    d = _to_device(copy)
-    _HOST_MASKS.insert(0, (m, copy, d))
-    del _HOST_MASKS[8:]
-    return d
+from ...core import config
+from ...core.array import NamedArray, align, new, operand, positional
+from . import host
+from .masks import (_concrete, _mask_array, _on_cpu, _plain, _to_device, bucket, compact,
+                    size_error, traced)
+from .programs import _ARRAY, _engine_dtype, _exact_op, _on_host, _pack, _program
 
 
 def is_mask(idx) -> bool:
@@ -194,51 +102,6 @@ def is_mask(idx) -> bool:
 def lazy(x) -> bool:
     """Whether ``x`` is a selection not yet materialized."""
     return type(x) is Selection and x._cache is None
-
-
-def _mask_array(fn, x, idx):
-    """The mask as a positional-or-named NamedArray, checked against ``x``."""
-    if isinstance(idx, onp.ndarray):
-        m = positional(_device_mask(idx))
-    elif isinstance(idx, jax.Array):
-        m = positional(idx)
-    else:
-        m = _plain(idx)     # a snapshot: later writes to the mask do not reach it
-    k = m.ndim
-    mnames = tuple(m.named_shape)
-    if mnames and k:
-        raise IndexError(
-            f"{fn}: a boolean mask with both positional axes {m.shape} and named axes "
-            f"{m.named_shape} is not supported; use a positional mask, or a mask over "
-            "one name")
-    if mnames:
-        if len(mnames) > 1:
-            raise IndexError(f"{fn}: a boolean mask selects along one name at most; got "
-                             f"named axes {m.named_shape}")
-        name = mnames[0]
-        if name not in x.named_shape:
-            raise IndexError(f"{fn}: the mask's axis {name!r} is not an axis of the array "
-                             f"(named shape {x.named_shape})")
-        if x.named_shape[name] != m.named_shape[name]:
-            raise IndexError(f"{fn}: boolean index did not match indexed array along axis "
-                             f"{name!r}; size of axis is {x.named_shape[name]} but size of "
-                             f"corresponding boolean axis is {m.named_shape[name]}")
-        return m
-    shape = x.shape
-    if k > len(shape):
-        raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
-                         f"dimensional, but {k} were indexed")
-    for ax, (a, b) in enumerate(zip(shape, m.shape)):
-        if a != b:
-            raise IndexError(
-                f"{fn}: boolean index did not match indexed array along axis {ax}; "
-                f"size of axis is {a} but size of corresponding boolean axis is {b}")
-    return m
-
-
-def _plain(x) -> NamedArray:
-    """A NamedArray holding ``x``'s current data (a snapshot, not a view)."""
-    return new(x.data, x.dims, x.mapped)
 
 
 def select(x, idx):
@@ -602,148 +465,6 @@ def evaluate(roots):
 _HOST_SPENT: dict = {}
 
 
-def _on_host(prog, dtypes, outs, leaves, consts):
-    """The program ``prog`` run by NumPy on the host buffers of ``leaves``, or
-    None where it may not run there (see engines/host.py)."""
-    views = []
-    for a in leaves:
-        h = host.view(a)
-        if h is None:
-            return None
-        views.append(h)
-    nodes = []
-
-    def get(r):
-        return nodes[r[1]] if r[0] == "n" else views[r[1]] if r[0] == "l" else \
-            consts[r[0]][r[1]]
-
-    with onp.errstate(all="ignore"):
-        for (op, refs), dt in zip(prog, dtypes):
-            args = [get(r) for r in refs]
-            if op[0] == "engine":       # the static scalars in their places
-                it = iter(args)
-                args = [next(it) if s is _ARRAY else s[1] for s in op[2]]
-            v = host.apply(onp.bitwise_and if op[0] == "and" else _NUMPY[op[1].__name__],
-                           dt, args)
-            if v is None:
-                return None
-            nodes.append(v)
-    return tuple(to_device(get(r), fresh=True) for r in outs)
-
-
-_PACKS: dict = {}
-_PACK_DTYPES = {float: onp.float64, int: onp.int64, complex: onp.complex128}
-
-
-def _pack(t, values):
-    """The Python scalars ``values`` of type ``t`` as one device array (kept
-    for the next call with the same values: a loop transfers nothing)."""
-    key = (t, tuple(v.hex() for v in values) if t is float else tuple(
-        (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
-    d = _PACKS.get(key)
-    if d is None:
-        d = _PACKS[key] = _to_device(onp.asarray(values, _PACK_DTYPES[t]))
-        if len(_PACKS) > 256:
-            _PACKS.clear()
-    return d
-
-
-_EXACT_OPS: dict = {}
-_NUMPY = {name: getattr(onp, name) for name in host.EXACT}
-
-
-def _exact_op(op) -> bool:
-    """Whether the deferred operation ``op`` is one of ``host.EXACT`` on real data."""
-    r = _EXACT_OPS.get(op)
-    if r is None:
-        kind = op[0]
-        r = kind == "and" or (kind in ("fast", "engine") and op[1].__name__ in host.EXACT and
-                              (kind == "engine" or op[2].kind in "biuf"))
-        _EXACT_OPS[op] = r
-    return r
-
-
-def _program(nleaves, types, prog, outs):
-    fns = [(_op_fn(op), refs) for op, refs in prog]
-    used = {r[1] for _, refs in prog for r in refs if r[0] == "n"}
-
-    def run(*args):
-        leaves = args[:nleaves]
-        packs = dict(zip(types, args[nleaves:]))
-        zero = packs[int][-1]
-        nodes, outputs = [], []
-
-        def get(r, out=False):
-            if r[0] == "n":
-                return (outputs if out else nodes)[r[1]]
-            if r[0] == "l":
-                return leaves[r[1]]
-            # a Python scalar: weakly typed, as eager JAX takes one
-            c = packs[r[0]][r[1]]
-            return _convert_element_type(c, c.dtype, weak_type=True)
-
-        for i, (f, refs) in enumerate(fns):
-            v = f(*[get(r) for r in refs])
-            outputs.append(v)
-            nodes.append(unfused(v, zero) if i in used else v)
-        return tuple(get(r, True) for r in outs)
-
-    return jax.jit(run)
-
-
-def _op_fn(op):
-    """The function of the deferred operation ``op``."""
-    kind = op[0]
-    if kind == "fast":          # the ufunc engine's fast path: no cast of an operand
-        _, uf, out_dt = op
-        impl = uf._impl
-        return lambda *a: _cast(impl(*a), out_dt)
-    if kind == "engine":        # the engine itself, static Python scalars in place
-        _, uf, slots = op
-
-        def f(*a):
-            it = iter(a)
-            args = [positional(next(it)) if s is _ARRAY else s[1] for s in slots]
-            return uf._call(*args).data
-        return f
-    if kind == "and":
-        return jax.lax.bitwise_and
-    if kind == "put":           # y[mask] = v: v cast to y's dtype, where
-        return lambda y, m, v: jnp.where(m.reshape(m.shape + (1,) * (y.ndim - m.ndim)),
-                                         v.astype(y.dtype), y)
-    raise ValueError(f"evaluate: unknown deferred operation {op!r}")
-
-
-def _cast(r, dt):
-    return r if r.dtype == dt else r.astype(dt)
-
-
-class _ArraySlot:
-    """Marks an array operand among the static ones of an ``engine`` operation."""
-
-    def __repr__(self):
-        return "<array>"
-
-
-_ARRAY = _ArraySlot()
-_ENGINE_DTYPES: dict = {}
-
-
-def _engine_dtype(uf, slots, dtypes):
-    """The result dtype of ``uf`` on arrays of ``dtypes`` among the static
-    ``slots`` (NumPy's errors raised here, when the operation is written)."""
-    key = (uf, slots, dtypes)
-    dt = _ENGINE_DTYPES.get(key)
-    if dt is None:
-        it = iter(dtypes)
-        specs = [jax.ShapeDtypeStruct((), next(it)) for s in slots if s is _ARRAY]
-        dt = jax.eval_shape(_op_fn(("engine", uf, slots)), *specs).dtype
-        if len(_ENGINE_DTYPES) > 4096:
-            _ENGINE_DTYPES.clear()
-        _ENGINE_DTYPES[key] = dt
-    return dt
-
-
 def _defer(uf, fulls, args, ref):
     """``uf`` on the full buffers as a deferred expression; ``None`` where the
     eager call must run (a dtype or an operand outside the checked cases)."""
@@ -879,104 +600,6 @@ def apply_ufunc(uf, args, kwargs):
 
 
 # --------------------------------------------------------------------------
-# reductions: where= on the full buffers
-# --------------------------------------------------------------------------
-def reduce(name, run, s, axis, args, kwargs):
-    """``run(x, axis, *args, **kwargs)`` (a reduction) of the lazy selection ``s``."""
-    if name not in WHERE_REDUCTIONS or args or kwargs.get("out") is not None or \
-            kwargs.get("where") is not None:
-        return run(s._materialized(), axis, *args, **kwargs)
-    f, k = s._full, s._k
-    n = s.ndim
-    single = axis is None or isinstance(axis, (int, str, onp.integer))
-    axes = tuple(range(n)) if axis is None else ((axis,) if single else tuple(axis))
-    pos, names = [], []
-    for a in axes:
-        if isinstance(a, str):
-            names.append(a)
-        else:
-            try:
-                i = int(a)
-            except TypeError:
-                return run(s._materialized(), axis, *args, **kwargs)
-            if not -n <= i < n:
-                return run(s._materialized(), axis, *args, **kwargs)  # NumPy's error
-            pos.append(i % n)
-    if k:
-        consumed = 0 in pos
-        full_pos = [j for i in pos for j in (range(k) if i == 0 else (k + i - 1,))]
-    else:
-        consumed = _mname(s._mask) in names
-        full_pos = pos
-    full_axis = tuple(full_pos) + tuple(names)
-    if axis is not None and single and len(full_axis) == 1:
-        full_axis = full_axis[0]
-    if not consumed:    # the mask's axes survive: the result is a selection again
-        return Selection(run(f, full_axis, **kwargs), s._mask, k, s._count)
-    s._settle()         # the mask and the buffer: one call (they share their terms)
-    f = s._full
-    kw = dict(kwargs)
-    fill = None
-    if k:
-        kw["where"] = _where_for(s._mask, f)
-    elif name in _FILL:
-        # along a name: the unselected entries become the identity, so the
-        # reduction over the name is the plain named one (a collective in a map)
-        fill = _FILL[name]
-    elif _mname(s._mask) in f.dims:
-        kw["where"] = s._mask
-    else:
-        return run(s._materialized(f"{name} of x[mask] over a name a map holds"), axis,
-                   *args, **kwargs)
-    if name in _NEEDS_INITIAL and kw.get("initial") is None:
-        if s._count is None and traced(s._mask.data):
-            raise size_error(f"{name} of x[mask]", f"x[mask].{name}(initial=v) or "
-                             f"np.{name}(x, where=mask, initial=v)")
-        if s.count() == 0:
-            return run(s._materialized(), axis, **kwargs)       # NumPy's empty error
-        kw["initial"] = _lowest(f.dtype) if name in ("max", "amax") else _highest(f.dtype)
-    if fill is not None:
-        (md, fd), dims, mapped = align(name, [s._mask, f])
-        f = new(jnp.where(md, fd, jnp.asarray(fill(f.dtype), f.dtype)), dims, mapped)
-    res = run(f, full_axis, **kw)
-    if kwargs.get("keepdims") and k > 1:
-        res = new(res.data.reshape((1,) + res.data.shape[k:]), res.dims[k - 1:], res.mapped)
-    return res
-
-
-_FILL = {"sum": lambda dt: 0, "nansum": lambda dt: 0, "prod": lambda dt: 1,
-         "nanprod": lambda dt: 1, "any": lambda dt: False, "all": lambda dt: True,
-         "max": lambda dt: _lowest(dt), "amax": lambda dt: _lowest(dt),
-         "min": lambda dt: _highest(dt), "amin": lambda dt: _highest(dt)}
-
-
-def _where_for(m, f):
-    """The positional mask broadcast against ``f``'s positional axes (its
-    names broadcast by name)."""
-    npos = f.dims.count(None)
-    return positional(m.data.reshape(m.data.shape + (1,) * (npos - m.ndim)))
-
-
-def _extreme(dt, top):
-    """The largest (``top``) or smallest value of ``dt``: the identity of min
-    (or max)."""
-    dt = onp.dtype(dt)
-    if dt.kind == "b":
-        return top
-    if dt.kind in "iu":
-        return onp.iinfo(dt).max if top else onp.iinfo(dt).min
-    return onp.inf if top else -onp.inf
-
-
-def _lowest(dt):
-    return _extreme(dt, False)
-
-
-def _highest(dt):
-    return _extreme(dt, True)
-
-
-# --------------------------------------------------------------------------
 # assignment: y[mask] = value, with where
 # --------------------------------------------------------------------------
 @jax.jit
@@ -1051,104 +674,6 @@ def assign(x, idx, value, cast, check):
     return True
 
 
-# --------------------------------------------------------------------------
-# the functions whose result size is data dependent
-# --------------------------------------------------------------------------
-_jcompress = wrap(numpy_args(jnp.compress, "compress"), "compress")
-_jextract = wrap(numpy_args(jnp.extract, "extract"), "extract")
-
-
-def _flat(x):
-    """``x`` with its positional axes raveled (named axes ride along)."""
-    return new(x.data.reshape((-1,) + x.data.shape[x.ndim:]), (None,) + x.names, x.mapped)
-
-
-def _condition(c):
-    """A 1-d-or-more condition as a bool NamedArray (host conditions stay on the host
-    until here; NumPy reads nonzero as true)."""
-    if isinstance(c, (list, tuple, onp.ndarray)):
-        h = onp.asarray(c)
-        return positional(_device_mask(h if h.dtype == bool else h != 0))
-    c = operand(c)
-    if not isinstance(c, NamedArray):
-        return None
-    return c if c.dtype == bool else positional(c.data != 0) if not (
-        c.names or c.mapped) else None
-
-
-def compress(condition, a, axis=None, out=None):
-    """``numpy.compress``: with a full-length condition along ``axis`` 0 (or the
-    raveled array), a selection that stays full-size until its size is needed;
-    along another axis (or with a shorter condition), the exact result gathered
-    in a power-of-two bucket (one compilation per bucket, not per count).
-
-    >>> import namedarray as np
-    >>> np.compress([True, False, True], np.arange(6).reshape(3, 2), axis=0)
-    array([[0, 1],
-           [4, 5]])
-    >>> np.compress([False, True], np.arange(6).reshape(2, 3), axis=1)
-    array([[1],
-           [4]])
-    """
-    x = operand(a)
-    if axis is not None and not (isinstance(x, NamedArray) and (
-            x.ndim or x.names or x.mapped)) and onp.ndim(
-            x.data if isinstance(x, NamedArray) else x) == 0:
-        # NumPy takes a 0-d array along an axis as its 1-element ravel
-        a = x = positional(jnp.reshape(x.data if isinstance(x, NamedArray) else
-                                       jnp.asarray(x), (1,)))
-    c = _condition(condition)
-    if isinstance(x, NamedArray) and c is not None and out is None and c.ndim == 1 and \
-            not lazy(x) and not lazy(c) and (axis is None or (
-                isinstance(axis, (int, onp.integer)) and x.ndim)):
-        ax = 0 if axis is None else normalize_axis("compress", axis, x.ndim)
-        t = _flat(x) if axis is None else x
-        if ax == 0 and t.shape[0] == c.shape[0]:
-            return Selection(_plain(t), c, 1)
-        if not (t.names or t.mapped or traced(t.data, c.data)):
-            n = t.shape[ax]
-            ch = onp.asarray(c.data)
-            if ch[n:].any():
-                if math.prod(t.shape[:ax]) == 0:   # NumPy's take loops over the
-                    return positional(jnp.zeros(        # axes before: it checks nothing
-                        t.shape[:ax] + (int(onp.count_nonzero(ch)),) + t.shape[ax + 1:],
-                        t.dtype))
-                raise IndexError(f"compress: index {n + int(onp.argmax(ch[n:]))} is out "
-                                 f"of bounds for axis {ax} with size {n}")
-            mh = onp.zeros(n, bool)
-            mh[: min(ch.size, n)] = ch[:n]
-            return positional(compact(t.data, mh, ax))
-    return _jcompress(condition, a, axis=axis, out=out)
-
-
-def extract(condition, arr):
-    """``numpy.extract``: the raveled ``arr`` where ``condition`` is nonzero, as a
-    selection.
-
-    >>> import namedarray as np
-    >>> np.extract(np.arange(5) % 2 == 0, np.arange(5) * 10)
-    array([ 0, 20, 40])
-    """
-    x = operand(arr)
-    c = _condition(condition)
-    if isinstance(x, NamedArray) and c is not None and not (x.names or x.mapped) and \
-            not lazy(x) and not lazy(c) and c.size == x.size:
-        return Selection(_flat(x), _flat(c), 1)
-    return _jextract(condition, arr)
-
-
-def _host(fn, a):
-    x = operand(a)
-    if isinstance(x, NamedArray) and (x.names or x.mapped):
-        raise TypeError(f"{fn}: the array has named axes {x.named_shape}; the number of "
-                        "nonzeros differs per name, untag them first")
-    d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
-    if traced(d):
-        raise size_error(fn, "np.where(a != 0, x, other), or jax.numpy."
-                         f"{fn}(a, size=N)", "its result")
-    return onp.asarray(d)
-
-
 _PREFIXES: dict = {}
 
 
@@ -1176,62 +701,3 @@ def padded(*results):
         full[:n] = r
         out.append(Selection(positional(_to_device(full)), mask, 1, n, r))
     return tuple(out)
-
-
-def argwhere(a):
-    """``numpy.argwhere``, found on the host (one transfer, no compilation per count).
-
-    >>> import namedarray as np
-    >>> np.argwhere(np.asarray([[0, 1], [2, 0]]))
-    array([[0, 1],
-           [1, 0]])
-    """
-    return padded(onp.argwhere(_host("argwhere", a)))[0]
-
-
-def flatnonzero(a):
-    """``numpy.flatnonzero``, found on the host.
-
-    >>> import namedarray as np
-    >>> np.flatnonzero(np.asarray([0, 2, 0, 3]))
-    array([1, 3])
-    """
-    return padded(onp.flatnonzero(_host("flatnonzero", a)))[0]
-
-
-_junique = wrap(numpy_args(jnp.unique, "unique"), "unique")
-
-
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           *, equal_nan=True, sorted=True, **kwargs):
-    """``numpy.unique``: found on the host for a concrete positional array (one
-    transfer, no compilation per count); ``jax.numpy.unique`` otherwise (its
-    ``size=`` gives a static size under ``jax.jit``).
-
-    >>> import namedarray as np
-    >>> np.unique(np.asarray([3, 1, 3, 2]), return_counts=True)
-    (array([1, 2, 3]), array([1, 1, 2]))
-    """
-    x = operand(ar) if not isinstance(ar, (list, tuple)) else positional(
-        _to_device(onp.asarray(ar)))
-    if kwargs or not isinstance(x, NamedArray) or x.names or x.mapped or traced(x.data):
-        return _junique(ar, return_index, return_inverse, return_counts, axis,
-                        equal_nan=equal_nan, sorted=sorted, **kwargs)
-    r = onp.unique(onp.asarray(x.data), return_index, return_inverse, return_counts, axis,
-                   equal_nan=equal_nan, sorted=sorted)
-    if axis is not None and normalize_axis("unique", axis, x.ndim) != 0:
-        # the values' data-dependent length is not their first axis: exact arrays
-        return (tuple(positional(_to_device(v)) for v in r) if isinstance(r, tuple)
-                else positional(_to_device(r)))
-    if not isinstance(r, tuple):
-        return padded(r)[0]
-    # the values, first indices and counts have the data-dependent length; the
-    # inverse has the input's shape
-    inv = 1 + return_index if return_inverse else None
-    sized = padded(*[v for i, v in enumerate(r) if i != inv])
-    it = iter(sized)
-    return tuple(positional(_to_device(v)) if i == inv else next(it)
-                 for i, v in enumerate(r))
-
-
-__all__ = ["compress", "extract", "argwhere", "flatnonzero", "unique"]

@@ -17,11 +17,13 @@ IndexError: __getitem__: index 7 is out of bounds for axis 0 with size 5
 """
 from __future__ import annotations
 
+import operator
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, new
+from ...core.array import NamedArray, new
 
 
 def concrete(v) -> bool:
@@ -138,3 +140,71 @@ def scalar_bools(x: NamedArray, idx):
     count = sum(1 for it in items if _scalar_bool(it))
     dims = (None,) * (x.ndim + count) + x.names
     return new(data, dims, x.mapped), tuple(out)
+
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+              "and integer or boolean arrays are valid indices")
+
+
+def check_index(fn, shape, idx):
+    """NumPy's static index errors: out-of-bounds ints (and host integer arrays),
+    float indices, too many indices.  Device index arrays are not synced."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    consumed = []
+    for it in items:
+        if it is None:
+            consumed.append(0)
+        elif it is Ellipsis:
+            consumed.append(-1)
+        elif isinstance(it, (bool, onp.bool_)):
+            consumed.append(0)
+        elif isinstance(it, (NamedArray, jax.Array, onp.ndarray, list)):
+            dt = getattr(it, "dtype", None)
+            if dt is None:
+                h = onp.asarray(it)
+                dt = h.dtype if h.size else onp.dtype(onp.intp)
+            consumed.append(len(getattr(it, "shape", onp.shape(it))) if dt == bool else 1)
+            if dt != bool and onp.dtype(dt).kind not in "iu":
+                raise IndexError(f"{fn}: {_BAD_INDEX}; got an array of dtype {dt}")
+        elif isinstance(it, slice):
+            consumed.append(1)
+        else:
+            try:
+                operator.index(it)
+            except TypeError:
+                raise IndexError(f"{fn}: {_BAD_INDEX}; got {it!r}") from None
+            consumed.append(1)
+    if consumed.count(-1) > 1:
+        raise IndexError(f"{fn}: an index can only have a single ellipsis ('...')")
+    check_broadcast(fn, items)
+    used = sum(c for c in consumed if c > 0)
+    if used > len(shape):
+        raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
+                         f"dimensional, but {used} were indexed")
+    ax = 0
+    for it, c in zip(items, consumed):
+        if c == -1:
+            ax += len(shape) - used
+            continue
+        if c and isinstance(it, (NamedArray, jax.Array)) and it.dtype != bool:
+            check_bounds(fn, it, shape[ax], f"axis {ax}")
+        elif c and not isinstance(it, (slice, NamedArray, jax.Array)):
+            if isinstance(it, (list, onp.ndarray)):
+                h = onp.asarray(it)
+                if h.dtype != bool and h.size:
+                    lo, hi = h.min(), h.max()
+                    bad = lo if lo < -shape[ax] else (hi if hi >= shape[ax] else None)
+                    if bad is not None:
+                        raise IndexError(f"{fn}: index {bad} is out of bounds for axis "
+                                         f"{ax} with size {shape[ax]}")
+                elif h.dtype == bool and h.shape != tuple(shape[ax:ax + c]):
+                    raise IndexError(
+                        f"{fn}: boolean index did not match indexed array along axis "
+                        f"{ax}; size of axis is {shape[ax]} but size of corresponding "
+                        f"boolean axis is {h.shape[0] if h.ndim else 0}")
+            else:
+                i = operator.index(it)
+                if not -shape[ax] <= i < shape[ax]:
+                    raise IndexError(f"{fn}: index {i} is out of bounds for axis {ax} "
+                                     f"with size {shape[ax]}")
+        ax += c

@@ -1,0 +1,406 @@
+"""NumPy's general mathematical functions that are not ufuncs (NumPy's
+``numpy/lib/_function_base_impl.py``: ``gradient``, ``trapezoid``, ``diff``,
+``angle``, ``unwrap``, ``i0``, ``interp``, ``piecewise``; and beside them
+``convolve``, ``correlate``, ``round``, ``trace``, ``frompyfunc``), each with
+NumPy's checks and NumPy's dtypes where ``jax.numpy``'s differ (a comment at
+each function says how).
+
+>>> import namedarray as np
+>>> np.convolve(np.asarray([1, 2, 3]), np.asarray([0, 1]))
+array([0, 1, 2, 3])
+>>> np.trapezoid(np.asarray([100, 100], dtype=np.int8))   # int8 sum wraps, as in NumPy
+np.float64(-28.0)
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core import config
+from ..core.array import NamedArray
+from .creation import asarray
+from .elementwise import exact_divide
+from .engines.args import numpy_args
+from .engines.declare import _checked, _real_only
+from .engines.generic import generic, wrap
+from .manipulation import check_py_ints
+from .reductions import REDUCTIONS
+
+
+def _by_parts(jfn, conj):
+    """``jfn`` (``jax.numpy``'s convolve or correlate) with complex operands as
+    four real ones combined as NumPy's complex products are, ``ac - bd`` and
+    ``ad + bc`` (XLA's complex convolution takes three real ones, ``c(a + b)``
+    ..., whose sum overflows or meets ``0 * inf`` where NumPy's products do not);
+    ``conj``: the second operand is conjugated (correlate)."""
+    def f(a, v, mode, **kw):
+        a, v = jnp.asarray(a), jnp.asarray(v)
+        dt = jnp.result_type(a, v)
+        if not jnp.issubdtype(dt, jnp.complexfloating):
+            return jfn(a, v, mode, **kw)
+        a, v = a.astype(dt), v.astype(dt)
+        ar, ai, vr, vi = a.real, a.imag, v.real, v.imag
+        s = -1 if conj else 1
+        re = jfn(ar, vr, mode) - s * jfn(ai, vi, mode)
+        im = s * jfn(ar, vi, mode) + jfn(ai, vr, mode)
+        return jax.lax.complex(re, im)
+    f.__name__ = f.__qualname__ = jfn.__name__
+    return f
+
+
+# jax.numpy: its own dtypes, no out=; here the sum reduction's
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """``numpy.trace``: the sum of the diagonal, by the ``sum`` reduction (its
+    dtypes, its ``dtype=`` casts, ``out=``); named axes are batch axes.
+
+    >>> import namedarray as np
+    >>> np.trace(np.asarray([[2j, 1], [1, 0]]), dtype=bool)
+    np.True_
+    """
+    x = asarray(a)
+    if x.ndim >= 2 and type(axis1) is int and type(axis2) is int and \
+            all(-x.ndim <= v < x.ndim for v in (axis1, axis2)) and \
+            axis1 % x.ndim == axis2 % x.ndim:
+        raise ValueError(f"trace: axis1 and axis2 cannot be the same (axis1={axis1}, "
+                         f"axis2={axis2})")
+    d = generic("trace", lambda v: jnp.diagonal(v, offset, axis1, axis2), (x,), {})
+    return REDUCTIONS["sum"](d, -1, dtype=dtype, out=out)
+
+
+def _real_points(x, xp, fp, *args, **kw):
+    if jnp.iscomplexobj(x) or jnp.iscomplexobj(xp):
+        raise TypeError("interp: x and xp must be real (NumPy cannot cast complex data "
+                        "to float64 with the rule 'safe'); fp may be complex")
+    return (x, xp, fp, *args), kw
+
+
+_jdiff = numpy_args(jnp.diff, "diff")     # (prepend/append in the common dtype)
+
+
+def _diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``numpy.diff``: order 0 is ``a`` itself, prepend/append ignored."""
+    if n == 0:
+        return jnp.asarray(a)
+    return _jdiff(a, n, axis, prepend, append)
+
+
+_diff.__name__ = _diff.__qualname__ = "diff"
+# jax.numpy: n=0 still adds prepend/append
+diff = wrap(_diff, "diff", named="keep")
+
+
+@functools.lru_cache(maxsize=None)
+def _angle_dtype(dt):
+    return onp.angle(onp.zeros(0, dt)).dtype
+
+
+def _angle(z, deg=False):
+    """``jnp.angle`` in NumPy's dtype: of real data, ``arctan2(0, z)``'s
+    (float16 for int8 and float16; jnp gave float64)."""
+    z = jnp.asarray(z)
+    r = jnp.angle(z, deg)
+    if z.dtype.kind in "biuf" and config.numpy_dtypes():
+        r = r.astype(_angle_dtype(z.dtype))
+    return r
+
+
+_angle.__name__ = _angle.__qualname__ = "angle"
+_angle.__signature__ = inspect.signature(onp.angle)
+# jax.numpy: float64 for small real dtypes (NumPy: arctan2's dtype)
+angle = wrap(numpy_args(_angle, "angle"), "angle")
+# jax.numpy: complex data accepted (NumPy: TypeError)
+unwrap = _checked("unwrap", _real_only("unwrap"))
+
+
+# jax.numpy: complex x or xp accepted (NumPy: TypeError)
+interp = _checked("interp", _real_points)
+_convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
+_correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
+
+
+def _int_conv(name, f):
+    def g(a, v, mode="full" if name == "convolve" else "valid"):
+        da, dv = getattr(a, "dtype", None), getattr(v, "dtype", None)
+        if da is None:
+            da = onp.asarray(a).dtype
+        if dv is None:
+            dv = onp.asarray(v).dtype
+        want = onp.result_type(da, dv)
+        if want.kind in "biu":   # exact integer accumulation, NumPy's dtype
+            return f(a, v, mode, preferred_element_type=want)
+        return f(asarray(a).astype(want), asarray(v).astype(want), mode)
+    g.__name__ = g.__qualname__ = name
+    g.__doc__ = (f"``numpy.{name}``: computed in NumPy's result dtype (integer inputs "
+                 "exactly); complex products as NumPy forms them.")
+    return g
+
+
+# jax.numpy: integers accumulated in floats, complex products by XLA's three-term form
+convolve = _int_conv("convolve", _convolve)
+correlate = _int_conv("correlate", _correlate)
+
+
+_piecewise = wrap(jnp.piecewise, "piecewise")
+
+
+# jax.numpy: a Python int out of the data's range wraps (NumPy: OverflowError)
+def piecewise(x, condlist, funclist, *args, **kw):
+    """``numpy.piecewise``; a Python int value the data's integer dtype cannot
+    hold raises ``OverflowError`` as in NumPy."""
+    check_py_ints("piecewise", asarray(x).dtype, list(funclist))
+    return _piecewise(x, condlist, funclist, *args, **kw)
+
+
+class _HostUfunc:
+    """``numpy.frompyfunc``'s ufunc over the host data: NumPy's own object
+    ufunc, given NumPy's arrays for NamedArrays; its results are NumPy's
+    (object arrays on the host, which namedarray arrays cannot hold)."""
+
+    def __init__(self, uf):
+        self._uf = uf
+        self.__name__ = uf.__name__
+        self.__doc__ = uf.__doc__
+
+    @staticmethod
+    def _host(v):
+        if isinstance(v, NamedArray):
+            if v.names:
+                raise TypeError(f"frompyfunc: the ufunc takes positional arrays only; an "
+                                f"argument has named axes {v.named_shape}")
+            return onp.asarray(v)
+        return v
+
+    def _call(self, f, args, kwargs):
+        return f(*map(self._host, args), **{k: self._host(v) for k, v in kwargs.items()})
+
+    def __call__(self, *args, **kwargs):
+        return self._call(self._uf, args, kwargs)
+
+    def __getattr__(self, name):
+        attr = getattr(self._uf, name)
+        if not callable(attr):
+            return attr
+        return functools.wraps(attr)(lambda *a, **k: self._call(attr, a, k))
+
+    def __repr__(self):
+        return repr(self._uf)
+
+
+# jax.numpy: none (an object ufunc runs on the host)
+def frompyfunc(func, /, nin, nout, *, identity=None):
+    """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data.
+
+    >>> import namedarray as np
+    >>> np.frompyfunc(oct, 1, 1)(np.asarray([10, 30, 100]))
+    array(['0o12', '0o36', '0o144'], dtype=object)
+    """
+    kw = {} if identity is None else {"identity": identity}
+    return _HostUfunc(onp.frompyfunc(func, nin, nout, **kw))
+
+
+def _weak_type(v):
+    """The dtype NumPy 2 gives ``v`` in arithmetic with an array: a Python
+    scalar is weak (its kind only), anything else its own dtype."""
+    return v if type(v) in (int, float, complex, bool) else asarray(v).dtype
+
+
+def _trapezoid(y, x=None, dx=1.0, axis=-1):
+    """``numpy.trapezoid``'s arithmetic on ``jax`` arrays: neighbours added in
+    ``y``'s dtype (integers wrap, bools or), times the spacing in NumPy's
+    promoted dtype, halved, summed."""
+    nd = y.ndim
+    if nd == 0:
+        raise IndexError("trapezoid: too many indices for array: array is 0-dimensional")
+    if not -nd <= axis < nd:
+        raise onp.exceptions.AxisError(f"trapezoid: axis {axis} is out of bounds for an "
+                                       f"array with {nd} positional dimensions")
+    axis %= nd
+    n = y.shape[axis]
+    s = jax.lax.slice_in_dim(y, min(1, n), n, axis=axis) + jax.lax.slice_in_dim(
+        y, 0, max(n - 1, 0), axis=axis)
+    if x is None:
+        d = dx
+        dt = onp.result_type(_weak_type(dx), s.dtype)
+    else:
+        d = jnp.diff(x) if x.ndim == 1 else jnp.diff(x, axis=axis)
+        if x.ndim == 1:
+            d = d.reshape([-1 if i == axis else 1 for i in range(nd)])
+        dt = onp.result_type(d.dtype, s.dtype)
+    prod = jnp.asarray(d).astype(dt) * s.astype(dt)
+    half = onp.result_type(dt, 2.0)
+    return jnp.sum(prod.astype(half) / jnp.asarray(2.0, half), axis=axis).astype(half)
+
+
+# jax.numpy: neighbours added in a wider dtype (NumPy: y's dtype, integers wrap)
+trapezoid = wrap(numpy_args(_trapezoid, "trapezoid"), "trapezoid", named="reduce")
+
+
+trapezoid.__doc__ = (_trapezoid.__doc__ + "\n\n``axis`` may name an axis (it is "
+                     "reduced).")
+
+
+_jround = wrap(numpy_args(jnp.round, "round"), "round")
+
+
+def _int_round(d, decimals):
+    """NumPy's integer round to ``decimals < 0``: divided by 10**-decimals in
+    float64, rounded half to even, multiplied back, cast (wrapping) to the
+    integer dtype."""
+    f = float(10 ** -decimals)
+    r = jnp.rint(d.astype(onp.float64) / f) * f
+    return r.astype(onp.int64).astype(d.dtype) if d.dtype != onp.uint64 else r.astype(
+        d.dtype)
+
+
+# jax.numpy: bool data, integers to decimals < 0 in other dtypes and steps
+def around(a, decimals=0, out=None):
+    """``numpy.round``: bool data rounds to float16 (decimals 0 only, as in
+    NumPy), integers to negative ``decimals`` in NumPy's float64 steps."""
+    x = asarray(a)
+    if x.dtype == onp.bool_:
+        if decimals != 0:
+            raise TypeError(f"round: bool data rounds only to decimals=0, got {decimals}")
+        r = x.astype(onp.float16)
+    elif x.dtype.kind in "iu" and decimals < 0:
+        r = generic("round", lambda d: _int_round(d, decimals), (x,), {})
+    else:
+        return _jround(x, decimals, out=out)
+    return r if out is None else _jround(r, 0, out=out)
+
+
+round = around     # noqa: A001  (NumPy's name)
+
+
+round.__doc__ = around.__doc__
+
+
+_ji0 = wrap(numpy_args(jnp.i0, "i0"), "i0")
+
+
+# jax.numpy: complex input accepted, integers not in float64
+def i0(x):
+    """``numpy.i0``: complex input is NumPy's ``TypeError``; bool and integer
+    data in float64."""
+    v = asarray(x)
+    if v.dtype.kind == "c":
+        raise TypeError("i0: not supported for complex values")
+    return _ji0(v.astype(onp.float64) if v.dtype.kind in "biu" else v)
+
+
+def _spacing(fn, f, axes, varargs):
+    """NumPy's spacings: one scalar per axis, or a 1-d coordinate array's
+    differences (a scalar when they are all equal)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and onp.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    if n != len(axes):
+        raise TypeError(f"{fn}: invalid number of arguments ({n} spacings for "
+                        f"{len(axes)} axes)")
+    out = []
+    for ax, v in zip(axes, varargs):
+        if onp.ndim(v) == 0:
+            out.append(v)
+            continue
+        d = asarray(v).data
+        if d.ndim != 1:
+            raise ValueError(f"{fn}: distances must be either scalars or 1d")
+        if len(d) != f.shape[ax]:
+            raise ValueError(f"{fn}: when 1d, distances must match the length of the "
+                             "corresponding dimension")
+        if d.dtype.kind in "iu":
+            d = d.astype(onp.float64)
+        dd = jnp.diff(d)
+        if not isinstance(dd, jax.core.Tracer) and bool((dd == dd[0]).all()):
+            dd = dd[0]
+        out.append(dd)
+    return out
+
+
+def _gradient_axis(f, axis, h, edge_order, otype):
+    """One axis of NumPy's gradient: central differences inside, one-sided
+    first or second order differences at the ends."""
+    def at(i):
+        return jax.lax.index_in_dim(f, i, axis, keepdims=True) if isinstance(i, int) else \
+            jax.lax.slice_in_dim(f, i.start or 0, f.shape[axis] + (i.stop or 0), axis=axis)
+
+    def col(v):       # a 1-d spacing array along `axis`
+        return v.reshape([-1 if i == axis else 1 for i in range(f.ndim)]) if jnp.ndim(v) else v
+    uniform = jnp.ndim(h) == 0
+    if uniform:
+        inner = exact_divide(at(slice(2, 0)) - at(slice(0, -2)), 2.0 * h)
+    else:
+        d1, d2 = col(h[:-1]), col(h[1:])
+        inner = (-d2 / (d1 * (d1 + d2)) * at(slice(0, -2)) + (d2 - d1) / (d1 * d2) *
+                 at(slice(1, -1)) + d1 / (d2 * (d1 + d2)) * at(slice(2, 0)))
+    if edge_order == 1:
+        # (NumPy's division: a complex difference by a real spacing is Smith's)
+        first = exact_divide(at(1) - at(0), h if uniform else h[0])
+        last = exact_divide(at(-1 % f.shape[axis]) - at(-2 % f.shape[axis]),
+                            h if uniform else h[-1])
+    else:
+        n = f.shape[axis]
+        if uniform:
+            a, b, c = -1.5 / h, 2.0 / h, -0.5 / h
+            a2, b2, c2 = 0.5 / h, -2.0 / h, 1.5 / h
+        else:
+            d1, d2 = h[0], h[1]
+            a, b, c = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2),
+                       -d1 / (d2 * (d1 + d2)))
+            d1, d2 = h[-2], h[-1]
+            a2, b2, c2 = (d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2),
+                          (2.0 * d2 + d1) / (d2 * (d1 + d2)))
+        first = a * at(0) + b * at(1) + c * at(2)
+        last = a2 * at(n - 3) + b2 * at(n - 2) + c2 * at(n - 1)
+    return jnp.concatenate([v.astype(otype) for v in (first, inner, last)], axis=axis)
+
+
+def _gradient(f, *varargs, axis=None, edge_order=1):
+    """``numpy.gradient``'s arithmetic: bool data raises where NumPy
+    subtracts it, integers compute in float64, ``edge_order`` 1 or 2, scalar
+    or coordinate spacings."""
+    fn = "gradient"
+    nd = f.ndim
+    axes = tuple(range(nd)) if axis is None else (
+        (axis,) if isinstance(axis, int) else tuple(axis))
+    for ax in axes:
+        if not -nd <= ax < nd:
+            raise onp.exceptions.AxisError(f"{fn}: axis {ax} is out of bounds for an array "
+                                           f"with {nd} positional dimensions")
+    axes = tuple(ax % nd for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{fn}: repeated axis")
+    h = _spacing(fn, f, axes, varargs)
+    if edge_order > 2:
+        raise ValueError(f"{fn}: 'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind in "biu":
+        f = f.astype(onp.float64) if otype.kind != "b" else f
+        otype = onp.dtype(onp.float64)
+    out = []
+    for ax, hx in zip(axes, h):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError(f"{fn}: shape of array too small to calculate a numerical "
+                             "gradient, at least (edge_order + 1) elements are required")
+        if f.dtype == onp.bool_ and (edge_order == 1 or jnp.ndim(hx) == 0):
+            # (only second-order differences over uneven spacing never subtract)
+            raise TypeError(f"{fn}: bool data cannot be subtracted (NumPy's boolean "
+                            "subtract is not supported); cast it to a number dtype")
+        out.append(_gradient_axis(f, ax, hx, edge_order, otype))
+    return out[0] if len(axes) == 1 else tuple(out)
+
+
+# jax.numpy: no edge_order=2, bool data not refused, other integer dtypes
+gradient = wrap(_gradient, "gradient", named="keep")
+
+
+gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
+
+
+__all__ = ["frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
+           "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]
