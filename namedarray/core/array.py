@@ -36,6 +36,12 @@ would have, or the one its operands already have:
 ``tests/frontend/test_gather_layout.py`` counts the HLO transposes of each
 gather route against ``jax.numpy``'s, and ``tests/frontend/test_bench_model.py``
 those of user-style model pairs.
+
+This module runs past 800 lines for one reason: the ``NamedArray`` class
+(about 380 lines: the properties, conversions and protocols NumPy and JAX ask
+an array for) and ``View`` belong with the invariant and the alignment they
+keep, which nothing else may see half of.  How JAX's tree utilities and raw
+transforms see a NamedArray is ``core/pytree.py``.
 """
 from __future__ import annotations
 
@@ -46,7 +52,6 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as onp
-from jax._src.interpreters import batching as _batching, partial_eval as _pe
 
 from . import hooks
 from .sharding import agree, placed_dims, unshard
@@ -865,83 +870,3 @@ class _nullcontext:
 
     def __exit__(self, *exc):
         return False
-
-
-def _flatten(x):
-    return (x.data,), (x.dims, x.mapped)
-
-
-def _unflatten(aux, children):
-    """A NamedArray around ``children``'s one leaf.  Raw JAX transforms
-    (``jax.vmap``, ``jax.lax.map``, ``jax.lax.scan``) take or add the leaf's
-    leading axis, which is the leading positional axis (positional axes are
-    physically first): the dims follow.  Where the array has no positional
-    axis the leading axis holds a name, and taking it would slice whichever
-    name is stored first: that is an error.
-
-    A leaf with fewer axes than ``dims`` is either such a slice or the result
-    of a function of the leaves (``jax.tree.map(jnp.sum, params)``, as optax
-    computes norms).  A 0-d result of a function is a positional scalar.  A
-    0-d leaf that a transform made (a batched value inside ``jax.vmap``, an
-    argument of a ``scan`` body) may be either: it becomes a
-    :class:`_SlicedLeaf`, which optax's ``tree.map``-then-``tree.reduce``
-    flattens again untouched, and which raises as soon as code uses it."""
-    dims, mapped = aux
-    (data,) = children
-    nd = getattr(data, "ndim", None)
-    if nd is not None and isinstance(nd, int) and nd != len(dims):
-        if nd == len(dims) + 1:
-            return new(data, (None,) + dims, mapped)
-        if nd == len(dims) - 1 and dims[0] is None:
-            return new(data, dims[1:], mapped)
-        if 0 < nd < len(dims):
-            raise ValueError(_sliced_message(dims))
-        if nd == 0 and _made_by_a_transform(data):
-            leaf = object.__new__(_SlicedLeaf)
-            for k, v in (("data", data), ("dims", dims), ("mapped", mapped)):
-                object.__setattr__(leaf, k, v)
-            return leaf
-        if nd == 0:
-            return new(data, (), mapped)
-    return new(data, dims, mapped)
-
-
-def _sliced_message(dims):
-    return (f"a raw JAX transform (jax.vmap, jax.lax.map, jax.lax.scan) or a function "
-            f"of the leaves took the leading axis of a NamedArray with named axes {dims} "
-            f"and no positional axis: it would slice the name {dims[0]!r} only because "
-            f"it is stored first. Map over a name with np.nmap(f, axes={dims[0]!r}), or "
-            f"make it positional first with x.untag({dims[0]!r})")
-
-
-def _made_by_a_transform(data) -> bool:
-    """Whether ``data`` is a value a transform handed in: a batched value of a
-    ``vmap``, or an argument of a traced body (a ``scan`` slice) rather than
-    the output of an operation."""
-    if isinstance(data, _batching.BatchTracer):
-        return not isinstance(data.batch_dim, _batching.NotMapped)
-    return isinstance(data, _pe.DynamicJaxprTracer) and data.parent is None
-
-
-class _SlicedLeaf(NamedArray):
-    """A 0-d leaf of a NamedArray whose names a raw JAX transform may have
-    sliced (see :func:`_unflatten`): it flattens as a NamedArray does, and any
-    other use raises the error naming ``np.nmap`` and ``untag``."""
-
-    __slots__ = ()
-
-    def __getattribute__(self, name):
-        raise ValueError(_sliced_message(object.__getattribute__(self, "dims")))
-
-    def __repr__(self):
-        return "<NamedArray sliced by a raw JAX transform>"
-
-
-def _flatten_sliced(x):
-    get = object.__getattribute__
-    return (get(x, "data"),), (get(x, "dims"), get(x, "mapped"))
-
-
-jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
-jax.tree_util.register_pytree_node(View, _flatten, _unflatten)
-jax.tree_util.register_pytree_node(_SlicedLeaf, _flatten_sliced, _unflatten)
