@@ -42,7 +42,11 @@ def _unflatten(aux, children):
         if nd == len(dims) - 1 and dims[0] is None:
             return new(data, dims[1:], mapped)
         if 0 < nd < len(dims):
-            raise ValueError(_sliced_message(dims))
+            raise ValueError(_sliced_message(dims) if dims[0] is not None else (
+                f"a function of the leaves (jax.tree.map) gave a leaf with {nd} axes for a "
+                f"NamedArray with dims {dims}: which axes it removed is unknown. Apply it to "
+                f"the NamedArray itself (NumPy functions keep the names), or untag the "
+                f"names first"))
         if nd == 0 and _made_by_a_transform(data):
             leaf = object.__new__(_SlicedLeaf)
             for k, v in (("data", data), ("dims", dims), ("mapped", mapped)):

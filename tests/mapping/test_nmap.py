@@ -106,6 +106,12 @@ def test_functions_of_leaves_reduce_names_to_a_scalar():
     onp.testing.assert_allclose(got, 18.0 * onp.arange(3.0))
     x = np.NamedArray(jnp.arange(6.0), ("a",))
     assert jax.vmap(lambda t: t)(x).dims == ("a",)
+    # a function that drops several axes of an array: which ones is unknown
+    y = np.NamedArray(jnp.zeros((2, 3, 4)), (None, None, "a"))
+    with pytest.raises(ValueError, match=r"gave a leaf with 1 axes for a NamedArray with "
+                                         r"dims \(None, None, 'a'\): which axes it removed"):
+        jax.tree.map(lambda v: v[0, 0], {"y": y})
+    assert jax.tree.map(lambda v: v[0], {"y": y})["y"].dims == (None, "a")
 
 
 def _mlp_step(p, x):
