@@ -22,6 +22,10 @@ committed to a device, sharded, off the CPU or larger than :data:`HOST_SIZE`
 never run on the host.  Moving data is exact for every dtype: ``zeros``,
 ``ones``, ``full`` and ``reshape`` of such data are made on the host too.
 
+``NAMEDARRAY_HOST_TIER=off`` in the environment (before import) switches the
+tier off: every eager call compiles, as under ``jit``, on a mesh or on an
+accelerator, so that tests can check both paths give the same answers.
+
 >>> import numpy
 >>> import jax
 >>> x = jax.device_put(numpy.asarray([0.5, -3.0, 2.0]))
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import time
 
 import jax
@@ -58,6 +63,8 @@ HOST_BUDGET = 0.03
 #: the largest buffer run on the host (NumPy's time there is still well under
 #: a compilation's)
 HOST_SIZE = 1 << 16
+#: whether the host tier runs at all (``NAMEDARRAY_HOST_TIER=off``: never)
+ENABLED = os.environ.get("NAMEDARRAY_HOST_TIER", "on").lower() not in ("off", "0", "false")
 #: the dtypes run on the host.  Not complex: NumPy's complex multiply fuses
 #: its products as the CPU's SIMD dispatch allows and XLA's fuses them another
 #: way, so a host run and a compiled run could differ in the last bit
@@ -74,7 +81,7 @@ _Single = jax.sharding.SingleDeviceSharding
 def buffer(a):
     """The host buffer of the JAX array ``a`` where it may be read on the host
     (outside a trace; uncommitted, on one CPU device, small), else None."""
-    if isinstance(a, _Tracer) or a.size > HOST_SIZE or not untraced():
+    if not ENABLED or isinstance(a, _Tracer) or a.size > HOST_SIZE or not untraced():
         return None
     s = a.sharding
     if type(s) is not _Single or a.committed or next(iter(s.device_set)).platform != "cpu":
@@ -94,7 +101,8 @@ def view(a):
 def creates(shape) -> bool:
     """Whether a new array of ``shape`` is made on the host (outside a trace,
     small, and new arrays go to a CPU device): no program compiles for it."""
-    return math.prod(shape) <= HOST_SIZE and untraced() and default_device().platform == "cpu"
+    return (ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
+            and default_device().platform == "cpu")
 
 
 def _subnormal(h) -> bool:
