@@ -95,6 +95,13 @@ def bindings() -> dict:
     return _state.stack
 
 
+def vmapped_only() -> tuple:
+    """The names that local ``nmap`` s alone bind (one ``vmap`` each, no mesh
+    axis, no enclosing split), outermost map first: an instance holds one
+    element of each, and ``vmap`` keeps its batch dimension leading."""
+    return tuple(n for n, b in _state.stack.items() if b.kinds == ("vmap",))
+
+
 @contextlib.contextmanager
 def bind(new_bindings: dict):
     """Bind names for the duration of a map's body."""

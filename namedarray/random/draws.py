@@ -24,7 +24,7 @@ from ..core.array import NamedArray, align_plan, check_name, meet, new, position
 from ..core.vmap import nested_vmap
 from ..frontend.engines.args import untraced
 from ..parallel import axis_index, gather_names
-from ..placement import bindings, localize
+from ..placement import localize, vmapped_only
 
 _R = jax.random
 _IMPL = "threefry2x32"
@@ -261,8 +261,7 @@ def _layout(draw, shape, sizes, names):
     (:func:`_cellwise`), whose canonical (sorted-name) values can be drawn in
     any layout.  Otherwise (and where the counter needs more than 32 bits,
     or ``jax_threefry_partitionable`` is off) the sorted order itself."""
-    bound = bindings()
-    local = [n for n in bound if n in sizes and bound[n].kinds == ("vmap",)]
+    local = [n for n in vmapped_only() if n in sizes]
     order = tuple(local) + tuple(n for n in sizes if n not in local)
     if (order == names or not getattr(draw, "cellwise", False)
             or not jax.config.jax_threefry_partitionable

@@ -128,3 +128,22 @@ def test_no_cycles():
     for m in sorted(graph):
         if m not in state:
             visit(m)
+
+
+def test_only_placement_and_mapping_read_the_bindings():
+    """What the enclosing maps bind is hidden state: the maps write it, the
+    placement layer reads it, and every other layer asks placement's
+    questions (``resolve``, ``localize``, ``vmapped_only``, ...)."""
+    readers = []
+    for m, (path, _) in MODULES.items():
+        if m == "namedarray.placement" or m.startswith("namedarray.mapping"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            named = (isinstance(node, ast.Name) and node.id == "bindings"
+                     or isinstance(node, ast.Attribute) and node.attr in ("bindings", "_state")
+                     and isinstance(node.value, ast.Name) and node.value.id == "placement"
+                     or isinstance(node, ast.alias) and node.name == "bindings")
+            if named:
+                readers.append(f"{m} line {node.lineno}")
+    assert not readers, f"read the enclosing maps' bindings outside placement: {readers}"

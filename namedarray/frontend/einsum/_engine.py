@@ -46,7 +46,7 @@ from jax.core import Tracer
 
 from ... import parallel
 from ...core.array import NamedArray, meet, new, positional
-from ...placement import bindings, contraction, localize
+from ...placement import contraction, localize, vmapped_only
 from ._spec import Spec, parse
 
 _PLANS: dict = {}
@@ -477,10 +477,10 @@ def _whole_vmapped(fn, subscripts, ops):
     spec = parse(subscripts, fn)
     if spec.output is None or len(spec.inputs) != len(ops):
         return ops, ()
-    bound = bindings()
+    vmapped = vmapped_only()
     held = dict.fromkeys(n for x in ops for n, _ in x.mapped)
     names = [n for n in held
-             if bound.get(n) is not None and bound[n].kinds == ("vmap",)
+             if n in vmapped
              and all(n in x.named_shape or n not in t.names
                      for t, x in zip(spec.inputs, ops))]
     if not names:
