@@ -392,7 +392,7 @@ class NamedArray:
     array([2., 4., 6.])
     """
 
-    __slots__ = ("data", "dims", "mapped", "_array0d")
+    __slots__ = ("data", "dims", "mapped", "_array0d", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, data, dims=None):
@@ -825,6 +825,13 @@ class View(NamedArray):
             base.data = made.data.reshape(now)
         self._seen = base.data
 
+
+
+def is_value(x) -> bool:
+    """Whether ``x`` is one of NumPy's scalars (:func:`is_scalar`), an
+    immutable value: ``s += 1`` rebinds ``s``, ``s[...] = 1`` raises.  (A 0-d
+    :class:`View` is a view of an array, so it is an array.)"""
+    return type(x) is NamedArray and is_scalar(x)
 
 
 def view(data, dims, base, index, mapped=()) -> View:

@@ -59,18 +59,12 @@ class _UnsignedGcd:
     """``jnp.gcd``/``jnp.lcm`` computed on the magnitudes as unsigned integers:
     ``abs`` of a signed minimum (``-128`` in int8) is negative, and the
     Euclidean loop on it never ends.  Results wrap back to the signed dtype as
-    NumPy's do (``gcd(int8(-128), 0) == -128``)."""
+    NumPy's do (``gcd(int8(-128), 0) == -128``).  (``reduce``/``accumulate``:
+    the ufunc engine's fold, as for every binary ufunc.)"""
 
     def __init__(self, jfn):
         self._f = jfn
         self.__name__ = jfn.__name__
-        # NumPy's gcd and lcm are ufuncs with accumulate; jax.numpy's are
-        # plain functions
-        self._ufunc = jnp.frompyfunc(self, 2, 1,
-                                     identity=getattr(onp, jfn.__name__).identity)
-
-    def accumulate(self, *args, **kwargs):
-        return self._ufunc.accumulate(*args, **kwargs)
 
     def __call__(self, x, y):
         x, y = jnp.asarray(x), jnp.asarray(y)
@@ -80,31 +74,6 @@ class _UnsignedGcd:
         u = jnp.dtype(f"uint{jnp.dtype(dt).itemsize * 8}")
         r = self._f(jnp.abs(x.astype(dt)).astype(u), jnp.abs(y.astype(dt)).astype(u))
         return r.astype(dt)
-
-    def reduce(self, d, axis=0, keepdims=False, dtype=None, initial=None, where=None):
-        """``gcd.reduce``/``lcm.reduce``: a fold along the axes, from NumPy's
-        identity (0 for ``gcd``, 1 for ``lcm``) or ``initial``."""
-        name = "gcd.reduce" if self.__name__ == "gcd" else "lcm.reduce"
-        if where is not None:
-            raise TypeError(f"{name}: where= is not supported; select the elements first")
-        d = jnp.asarray(d) if dtype is None else jnp.asarray(d).astype(dtype)
-        axes = tuple(range(d.ndim)) if axis is None else (
-            (axis,) if isinstance(axis, int) else tuple(axis))
-        axes = tuple(a % d.ndim for a in axes) if d.ndim else ()
-        if self.__name__ == "lcm" and len(axes) > 1:     # NumPy's lcm is not reorderable
-            raise ValueError("reduction operation 'lcm' is not reorderable, so at most "
-                             "one axis may be specified")
-        start = (0 if self.__name__ == "gcd" else 1) if initial is None else initial
-        m = jnp.moveaxis(d, axes, tuple(range(len(axes)))).reshape(
-            (-1,) + tuple(n for i, n in enumerate(d.shape) if i not in axes))
-        if self.__name__ == "lcm" and initial is None and m.shape[0] == 0:
-            raise ValueError("zero-size array to reduction operation lcm which has no "
-                             "identity")
-        out, _ = jax.lax.scan(lambda c, row: (self(c, row), None),
-                              jnp.full(m.shape[1:], start, d.dtype), m)
-        if keepdims:
-            out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(d.shape)))
-        return out
 
     def __getattr__(self, k):
         return getattr(self._f, k)

@@ -11,6 +11,7 @@ The frontend installs them on the core type when it is imported
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 import sys
 import types
@@ -19,7 +20,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, View, new, read_only, rewrap
+from ..core.array import (NamedArray, View, is_scalar, is_value, new, read_only,
+                          rewrap, zero_dim_array)
 from . import indexing
 from .engines import views
 from .engines.views import viewed
@@ -94,8 +96,69 @@ def bitcast(x, dtype):
         # every bit pattern is an integer, so those views store back exactly;
         # a bool or floating view could normalize the bytes it did not write
         return read_only(f(x), f"view({dt})")
-    return viewed("view", x, f, lambda b, v: generic(
+    return _viewed("view", x, f, lambda b, v: generic(
         "view", lambda d: _bitcast(d.astype(dt), src), (v,), {}))
+
+
+def scalar_type(x) -> str:
+    """The name of NumPy's scalar type of ``x``'s dtype (``'numpy.float64'``)."""
+    return f"numpy.{onp.dtype(x.dtype).type.__name__}"
+
+
+class _ScalarOnly:
+    """An attribute that NumPy's scalars of some dtypes have and its arrays
+    lack (``is_integer`` of a float, ``bit_count`` of an integer): NumPy's own
+    scalar's, for a scalar of those dtypes; ``AttributeError`` otherwise."""
+
+    def __init__(self, kinds, dtype=None):
+        self.kinds, self.dtype = kinds, dtype
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, x, owner=None):
+        if x is None:
+            return self
+        dt = onp.dtype(x.dtype)
+        if not is_value(x) or dt.kind not in self.kinds or self.dtype not in (None, dt):
+            what = scalar_type(x) if is_value(x) else "numpy.ndarray"
+            raise AttributeError(f"'{what}' object has no attribute '{self.name}'")
+        return getattr(onp.asarray(x.data)[()], self.name)
+
+
+#: NumPy's scalar attributes that its arrays lack: name -> (dtype kinds, the one dtype)
+SCALAR_ONLY = {"is_integer": ("fiu", None), "as_integer_ratio": ("f", None),
+               "bit_count": ("iu", None), "numerator": ("iu", None),
+               "denominator": ("iu", None), "hex": ("f", onp.dtype(onp.float64)),
+               "fromhex": ("f", onp.dtype(onp.float64))}
+
+
+def _immutable(fn, x):
+    """NumPy's error for a write into the scalar ``x`` (scalars are values)."""
+    if is_value(x):
+        raise TypeError(f"{fn}: '{scalar_type(x)}' object does not support item "
+                        "assignment (NumPy's scalars are immutable; np.array(s) is a "
+                        "0-d array that does)")
+
+
+def _viewed(what, x, f, back):
+    """``views.viewed``; of a scalar, a new value (NumPy's scalars have no views)."""
+    if not is_value(x):
+        return viewed(what, x, f, back)
+    r = f(x)
+    return new(r.data, r.dims, r.mapped) if isinstance(r, View) else r
+
+
+def _kind_of(x, r):
+    """``r`` a 0-d array where ``x`` is one (a copy of a 0-d array is an array)."""
+    return zero_dim_array(r) if (not is_scalar(x) and isinstance(r, NamedArray) and
+                                 not r.dims and not r.mapped) else r
+
+
+def _read_only_attribute(x, name):
+    if is_value(x):
+        raise AttributeError(f"attribute '{name}' of 'numpy.generic' objects is not "
+                             "writable (a scalar is a value)")
 
 
 def _resize_flat(ns, x, v):
@@ -124,6 +187,8 @@ def install(ns: dict):
             return call(other, self)
 
         def iop(self, other):
+            if is_value(self):     # a scalar is a value: `s += 1` rebinds s only
+                return f(self, other)
             self._assign(f"__i{f.__name__}__", f(self, other))
             return self
         return op, rop, iop
@@ -148,11 +213,30 @@ def install(ns: dict):
     NamedArray.__rmatmul__ = lambda self, other: matmul(other, self)
 
     def imatmul(self, other):
+        if is_value(self):
+            return matmul(self, other)
         self._assign("__imatmul__", matmul(self, other))
         return self
     NamedArray.__imatmul__ = imatmul
     NamedArray.__getitem__ = indexing.getitem
-    NamedArray.__setitem__ = indexing.setitem
+    def setitem(self, idx, value):
+        _immutable("__setitem__", self)
+        indexing.setitem(self, idx, value)
+    NamedArray.__setitem__ = setitem
+    for k, (kinds, dt) in SCALAR_ONLY.items():
+        d = _ScalarOnly(kinds, dt)
+        d.__set_name__(NamedArray, k)
+        setattr(NamedArray, k, d)
+
+    def trunc(self):
+        """``math.trunc`` of a scalar."""
+        return int(self) if self.dtype.kind in "biu" else math.trunc(float(self))
+
+    def put(self, ind, v, mode="raise"):
+        """``ndarray.put`` in place (of a scalar: of a copy, so nothing, as NumPy)."""
+        if not is_value(self):
+            ns["put"](self, ind, v, mode=mode)
+    NamedArray.__trunc__, NamedArray.put = trunc, put
     NamedArray.at = property(indexing.at)
 
     for m in _METHODS:
@@ -175,7 +259,7 @@ def install(ns: dict):
         f = lambda a: ns["reshape"](a, shape)  # noqa: E731
         if not views.stays_view(self, f):     # NumPy copies
             return f(self)
-        return viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
+        return _viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
 
     def ravel(self, order="C"):
         if order not in ("C", None):
@@ -183,7 +267,7 @@ def install(ns: dict):
         f = lambda a: ns["ravel"](a)  # noqa: E731
         if not views.stays_view(self, f, contiguous=True):     # NumPy copies
             return f(self)
-        return viewed("ravel", self, f, lambda b, v: ns["reshape"](v, b.shape))
+        return _viewed("ravel", self, f, lambda b, v: ns["reshape"](v, b.shape))
 
     def re(a):
         return generic("real", jnp.real, (a,), {})
@@ -193,28 +277,29 @@ def install(ns: dict):
 
     def _real(self):
         if not jnp.iscomplexobj(self.data):
-            return viewed("real", self, lambda a: rewrap(a, a.data), lambda b, v: v)
-        return viewed("real", self, lambda a: re(a), lambda b, v: ns["add"](
+            return _viewed("real", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+        return _viewed("real", self, lambda a: re(a), lambda b, v: ns["add"](
             v.astype(re(b).dtype), ns["multiply"](im(b), 1j)))
 
     def _imag(self):
         if not jnp.iscomplexobj(self.data):
             return read_only(im(self))
-        return viewed("imag", self, lambda a: im(a), lambda b, v: ns["add"](
+        return _viewed("imag", self, lambda a: im(a), lambda b, v: ns["add"](
             re(b), ns["multiply"](v.astype(re(b).dtype), 1j)))
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         # a device array's method makes no host data (x.astype(str) raises the
         # named TypeError): the namespace function without its host-data path
         f = ns["astype"]
-        return getattr(f, "__wrapped__", f)(self, dtype, copy=copy, casting=casting)
+        return _kind_of(self, getattr(f, "__wrapped__", f)(self, dtype, copy=copy,
+                                                           casting=casting))
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
             axes = axes[0]
         axes = axes if axes != () else None
         if axes is None:
-            return viewed("transpose", self, lambda a: ns["transpose"](a, None),
+            return _viewed("transpose", self, lambda a: ns["transpose"](a, None),
                           lambda b, v: ns["transpose"](v, None))
         # names listed become positional in front of the others (np.transpose)
         names = [a for a in axes if isinstance(a, str)]
@@ -224,7 +309,7 @@ def install(ns: dict):
                                  for a in axes]).tolist())
         back = (lambda b, v: ns["transpose"](v, inv).tag(*names, *[None] * self.ndim)) \
             if names else (lambda b, v: ns["transpose"](v, inv))
-        return viewed("transpose", self, lambda a: ns["transpose"](a, axes), back)
+        return _viewed("transpose", self, lambda a: ns["transpose"](a, axes), back)
 
     def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
@@ -243,7 +328,7 @@ def install(ns: dict):
                                      issubclass(type, NamedArray)):
             raise TypeError(f"view: type must be namedarray.ndarray, got {type!r}")
         if dtype is None or onp.dtype(dtype) == self.dtype:
-            return viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+            return _viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
         return bitcast(self, dtype)
 
     def flatten(self, order="C"):
@@ -257,33 +342,42 @@ def install(ns: dict):
 
     props = {
         "T": lambda self: transpose(self),
-        "mT": lambda self: viewed("mT", self, lambda a: ns["swapaxes"](a, -1, -2),
+        "mT": lambda self: _viewed("mT", self, lambda a: ns["swapaxes"](a, -1, -2),
                                   lambda b, v: ns["swapaxes"](v, -1, -2)),
         "real": _real,
         "imag": _imag,
-        "flat": lambda self: viewed("flat", self, lambda a: ns["ravel"](a),
+        "flat": lambda self: _viewed("flat", self, lambda a: ns["ravel"](a),
                                     lambda b, v: ns["reshape"](v, b.shape)),
     }
     def set_imag(self, value):
+        _read_only_attribute(self, "imag")
         if not jnp.iscomplexobj(self.data):
             raise TypeError("imag: array does not have imaginary part to set")
         _imag(self)[...] = value
 
     # NumPy's settable attributes: `a.real = v` is `a.real[...] = v`
-    setters = {"real": lambda self, v: _real(self).__setitem__(Ellipsis, v),
+    def set_real(self, value):
+        _read_only_attribute(self, "real")
+        _real(self)[...] = value
+
+    setters = {"real": set_real,
                "imag": set_imag,
-               "flat": lambda self, v: props["flat"](self).__setitem__(
-                   Ellipsis, _resize_flat(ns, self, v))}
+               "flat": lambda self, v: _read_only_attribute(self, "flat") or props[
+                   "flat"](self).__setitem__(Ellipsis, _resize_flat(ns, self, v))}
     for k, f in props.items():
         setattr(NamedArray, k, property(f, setters.get(k)))
     View.flags = property(views.view_flags)
     View.strides = property(views.view_strides)
     def fill(self, value):
-        self._assign("fill", ns["full_like"](self, value))
+        if not is_value(self):     # (a scalar's fill fills a copy, as NumPy's)
+            self._assign("fill", ns["full_like"](self, value))
 
     def set_shape(self, shape):
         """``x.shape = s``: ``x`` reshaped in place (a view stays a view of its
         base), where NumPy can do it without a copy."""
+        if is_value(self):
+            raise AttributeError("attribute 'shape' of 'numpy.generic' objects is not "
+                                 "writable (a scalar is a value; reshape it instead)")
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         f = lambda a: ns["reshape"](a, shape)  # noqa: E731
         if not isinstance(self, View) or self._base is None:
@@ -305,6 +399,8 @@ def install(ns: dict):
         Fortran-ordered array), new elements zero (``np.resize`` repeats instead)."""
         if len(new_shape) == 1 and not isinstance(new_shape[0], int):
             new_shape = tuple(new_shape[0])
+        if is_value(self):         # (a scalar's resize resizes a copy, as NumPy's)
+            return
         if isinstance(self, View) and self._owns:     # Fortran order: resize its memory
             owner = self._base
             resize(owner, *new_shape[::-1], refcheck=refcheck)
@@ -347,7 +443,7 @@ def install(ns: dict):
         setattr(NamedArray, f.__name__, f)
     def copy(self, order="C"):
         if order == "C" or self.ndim < 2:
-            return rewrap(self, jnp.array(self.data, copy=True))
+            return _kind_of(self, rewrap(self, jnp.array(self.data, copy=True)))
         return ns["copy"](self, order=order)     # NumPy's memory order
     NamedArray.copy = copy
     def round_(self, ndigits=None):

@@ -432,12 +432,43 @@ def _fix_divmod(x, y, r):
 
 
 def _fix_modf(x, r):
-    """The fractional part of an infinity is a zero of its sign (jnp: NaN)."""
-    return jnp.where(jnp.isinf(x), jnp.copysign(jnp.zeros_like(x), x), r[0]), r[1]
+    """A zero fractional part (of an integer, of an infinity: jnp gives NaN)
+    has the sign of ``x`` (``modf(-3.0) == (-0.0, -3.0)``)."""
+    frac = jnp.where(jnp.isinf(x), jnp.zeros_like(x), r[0])
+    return jnp.where(frac == 0, jnp.copysign(jnp.zeros_like(x), x), frac), r[1]
+
+
+def _fix_spacing(x, r):
+    """``spacing(±0)`` is the smallest positive subnormal; of ±inf, NaN."""
+    r = jnp.where(x == 0, jnp.abs(r), r)
+    return jnp.where(jnp.isinf(x), jnp.full_like(r, _NAN), r)
 
 
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
-          "floor_divide": _fix_floor_divide, "divmod": _fix_divmod, "modf": _fix_modf}
+          "floor_divide": _fix_floor_divide, "divmod": _fix_divmod, "modf": _fix_modf,
+          "spacing": _fix_spacing}
+
+
+def _fix_abs(z, r):
+    """``|z|`` is inf where a part is infinite, even if the other is NaN (hypot)."""
+    return jnp.where(jnp.isinf(z.real) | jnp.isinf(z.imag), jnp.full_like(r, _INF), r)
+
+
+def _complex_order(first, second):
+    """NumPy's complex comparison: by the real parts (where neither imaginary
+    part is NaN), then by the imaginary parts (jnp ignores a NaN there)."""
+    def fix(a, b, r):
+        a, b = jnp.asarray(a), jnp.asarray(b)
+        ok = ~jnp.isnan(a.imag) & ~jnp.isnan(b.imag)
+        return (first(a.real, b.real) & ok) | ((a.real == b.real) & second(a.imag, b.imag))
+    return fix
+
+
+_COMPLEX.update(absolute=_fix_abs, abs=_fix_abs, log2=_fix_log, log10=_fix_log,
+                greater=_complex_order(jnp.greater, jnp.greater),
+                greater_equal=_complex_order(jnp.greater, jnp.greater_equal),
+                less=_complex_order(jnp.less, jnp.less),
+                less_equal=_complex_order(jnp.less, jnp.less_equal))
 
 
 class _Special:

@@ -14,6 +14,7 @@ dtype('int8')
 from __future__ import annotations
 
 import functools
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -21,8 +22,8 @@ import numpy as onp
 
 from ...core import config
 from ...core.sharding import agree
-from ...core.array import (NamedArray, View, align, align_plan, apply_step, new,
-                           normalize_axis, operand, positional, rewrap, to_jax)
+from ...core.array import (NamedArray, View, align, align_plan, apply_step, is_value,
+                           new, normalize_axis, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
 from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first
@@ -73,6 +74,8 @@ class ufunc:
         self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
         self.signature = None
         self._loops: dict = {}
+        self._reorder: dict = {}    # dtype -> whether reduce takes several axes
+        self._probes: dict = {}     # NumPy's answers for stand-ins (see _probe)
         self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
         # operand dtypes (the dtype alone for one operand) -> (the result dtype to
         # cast to, None where the function already gives it; the function to call)
@@ -88,6 +91,9 @@ class ufunc:
         # a wrapper that picks its function by the operand types (on its class:
         # a wrapper's __getattr__ would hand out the wrapped function's)
         self._for_types = getattr(type(jfn), "for_types", None)
+        if self.nin == 2 and self.nout == 1 and not hasattr(jfn, "reduce"):
+            # every binary ufunc has NumPy's reduce and accumulate
+            self._jfn = _Folds(jfn, np_ufunc.identity)
         # integer powers of Python ints have NumPy-specific errors: general path
         self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
@@ -103,7 +109,13 @@ class ufunc:
             try:
                 if dtype is not None:
                     dt = onp.dtype(dtype)
-                    loop = ((dt,) * self.nin, (dt,) * self.nout)
+                    try:        # NumPy's loop for that output dtype (less: ii->?)
+                        r = self._np.resolve_dtypes(
+                            tuple(ins) + (None,) * self.nout, casting="unsafe",
+                            signature=(None,) * self.nin + (dt,) * self.nout)
+                        loop = (r[: self.nin], r[self.nin:])
+                    except (TypeError, ValueError):     # (ML dtypes: JAX's promotion)
+                        loop = ((dt,) * self.nin, (dt,) * self.nout)
                 elif config.any_ml(ins):
                     # ML dtypes promote as JAX defines (bf16 + f32 -> f32, bf16 +
                     # Python float -> bf16); the loop on the common type is NumPy's
@@ -323,13 +335,14 @@ class ufunc:
         if signed is not None:
             jfn = _exact_compare(jfn, self.__name__, signed)
         elif config.numpy_dtypes():
-            if dtype is not None:
-                for i, o in enumerate(ops):
-                    if isinstance(o, NamedArray) and not onp.can_cast(o.dtype, dtype, casting):
-                        raise TypeError(
-                            f"{self.__name__}: Cannot cast ufunc '{self.__name__}' input {i} "
-                            f"from {o.dtype!r} to {onp.dtype(dtype)!r} with casting rule "
-                            f"{casting!r}")
+            if (dtype is not None or casting != "same_kind") and not config.any_ml(
+                    [o.dtype for o in ops if isinstance(o, NamedArray)] + (
+                        [] if dtype is None else [onp.dtype(dtype)])):
+                # NumPy's loop for dtype=/casting= (or its error): its own call on
+                # stand-ins of the operands' types
+                self._probe(self.__name__, "__call__", tuple(
+                    onp.ones(1, o.dtype) if isinstance(o, NamedArray) else type(o)(1)
+                    for o in ops), {"dtype": dtype, "casting": casting})
             key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
             in_dts, out_dts = self._loop(key + (dtype,))
             for i, o in enumerate(ops):
@@ -363,6 +376,7 @@ class ufunc:
                         for i, r in enumerate(res))
         if where is not True:
             res = _where(where, res, out)
+        _check_out(self.__name__, out)
         res = store_out(self.__name__, out, res)
         st = fperr.state()
         if st is not None and (self._np.__name__ in fperr.INT_DIVIDE or any(
@@ -386,14 +400,88 @@ class ufunc:
     @host_method
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
-        return ufunc_reduce(self, a, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+        _check_out(f"{self.__name__}.reduce", out)
+        x, dt = self._reduction("reduce", a, dtype)
+        if dtype is not None and dt is not None and config.numpy_dtypes() and \
+                self.__name__ not in ("add", "multiply"):     # (sum, prod take dtype=)
+            # the operand cast to NumPy's loop (a complex is true where either part is)
+            x, dtype = rewrap(x, x.data != 0 if dt == bool else x.data.astype(dt)), None
+        if isinstance(initial, NamedArray):
+            initial = initial._plain(f"{self.__name__}.reduce")
+        if hasattr(initial, "dtype"):       # in the reduction's dtype, as NumPy casts it
+            initial = jnp.asarray(initial).astype(x.dtype if dtype is None else dtype)
+        if initial is not None and self.__name__ in ("logical_and", "logical_or"):
+            r = self(self.reduce(x, axis, keepdims=keepdims, where=where), initial)
+            return store_out(f"{self.__name__}.reduce", out, r)
+        n = x.ndim if axis is None else len(axis) if isinstance(axis, tuple) else 1
+        if n > 1 and not self._reorderable(x.dtype):
+            raise ValueError(f"{self.__name__}.reduce: reduction operation "
+                             f"'{self._np.__name__}' is not reorderable, so at most one "
+                             "axis may be specified")
+        return ufunc_reduce(self, x, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
                             initial=initial, where=where)
 
-    @host_method
-    def accumulate(self, a, axis=0, dtype=None, out=None):
+    def _reduction(self, meth, a, dtype):
+        """NumPy's checks of ``reduce``, ``accumulate``, ``reduceat`` of ``a``:
+        ``a`` as a NamedArray cast to NumPy's loop dtype for the reduction
+        (unless ``dtype`` is given), and that dtype."""
+        fn = f"{self.__name__}.{meth}"
+        if self.nin != 2:
+            raise ValueError(f"{fn}: {meth} only supported for binary functions")
+        if self.nout != 1:
+            raise ValueError(f"{fn}: {meth} only supported for functions returning a "
+                             "single value")
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))
+        if not config.numpy_dtypes() or config.any_ml([x.dtype] + (
+                [] if dtype is None else [onp.dtype(dtype)])):
+            return x, dtype
+        dt = self._probe(fn, meth, (onp.ones(2, x.dtype),) + (
+            ([0],) if meth == "reduceat" else ()), {"dtype": dtype})
+        if dtype is None and dt != x.dtype:
+            x = rewrap(x, x.data.astype(dt))
+        return x, dt
+
+    def _probe(self, fn, meth, args, kwargs):
+        """The dtype of NumPy's ``meth`` on the small stand-ins ``args`` (what
+        its loop resolution gives), or NumPy's error for them, as a standard
+        exception naming ``fn`` (cached by the stand-ins' types)."""
+        key = (meth,) + tuple(getattr(a, "dtype", None) or type(a) for a in args) + tuple(
+            kwargs.items())
+        hit = self._probes.get(key)
+        if hit is None:
+            try:
+                with onp.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    hit = onp.asarray(getattr(self._np, meth)(*args, **kwargs)).dtype
+            except (TypeError, ValueError, OverflowError) as e:
+                hit = e
+            if len(self._probes) < 4096:
+                self._probes[key] = hit
+        if isinstance(hit, Exception):
+            base = next(t for t in type(hit).__mro__ if t.__module__ == "builtins")
+            raise base(f"{fn}: {hit}")
+        return hit
+
+    def _reorderable(self, dt) -> bool:
+        """Whether NumPy reduces this ufunc over several axes at once."""
+        ok = self._reorder.get(dt)
+        if ok is None:
+            try:
+                self._np.reduce(onp.zeros((1, 1), dt), axis=(0, 1))
+                ok = True
+            except ValueError as e:
+                ok = "reorderable" not in str(e)
+            except TypeError:
+                ok = True
+            self._reorder[dt] = ok
+        return ok
+
+    @host_method
+    def accumulate(self, a, axis=0, dtype=None, out=None):
+        _check_out(f"{self.__name__}.accumulate", out)
+        x, _ = self._reduction("accumulate", a, dtype)
         if dtype is None and config.numpy_dtypes():
             dtype = _accumulator_dtype(self.__name__, x.dtype)
             if dtype is None:
@@ -409,6 +497,9 @@ class ufunc:
 
     @host_method
     def outer(self, a, b, **kw):
+        if self.nin != 2:
+            raise ValueError(f"{self.__name__}.outer: outer product only supported for "
+                             "binary functions")
         a, b = operand(a), operand(b)
         a = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
         b = b if isinstance(b, NamedArray) else positional(jnp.asarray(b))
@@ -420,31 +511,74 @@ class ufunc:
 
     @host_method
     def at(self, a, indices, b=None):
-        """``numpy.ufunc.at``: unbuffered in-place ``a[indices] op= b``."""
+        """``numpy.ufunc.at``: unbuffered in-place ``a[indices] = op(a[indices], b)``:
+        a repeated index applies the operation again, each step computed in
+        the ufunc's loop and cast back to ``a``'s dtype (``same_kind``)."""
         fn = f"{self.__name__}.at"
-        if not isinstance(a, NamedArray):
-            raise TypeError(f"{fn}: the target must be a NamedArray (it is updated in place)")
+        if not isinstance(a, NamedArray) or is_value(a):
+            raise TypeError(f"{fn}: first operand must be array (it is updated in place)")
+        if self.nout != 1:
+            raise ValueError(f"{fn}: only single output ufuncs supported")
+        if self.nin == 2 and b is None:
+            raise ValueError(f"{fn}: second operand needed for ufunc")
+        if self.nin == 1 and b is not None:
+            raise ValueError(f"{fn}: second operand provided when ufunc is unary")
         if a.names:
             raise TypeError(f"{fn}: the target has named axes {a.named_shape}; untag them "
                             "first")
         check_index(fn, a.shape, indices)
-        indices = _host_index(indices)
-        if any(getattr(i, "size", 1) == 0 for i in (
-                indices if isinstance(indices, tuple) else (indices,))):
+        pos = jnp.arange(a.size).reshape(a.shape)[_index_data(_host_index(indices))]
+        b = None if b is None else operand(b)
+        args = () if b is None else (b,)
+        if config.numpy_dtypes() and not config.any_ml(
+                [a.dtype] + [o.dtype for o in args if isinstance(o, NamedArray)]):
+            # NumPy's casting errors: its own at on stand-ins of these types
+            # (a Python scalar as itself: its value decides)
+            self._probe(fn, "at", (onp.ones(1, a.dtype), [0]) + tuple(
+                onp.ones((), o.dtype) if isinstance(o, NamedArray) else o for o in args), {})
+        if isinstance(b, NamedArray):
+            if b.names:
+                raise TypeError(f"{fn}: the operand has named axes {b.named_shape}; "
+                                "untag them first")
+            try:
+                bd = jnp.broadcast_to(b.data, pos.shape).reshape(-1)
+            except ValueError:
+                raise ValueError(f"{fn}: operands could not be broadcast together with "
+                                 f"shapes {pos.shape} {b.shape}") from None
+        pos = pos.reshape(-1)
+        if pos.size == 0:
             return None
-        if b is not None and isinstance(b, (bool, int, float, complex)):
-            b = positional(jnp.asarray(b, a.dtype))
-        idx = _index_data(indices)
-        args = () if b is None else (to_jax(b).astype(a.dtype),)
-        a.data = self._jfn.at(a.data, idx, *args, inplace=False).astype(a.dtype)
+        flat = a.data.reshape(-1)
+
+        def step(flat, p, k):
+            """``op`` on the elements at flat positions ``p`` (the ``k``-th operands)."""
+            o = (positional(bd[k]),) if isinstance(b, NamedArray) else args
+            r = self(positional(flat[p]), *o)
+            return flat.at[p].set(r.data.astype(flat.dtype))
+
+        if isinstance(pos, jax.core.Tracer):        # under jit: one element at a time
+            flat = jax.lax.fori_loop(0, pos.size, lambda k, f: step(f, pos[k], k), flat)
+        else:
+            # NumPy's order: the r-th occurrence of each position in round r
+            # (one round where no position repeats)
+            hp = onp.asarray(pos)
+            order = onp.argsort(hp, kind="stable")
+            sp = hp[order]
+            first = onp.r_[0, onp.flatnonzero(sp[1:] != sp[:-1]) + 1]
+            rank = onp.empty_like(hp)
+            rank[order] = onp.arange(hp.size) - onp.repeat(first, onp.diff(onp.r_[first,
+                                                                              hp.size]))
+            for r in range(int(rank.max()) + 1):
+                k = onp.flatnonzero(rank == r) if r or rank.any() else slice(None)
+                flat = step(flat, pos[k], k)
+        a.data = flat.reshape(a.data.shape)
 
     @host_method
     def reduceat(self, a, indices, axis=0, dtype=None, out=None):
         """``numpy.ufunc.reduceat`` with concrete ``indices`` (positional axis)."""
         fn = f"{self.__name__}.reduceat"
-        x = operand(a)
-        if not isinstance(x, NamedArray):
-            x = positional(jnp.asarray(x))
+        _check_out(fn, out)
+        x, _ = self._reduction("reduceat", a, dtype)
         if isinstance(axis, str):
             raise ValueError(f"{fn}: axis={axis!r} names an axis; reduceat takes a "
                              "positional axis")
@@ -482,6 +616,72 @@ def _fast_named(r, out_dt, dims, mapped):
     x.dims = dims
     x.mapped = mapped
     return x
+
+
+class _Folds:
+    """A binary ``jax.numpy`` function with ``jax.numpy``'s generic ufunc
+    methods (``reduce``, ``accumulate``: a fold in NumPy's order), which NumPy
+    gives every binary ufunc (``fmax.reduce``, ``arctan2.accumulate``)."""
+
+    def __init__(self, f, identity):
+        self._f = f
+        self._u = jnp.frompyfunc(f, 2, 1, identity=identity)
+        self.__name__ = getattr(f, "__name__", "ufunc")
+
+    def __call__(self, x, y):
+        return self._f(x, y)
+
+    def reduce(self, d, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+               where=None):
+        """A left fold over ``axis`` (several axes: one after another, in C
+        order), from the first element or ``initial``."""
+        d = jnp.asarray(d) if dtype is None else jnp.asarray(d).astype(dtype)
+        axes = tuple(range(d.ndim)) if axis is None else (
+            (axis,) if isinstance(axis, int) else tuple(axis))
+        axes = tuple(sorted(a % d.ndim for a in axes)) if d.ndim else ()
+        front = tuple(range(len(axes)))
+        rest = tuple(n for i, n in enumerate(d.shape) if i not in axes)
+        m = jnp.moveaxis(d, axes, front).reshape((-1,) + rest)
+        w = None if where is None else jnp.moveaxis(jnp.broadcast_to(
+            where, d.shape), axes, front).reshape(m.shape)
+        if initial is None and m.shape[0] == 0:
+            if self._u.identity is None:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
+                                 "which has no identity")
+            initial = self._u.identity
+        seen = jnp.full(rest, initial is not None)
+        start = jnp.zeros(rest, d.dtype) if initial is None else jnp.full(rest, initial,
+                                                                          d.dtype)
+
+        def step(c, xw):    # (the fold so far, whether it has a first element)
+            acc, seen = c
+            x, take = xw
+            r = jnp.where(seen, self._f(acc, x).astype(d.dtype), x)
+            return (jnp.where(take, r, acc), seen | take), None
+        (r, seen), _ = jax.lax.scan(step, (start, seen), (
+            m, jnp.ones(m.shape, bool) if w is None else w))
+        if w is not None and not isinstance(seen, jax.core.Tracer) and not seen.all():
+            raise ValueError(f"reduction operation '{self.__name__}' does not have an "
+                             "identity, so to use a where mask one has to specify "
+                             "'initial'")
+        if keepdims:
+            r = r.reshape(tuple(1 if i in axes else n for i, n in enumerate(d.shape)))
+        return r
+
+    def accumulate(self, *args, **kwargs):
+        return self._u.accumulate(*args, **kwargs)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+
+def _check_out(fn, out):
+    """NumPy's error for ``out=`` a scalar (scalars are values, never written)."""
+    for o in out if isinstance(out, tuple) else (out,):
+        if o is not None and (is_value(o) or isinstance(o, (onp.generic, bool, int, float,
+                                                             complex))):
+            raise TypeError(f"{fn}: return arrays must be of ArrayType (out= is a scalar, "
+                            "which cannot be written; pass an array)")
 
 
 def _check_int_power(fn, base, exp, dtype):
