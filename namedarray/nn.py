@@ -24,7 +24,7 @@ Elementwise JAX functions.  The activations here (``relu``, ``gelu``,
 the NamedArray operands are aligned by name and ``f`` runs on their data,
 names (mapped or not) riding along.  Any other elementwise JAX function
 applies the same way, ``nn.elementwise(fn)(x)``; ``jax.nn.gelu(x)`` itself
-refuses a NamedArray (JAX wants an array).  ``np.nmap(fn)(x)`` also works
+takes a NamedArray without names as its data, and refuses one with names.  ``np.nmap(fn)(x)`` also works
 for any ``fn``: it maps every name away, so ``fn`` sees the positional axes
 only (the rule for a function that is not elementwise).
 
@@ -390,6 +390,10 @@ def decay_mask(params, stacked=()):
                                   is_leaf=lambda v: isinstance(v, NamedArray))
 
 
+#: ``jax.lax.top_k`` over a name (``namedarray.top_k``, the same function)
+top_k = _np.top_k
+
+
 __all__ = ["elementwise", *[n for n in ACTIVATIONS if hasattr(jax.nn, n)], "softmax",
            "log_softmax", "layer_norm", "rms_norm", "dropout", "one_hot", "cross_entropy",
-           "dot_product_attention", "decay_mask"]
+           "dot_product_attention", "decay_mask", "top_k"]

@@ -29,12 +29,13 @@ import math
 import threading
 from typing import NamedTuple
 
+import jax
 import jax.numpy as jnp
 from jax import lax
 
 from .core import hooks
 from .core.array import check_name, new
-from .core.sharding import abstract_mesh, mesh_axes, reshard, sharding_of
+from .core.sharding import abstract_mesh, mesh_axes, one_mesh, reshard, sharding_of
 from .core.vmap import index_vmap as _index_vmap, part_vmap as _part_vmap, vary as _vary
 
 
@@ -238,6 +239,7 @@ def contraction(a, b, dn):
     on the same mesh axes: a whole one is cut to the other's partition (a
     local slice), two different partitions are both gathered; a mesh axis two
     free dimensions would hold in the output stays with the left operand's."""
+    a, b = one_mesh((a, b))
     sa, sb = mesh_axes(a), mesh_axes(b)
     if not any(sa) and not any(sb):
         return a, b, None
@@ -263,7 +265,17 @@ def contraction(a, b, dn):
             sb[j] = ()
         taken |= set(sb[j])
     out = [sa[i] for i in ba] + [sa[i] for i in free_a] + [sb[j] for j in free_b]
-    return (reshard(a, sa, mesh), reshard(b, sb, mesh), sharding_of(mesh, out))
+    return (_onto(a, sa, mesh), _onto(b, sb, mesh), sharding_of(mesh, out))
+
+
+def _onto(data, axes, mesh):
+    """``data`` on ``mesh``'s axes ``axes``.  Data on no mesh (an unsharded
+    parameter under ``jit`` outside ``jax.set_mesh``) is put on it whole, so
+    that the dot's transpose (its gradient) finds the mesh in the operand's
+    type rather than asking for an ``out_sharding``."""
+    if abstract_mesh(data) is None and isinstance(data, jax.core.Tracer):
+        return jax.sharding.reshard(data, sharding_of(mesh, axes))
+    return reshard(data, axes, mesh)
 
 
 def implied(dims, operands):

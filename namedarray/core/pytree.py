@@ -1,6 +1,9 @@
 """How JAX's tree utilities and raw transforms see a NamedArray: a pytree
 node with one leaf, its data, and ``(dims, mapped)`` as the node's data.
 
+A JAX primitive handed a NamedArray (``jax.lax.top_k(x, 2)``) takes its data
+when it has no named axes (:func:`_as_jax_value`), as ``jax.numpy`` does.
+
 ``jax.jit``, ``jax.grad`` and optax's ``tree.map`` pass the leaf through
 whole.  ``jax.vmap``, ``jax.lax.map`` and ``jax.lax.scan`` take or add the
 leaf's leading axis; :func:`_unflatten` says what that means for the names
@@ -8,7 +11,10 @@ leaf's leading axis; :func:`_unflatten` says what that means for the names
 """
 from __future__ import annotations
 
+import sys
+
 import jax
+from jax._src import dtypes as _dtypes
 from jax._src.interpreters import batching as _batching, partial_eval as _pe
 
 from .array import NamedArray, View, new
@@ -93,6 +99,24 @@ def _flatten_sliced(x):
     return (get(x, "data"),), (get(x, "dims"), get(x, "mapped"))
 
 
+def _as_jax_value(x):
+    """The value a JAX primitive (``jax.lax.exp``, ``jax.lax.top_k``, ...) binds
+    for the NamedArray ``x``: its data when it has no named axes.  Named axes
+    have no place in a JAX function's positional view: say what to use."""
+    if x.dims.count(None) != len(x.dims):
+        caller = sys._getframe(1)
+        prim = caller.f_locals.get("self") if caller.f_code.co_name == "bind" else None
+        what = f"jax.lax.{prim}" if prim is not None else "a JAX function"
+        raise ValueError(
+            f"{what} was given a NamedArray with named axes {x.named_shape}; JAX's "
+            f"functions see positional axes only. Use the namedarray function with "
+            f"axis=<name> (for instance np.top_k(x, k, axis={x.names[0]!r})), make the "
+            f"names positional first with x.untag(...), or map the JAX function over "
+            f"the names with np.nmap(fn)(x)")
+    return _dtypes.canonicalize_value(x.data)
+
+
+_dtypes.register_canonicalize_value_handler(NamedArray, _as_jax_value)
 jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
 jax.tree_util.register_pytree_node(View, _flatten, _unflatten)
 jax.tree_util.register_pytree_node(_SlicedLeaf, _flatten_sliced, _unflatten)

@@ -18,6 +18,8 @@ type holds no mesh axes and every helper is a no-op: the compiler decides.
 """
 from __future__ import annotations
 
+import functools
+
 import jax
 from jax.sharding import NamedSharding, PartitionSpec
 
@@ -93,6 +95,41 @@ def explicit_mesh(leaves):
     return None
 
 
+def on_their_mesh(f):
+    """``f`` run inside ``jax.set_mesh`` of the Explicit mesh one of its
+    (concrete) array arguments is placed on, when no mesh is set: eager JAX
+    makes a value of such a mesh's type (``zeros_like`` of a sharded array
+    under ``vmap``, an update of one) only inside it."""
+    @functools.wraps(f)
+    def g(*args):
+        if jax.sharding.get_abstract_mesh().empty:
+            mesh = explicit_mesh(args)
+            if mesh is not None:
+                with jax.set_mesh(mesh):
+                    return f(*args)
+        return f(*args)
+    return g
+
+
+def _is_explicit(mesh) -> bool:
+    return any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
+
+
+def one_mesh(datas):
+    """``datas`` on one mesh, for an operation that meets them: where one is
+    on a mesh with Explicit axes, data on its twin with other axis types (the
+    same axis names and sizes: an ``Auto`` mesh, say) is moved onto it, whole
+    on every device (JAX refuses operands on two meshes).  Data on no mesh
+    passes as it is."""
+    meshes = [abstract_mesh(d) for d in datas]
+    target = next((m for m in meshes if m is not None and _is_explicit(m)), None)
+    if target is None or all(m is None or m == target for m in meshes):
+        return list(datas)
+    return [jax.sharding.reshard(d, sharding_of(target, ((),) * d.ndim))
+            if m is not None and m != target and m.axis_names == target.axis_names
+            and m.axis_sizes == target.axis_sizes else d for d, m in zip(datas, meshes)]
+
+
 def agree(datas):
     """Aligned operands of an elementwise operation (broadcast by NumPy's
     rules), resharded where their Explicit mesh axes would clash: each result
@@ -100,6 +137,7 @@ def agree(datas):
     an earlier dimension holds that mesh axis already (then it is whole); an
     operand partitioning a dimension otherwise is moved there.  JAX's own
     rule where the operands agree; scalars and unplaced data pass."""
+    datas = one_mesh(datas)
     axes = [mesh_axes(d) if _aval_sharding(d) is not None else None for d in datas]
     if not any(a is not None and any(a) for a in axes):
         return datas
@@ -158,6 +196,7 @@ def agree_names(datas, dims):
     for a positional one) with every name on one partition: a name two of them
     place on different Explicit mesh axes is made whole in each (``vmap``
     over a name needs its inputs partitioned alike)."""
+    datas = one_mesh(datas)
     axes = [mesh_axes(d) for d in datas]
     seen: dict = {}
     for a, ds in zip(axes, dims):

@@ -17,6 +17,9 @@ import jax
 import jax.numpy as jnp
 from jax._src.interpreters import ad, batching, mlir
 from jax.extend.core import Primitive
+from jax.sharding import PartitionSpec
+
+from .sharding import on_their_mesh, unshard
 
 
 def nested_vmap(f, union, layouts, *, axis_names=False, level=None, keep_order=False,
@@ -49,7 +52,7 @@ def nested_vmap(f, union, layouts, *, axis_names=False, level=None, keep_order=F
         kw = {"axis_name": name} if axis_names else {}
         out = lv - len(union) - tail if keep_order else -1
         g = jax.vmap(g, in_axes=tuple(in_axes), out_axes=out, **kw)
-    return g
+    return on_their_mesh(g) if union else g
 
 
 # --------------------------------------------------------------------------
@@ -94,13 +97,32 @@ psum_vmap = primitive("psum_vmap")               # lax.psum over one vmapped nam
 vary = primitive("vary_vmap")                    # invariant -> varying
 
 
+def _reshaped(x, shape, spec):
+    """The aval ``x`` with ``shape``, its dimensions on the mesh axes ``spec``
+    (an Explicit sharding is part of the type)."""
+    s = getattr(x, "sharding", None)
+    if s is None or not hasattr(s, "spec"):
+        return x.update(shape=shape)
+    return x.update(shape=shape, sharding=s.update(spec=PartitionSpec(*spec)))
+
+
+def _spec(x):
+    s = getattr(x, "sharding", None)
+    spec = tuple(getattr(s, "spec", ()))
+    return spec + (None,) * (x.ndim - len(spec))
+
+
+# a gathered or sliced axis 0 is whole; the other dimensions keep their mesh axes
 def _gather_aval(x, *, axis, size, tiled):
-    shape = (size * x.shape[0],) + x.shape[1:] if tiled else (size,) + x.shape
-    return x.update(shape=shape)
+    if tiled:
+        return _reshaped(x, (size * x.shape[0],) + x.shape[1:], (None,) + _spec(x)[1:])
+    return _reshaped(x, (size,) + x.shape, (None,) + _spec(x))
 
 
 def _slice_aval(ct, *, axis, size, tiled):
-    return ct.update(shape=(ct.shape[0] // size,) + ct.shape[1:] if tiled else ct.shape[1:])
+    if tiled:
+        return _reshaped(ct, (ct.shape[0] // size,) + ct.shape[1:], (None,) + _spec(ct)[1:])
+    return _reshaped(ct, ct.shape[1:], _spec(ct)[1:])
 
 
 gather_vmap = primitive("all_gather_vmap", _gather_aval)   # lax.all_gather, axis 0
@@ -132,7 +154,12 @@ def _psum_rule(x, d, size, *, axis):
 
 
 def _gather_rule(x, d, n, *, axis, size, tiled):
-    x = jnp.broadcast_to(x, (size,) + x.shape) if d is None else jnp.moveaxis(x, d, 0)
+    # the gathered axis is whole, as a physical one is: on an Explicit mesh
+    # that partitions the batch dimension, it is gathered there too (an
+    # operation that needs the whole axis, ``sort``, ``cumsum``, ``roll``,
+    # refuses a partitioned one)
+    x = jnp.broadcast_to(x, (size,) + x.shape) if d is None else unshard(
+        jnp.moveaxis(x, d, 0), (0, 1) if tiled else (0,))
     return (x.reshape((-1,) + x.shape[2:]) if tiled else x), None
 
 

@@ -1,5 +1,5 @@
 """Sorting: ``sort`` and ``argsort`` (stable; ``axis`` may name an axis, which
-is kept), ``partition`` and ``argpartition`` (``kth`` counted from the end when
+is kept), ``top_k`` (``jax.lax.top_k``; a named axis is consumed), ``partition`` and ``argpartition`` (``kth`` counted from the end when
 negative, or a sequence of positions), ``lexsort`` and ``sort_complex``.
 ``searchsorted``, ... are declared in the table (``frontend/namespace.py``),
 ``unique`` with the set routines (``frontend/setops.py``).
@@ -11,6 +11,7 @@ array([[2, 0],
 """
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
@@ -69,6 +70,32 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     np.int64(0)
     """
     return _PARTITION("argpartition", a, kth, axis, kind, order)
+
+
+def top_k(x, k, axis=-1):
+    """``jax.lax.top_k``: ``(values, indices)`` of the ``k`` largest entries
+    along ``axis`` (lower index first among equals), on a last positional axis
+    of length ``k``.  ``axis`` may name an axis: it is consumed (gathered
+    first where a map binds it) and the indices count along it.
+
+    >>> import namedarray as np
+    >>> x = np.array([[1., 5., 3.], [4., 0., 2.]]).tag("b", "vocab")
+    >>> v, i = np.top_k(x, 2, axis="vocab")
+    >>> v.untag("b"), i.untag("b")
+    (array([[5., 3.],
+           [4., 2.]]), array([[1, 2],
+           [0, 2]], dtype=int32))
+    """
+    if not isinstance(k, (int, onp.integer)) or isinstance(k, bool) or k < 0:
+        raise ValueError(f"top_k: k must be a non-negative integer, got {k!r}")
+    return _TOP_K(x, int(k), axis=axis)
+
+
+def _lax_top_k(operand, k, axis=-1):
+    return tuple(jax.lax.top_k(operand, k, axis=axis))
+
+
+_TOP_K = wrap(_lax_top_k, "top_k", named="reduce")
 
 
 def _check_kth(fn, kth, n):

@@ -271,3 +271,108 @@ def test_nmap_outside_set_mesh_gives_explicit_arguments_results_on_their_mesh():
     y = np.einsum("{batch,embed},{batch,embed}->{embed}", out, sx)
     assert _typeof(y) == "float64[4@model]"
     onp.testing.assert_allclose(y.data, ((X - X.mean(0)) * X).sum(0), rtol=1e-12)
+
+
+def _mlp(p, b):
+    h = np.tanh(b["x"] @ p["w1"] + p["b1"])                                # matmul
+    h = np.einsum("{batch,embed},{embed,hid}->{batch,hid}", h.tag("embed"),  # einsum
+                  p["w2"].tag("embed", "hid"))
+    logits = np.vecdot(h, p["w3"].tag("hid", "cls"), axis="hid")            # vecdot
+    return np.nn.cross_entropy(logits, b["y"], axis="cls").mean(axis="batch")
+
+
+def test_sharding_only_the_batch_differentiates_under_jit():
+    # parameters unsharded, the batch on an Explicit mesh: the backward pass's
+    # contractions over the partitioned batch take the parameters' sharding
+    mesh = jax.make_mesh((8,), ("data",))
+    p = {"w1": np.asarray(W), "b1": np.asarray(W[0]), "w2": np.asarray(W.T + 1),
+         "w3": np.asarray(RNG.normal(size=(4, 3)))}
+    b = {"x": np.asarray(X).tag("batch", None), "y": np.asarray(IDX[[0, 1] * 4] % 3).tag(
+        "batch")}
+    want_loss, want_g = np.value_and_grad(_mlp)(p, b)
+    sb = np.shard(b, mesh, {"batch": "data"})
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(mesh)):
+        for f in (np.value_and_grad(_mlp), jax.jit(np.value_and_grad(_mlp))):
+            with ctx():
+                loss, g = f(p, sb)
+            onp.testing.assert_allclose(loss.data, want_loss.data, rtol=1e-12)
+            for k in p:
+                assert g[k].dims == p[k].dims and "@" not in _typeof(g[k])
+                onp.testing.assert_allclose(g[k].data, want_g[k].data, rtol=1e-12)
+
+
+WHOLE_AXIS = {
+    "sort": lambda t: np.sort(t, axis="batch"),
+    "cumsum": lambda t: np.cumsum(t, axis="batch"),
+    "roll": lambda t: np.roll(t, 3, axis="batch"),
+    "top_k": lambda t: np.top_k(t, 3, axis="batch")[0],
+}
+
+
+@pytest.mark.parametrize("op", sorted(WHOLE_AXIS))
+def test_ops_needing_the_whole_axis_in_a_local_nmap_over_a_sharded_name(op):
+    # the local map's gather of a name partitioned over Explicit mesh axes
+    # gives the whole axis, as the gather of a physical one does
+    f, (x, _, _) = WHOLE_AXIS[op], _arrays()
+    want = f(x)
+    sx = np.shard(x, MESH, RES)
+    mapped = np.nmap(f, axes="batch")
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+        for g in (mapped, jax.jit(mapped)):
+            with ctx():
+                got = g(sx)
+            assert got.named_shape == want.named_shape and got.shape == want.shape
+            onp.testing.assert_allclose(_values(got), _values(want), rtol=1e-12)
+
+    def loss(d, m, placed):
+        t = np.NamedArray(d, ("batch", "embed"))
+        r = m(np.shard(t, MESH, RES) if placed else t) ** 2 * np.arange(1.0, 5.0).tag(
+            "embed")
+        return r.sum(axis=r.names).sum().data
+
+    ref = jax.grad(loss)(jnp.asarray(X), f, False)
+    onp.testing.assert_allclose(jax.jit(jax.grad(loss), static_argnums=(1, 2))(
+        jnp.asarray(X), mapped, True), ref, rtol=1e-12)
+
+
+def test_operands_on_an_explicit_mesh_and_its_auto_twin_meet():
+    auto = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    # (inside jax.set_mesh of the Explicit mesh, JAX refuses any operation on
+    # data of the Auto one: np.reshard it first)
+    x, w, _ = _arrays()
+    b = np.asarray(W[1]).tag("out")
+
+    def loss(w, x, b):
+        h = np.einsum("{batch,embed},{embed,out}->{batch,out}", x, w)
+        return (np.tanh(b + h) * h).mean(axis=("batch", "out"))
+
+    want_loss, want_g = np.value_and_grad(loss, argnums=(0, 2))(w, x, b)
+    for wm, xm in ((auto, MESH), (MESH, auto)):
+        sw, sx = np.shard(w, wm, {"out": "model"}), np.shard(x, xm, {"batch": "data"})
+        sb = np.shard(b, wm, {"out": "model"})
+        onp.testing.assert_allclose(loss(sw, sx, sb).data, want_loss.data, rtol=1e-12)
+        got_loss, g = jax.jit(np.value_and_grad(loss, argnums=(0, 2)))(sw, sx, sb)
+        onp.testing.assert_allclose(got_loss.data, want_loss.data, rtol=1e-12)
+        for gk, wk in zip(g, want_g):
+            onp.testing.assert_allclose(_values(gk), _values(wk), rtol=1e-12)
+
+
+FRESH = {
+    "zeros_like": lambda t: np.zeros_like(t),
+    "full_like": lambda t: np.full_like(t, 2.0),
+    "ones_like": lambda t: np.ones_like(t, dtype=np.float32),
+    "empty_like": lambda t: np.empty_like(t) * 0,
+    "dropout": lambda t: np.nn.dropout(jax.random.key(0), t, 0.5),
+}
+
+
+@pytest.mark.parametrize("op", sorted(FRESH))
+def test_fresh_arrays_like_a_sharded_one_outside_set_mesh(op):
+    x = np.asarray(onp.stack([X, X + 1])).tag(None, "batch", "embed")
+    want, sx = FRESH[op](x), np.shard(x, MESH, RES)
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+        with ctx():
+            got = FRESH[op](sx)
+        assert got.dims == want.dims and got.dtype == want.dtype
+        assert _typeof(got).endswith("[2,8@data,4@model]")
+        onp.testing.assert_array_equal(got.data, want.data)

@@ -12,8 +12,8 @@ outside and inside the map.
 The ``ci`` profile runs a small slice (20 programs, one drawn placement
 each); the heavy run is ``HYPOTHESIS_PROFILE=fuzz``: each of
 ``PROGRAM_FUZZ_EXAMPLES`` programs (100 by default, seed
-``PROGRAM_FUZZ_SEED``) on all 24 placements (8 maps x no jit, jit outside,
-jit inside).  With ``PROGRAM_FUZZ_REPORT=file.jsonl`` it does not stop at the
+``PROGRAM_FUZZ_SEED``) on all 39 placements (13 placements x no jit, jit
+outside, jit inside).  With ``PROGRAM_FUZZ_REPORT=file.jsonl`` it does not stop at the
 first failure but writes one line per (program, placement) case: ``ok``, a
 mismatch, a refusal or an unclear error, with the program's text::
 
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, assume, given, seed as hseed, settings, stra
 
 import namedarray as np
 from namedarray import parallel as P
-from support import PLACEMENTS
+from support import MESH8, MESH24, PLACEMENTS as _PLACEMENTS
 
 HEAVY = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
 EXAMPLES = int(os.environ.get("PROGRAM_FUZZ_EXAMPLES", 100)) if HEAVY else 20
@@ -38,6 +38,19 @@ SEED = int(os.environ.get("PROGRAM_FUZZ_SEED", 0))
 SIZES = {"b": 8, "c": 2, "h": 3}   # b, c divide the meshes of PLACEMENTS; h does not
 K = 3                              # the positional axis
 JITS = ("none", "outside", "inside")
+
+
+# more Explicit-mesh placements: a local nmap over sharded names (outside and
+# inside jax.set_mesh), and the sharded run inside jax.set_mesh (the whole
+# case, jit and gradients included, runs in it: see check_case)
+PLACEMENTS = {
+    **_PLACEMENTS,
+    "explicit-nmap": lambda f: lambda v: np.nmap(f)(np.shard(v, MESH8, {"b": "d"})),
+    "explicit-nmap-in-set_mesh": lambda f: lambda v: np.nmap(f, axes=["b"])(
+        np.shard(v, MESH24, {"b": "y", "c": "x"})),
+    "explicit-in-set_mesh": lambda f: lambda v: f(np.shard(v, MESH24, {"b": "y", "c": "x"})),
+}
+IN_SET_MESH = {"explicit-nmap-in-set_mesh": MESH24, "explicit-in-set_mesh": MESH24}
 CASES = [(p, j) for p in sorted(PLACEMENTS) if p != "physical" for j in JITS]
 
 
@@ -360,6 +373,13 @@ def check_case(o, placement, jit):
     """One (program, placement) case: the value, and the gradient taken by
     ``np.grad`` outside the map (no jit, jit outside) and inside it (no jit,
     jit inside, where the jit wraps the gradient)."""
+    if placement in IN_SET_MESH:
+        with jax.set_mesh(IN_SET_MESH[placement]):
+            return _check_case(o, placement, jit)
+    return _check_case(o, placement, jit)
+
+
+def _check_case(o, placement, jit):
     text = "; ".join(t for t, _ in o.steps) + f" | {placement}, jit {jit}"
     _check(_run(placement, jit, o.prog)(o.xs), o.want, text, o.tol)
     if not o.grad:
