@@ -11,7 +11,18 @@ in NumPy on the host buffer until its host runs have cost
 :data:`HOST_BUDGET` seconds, about what compiling it costs, and then
 compiles.  This is the ski-rental rule: a shape met a few times never
 compiles, a long loop compiles once, and no loop spends more than about twice
-what the better choice in hindsight would.
+what the better choice in hindsight would.  A host run costs about 20 us
+(operands read, checked for subnormals, the result put back on the device)
+against 4-5 us for a compiled call and 20-100 ms for a compilation (plus its
+tracing): the crossover is about 1,500 calls per shape.
+
+Whole functions (:data:`FUNCTIONS`: creation from Python numbers, joins,
+index searches, ``diff``/``outer``; each compiled result NumPy's bit for bit)
+run in NumPy on small positional data too (:func:`whole`): those that are
+one XLA program (:data:`ONE_PROGRAM`) within the budget, the composites
+(``linspace``, ``eye``, ``tril``, ``concatenate``, ``array`` of a list, ...)
+always, as NumPy's call beats even their warm dispatch (``linspace``: 18
+programs to compile, 440 us warm, against 16 us on the host).
 
 The answer never depends on the tier.  XLA on a CPU flushes subnormal numbers
 to zero (operands and results) where NumPy keeps them, so a host run that
@@ -44,8 +55,8 @@ import time
 import jax
 import numpy as onp
 
-from ...core.array import NamedArray
-from ...core.config import holds
+from ...core.array import NamedArray, View, positional, zero_dim_array
+from ...core.config import holds, numpy_dtypes
 from .args import default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
@@ -201,6 +212,107 @@ def on_host_first(fn, name, dtype, ins):
     return call
 
 
+# -- whole functions whose NumPy answer is the compiled one ------------------
+#: the functions that run whole in NumPy on small positional data on a CPU:
+#: creation from Python numbers and new arrays made by moving data, finding
+#: an index or one exact operation per element (``diff``, ``outer``,
+#: ``kron``), whose compiled result is NumPy's bit for bit.  Not the
+#: functions whose NumPy result is a view (``transpose``, ``reshape``;
+#: ``diag`` of a matrix), nor ``max``/``min`` (NumPy's sign of a zero depends
+#: on its SIMD loop), nor any sum or product of several elements, nor those
+#: whose size depends on the data (``flatnonzero``, ``repeat``, ``delete``:
+#: their compiled results are padded to size buckets, engines/masks.py).
+FUNCTIONS = frozenset((
+    "linspace", "arange", "eye", "identity", "tri", "tril", "triu", "diag",
+    "zeros_like", "ones_like", "full_like", "concatenate", "stack", "hstack", "vstack",
+    "column_stack", "append", "tile", "roll", "take", "where", "argmin", "argmax",
+    "searchsorted", "diff", "ediff1d", "outer", "kron", "array"))
+#: those of :data:`FUNCTIONS` that are one XLA program, cheaper warm than a
+#: host run: they run on the host within :data:`HOST_BUDGET` per operand
+#: shapes (the ski-rental rule), then compile.  The others (``linspace``: 18
+#: programs in eager JAX, 16 us warm on the host against 440 us) always run
+#: on the host.
+ONE_PROGRAM = frozenset((
+    "append", "tile", "roll", "take", "where", "argmin", "argmax", "searchsorted", "diff",
+    "ediff1d", "outer", "kron"))
+#: keywords that keep a call off the host (writes into ``out``, masks,
+#: another array type, a device)
+_OFF_KEYWORDS = frozenset(("out", "where", "like", "device", "subok", "copy", "ndmin",
+                           "order"))
+_NO = object()
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def _host_arg(v):
+    """The argument ``v`` as NumPy takes it on the host (NamedArrays, also in
+    lists and tuples, as their host buffers), or ``_NO`` where it may not."""
+    t = type(v)
+    if t is NamedArray or t is View:     # (a selection's data is not its values)
+        if v.mapped or v.dims.count(None) != len(v.dims):
+            return _NO
+        h = view(v.data)
+        return _NO if h is None else h
+    if t in _PLAIN or t is onp.dtype or t is type:
+        return v
+    if t is list or t is tuple:
+        out = [_host_arg(e) for e in v]
+        return _NO if any(e is _NO for e in out) else t(out)
+    if t is onp.ndarray or isinstance(v, onp.generic):
+        return _NO if (v.dtype not in HOST_DTYPES or v.size > HOST_SIZE
+                       or _subnormal(onp.asarray(v))) else v
+    return _NO
+
+
+def _shapes(v):
+    """The shapes of the arrays in the argument ``v`` (also in lists)."""
+    t = type(v)
+    if t is list or t is tuple:
+        return tuple(_shapes(e) for e in v)
+    return v.shape if t is NamedArray or t is View else t
+
+
+def whole(name, args, kwargs):
+    """NumPy's ``name`` (one of :data:`FUNCTIONS`) run on the host, as a new
+    NamedArray (a NumPy scalar stays one); None where it may not run there:
+    a NamedArray with names, mapped or not on the host (:func:`view`),
+    traced, a keyword of :data:`_OFF_KEYWORDS`, NumPy's error (the compiled
+    path raises namedarray's), a floating-point exception, a result not of
+    :data:`HOST_DTYPES`, larger than :data:`HOST_SIZE` or holding a subnormal.
+
+    >>> import namedarray as np
+    >>> whole("linspace", (0.0, 1.0, 3), {})
+    array([0. , 0.5, 1. ])
+    >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
+    None
+    """
+    if not numpy_dtypes() or not creates(()) or (
+            name == "array" and type(args[0] if args else None) not in (list, tuple)):
+        return None
+    hargs = [_host_arg(a) for a in args]
+    hkw = {}
+    for k, v in kwargs.items():
+        if k in _OFF_KEYWORDS:
+            return None
+        hkw[k] = _host_arg(v)
+    if any(a is _NO for a in hargs) or any(v is _NO for v in hkw.values()):
+        return None
+    if name == "diag" and hargs and onp.ndim(hargs[0]) != 1:
+        return None         # NumPy's diagonal of a matrix is a view
+    try:
+        with onp.errstate(all="raise"):
+            r = getattr(onp, name)(*hargs, **hkw)
+    except (TypeError, ValueError, IndexError, OverflowError, ArithmeticError):
+        return None
+    scalar = isinstance(r, onp.generic)
+    if not scalar and type(r) is not onp.ndarray:
+        return None         # (``retstep=True``'s pair: the compiled path)
+    r = onp.asarray(r)
+    if r.dtype not in HOST_DTYPES or r.size > HOST_SIZE or _subnormal(r):
+        return None
+    x = positional(to_device(r, fresh=r.base is None and not scalar))
+    return zero_dim_array(x) if r.ndim == 0 and not scalar else x
+
+
 # -- data JAX cannot hold: NumPy's own arrays, NumPy's own functions ---------
 def _to_numpy(v):
     """An argument with its NamedArrays (also inside lists and tuples) as
@@ -287,9 +399,16 @@ def host_data(f, name, module=onp):
     if not hasattr(module, name) or not callable(getattr(module, name)):
         return f
     converts = name in CONVERSIONS
+    tier = ENABLED and module is onp and name in FUNCTIONS
+    spent = {} if name in ONE_PROGRAM else None
 
     @functools.wraps(f)
     def g(*args, **kwargs):
+        if tier:
+            r = whole(name, args, kwargs) if spent is None else within_budget(
+                spent, (_shapes(args), tuple(kwargs)), whole, name, args, kwargs)
+            if r is not None:
+                return r
         if any_host(args) or kwargs and any_host(kwargs.values()):
             if not converts or kwargs.get("subok") or any_host(args, False) or \
                     kwargs and any_host(kwargs.values(), False):

@@ -1,0 +1,371 @@
+"""First runs and warm runs: short NumPy programs with the module swapped.
+
+    python benchmarks/bench_first_run.py              # every program, 3 libraries
+    python benchmarks/bench_first_run.py --quick      # fewer warm runs
+    python benchmarks/bench_first_run.py --docstrings # NumPy's docstring examples, timed
+    python benchmarks/bench_first_run.py --calls      # per-call costs: the crossover
+
+Each program is written once, in the NumPy style, as a user writes it, and run
+with ``np`` bound to NumPy, ``jax.numpy`` or namedarray.  For each (program,
+library) a fresh Python process imports the library (timed apart), runs the
+program once (the **cold** figure: every compilation it triggers included) and
+then five more times (the **warm** figure: the best of runs 2-6).  The table
+gives both against NumPy's time and against ``jax.numpy``'s, and the XLA
+compilations of the cold run (a ``jax.monitoring`` listener on
+``/jax/core/compile/backend_compile_duration``, once per compiled program)
+and of the warm runs.  namedarray's results must match NumPy's (checked
+before anything is printed).  Where ``jax.numpy`` cannot run the text (writes
+into an array), its row runs the same steps written with ``.at[...].set``.
+
+Targets: cold within 20x NumPy and no slower than ``jax.numpy``; warm within
+10x NumPy.  On a loaded machine compare the ratios (the libraries of one
+program run back to back), and quote ``uptime`` beside them.
+
+``--docstrings`` times every docstring of NumPy's public functions
+(``tests/docs/numpy_docstrings.py``'s set) run whole in a fresh process per
+library, pass or fail, with the compile count.
+
+``--calls`` times single operations on small data (``x + y`` on 8 x 16, a
+``linspace``, an ``eye``, a ``concatenate``, an ``argmin``): the first call,
+calls 2-201 and calls 3202-3401, with namedarray's host tier on and off
+(``NAMEDARRAY_HOST_TIER=off``), beside NumPy and ``jax.numpy``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("JAX_ENABLE_X64", "1")   # NumPy's float64 on every side
+
+import numpy  # noqa: E402
+
+LIBS = ("numpy", "jax.numpy", "namedarray")
+TARGETS = {"cold": 20.0, "warm": 10.0}
+
+
+# -- the programs: NumPy code as users write it -------------------------------
+def kalman(np, dim, steps=40):
+    """A constant-velocity Kalman filter over ``steps`` noisy measurements."""
+    rng = numpy.random.default_rng(0)
+    zs = np.asarray(rng.standard_normal((steps, dim)))
+    F = np.eye(dim) + np.diag(np.ones(dim - 1) * 0.1, 1)
+    H = np.eye(dim)
+    Q = np.eye(dim) * 1e-3
+    R = np.eye(dim) * 0.1
+    x = np.zeros(dim)
+    P = np.eye(dim)
+    for z in zs:
+        x = F @ x
+        P = F @ P @ F.T + Q
+        S = H @ P @ H.T + R
+        K = P @ H.T @ np.linalg.inv(S)
+        x = x + K @ (z - H @ x)
+        P = (np.eye(dim) - K @ H) @ P
+    return x, P
+
+
+def derivative(np):
+    """Central differences of sin with shrinking steps: the error per step."""
+    x = np.linspace(0.0, 2 * np.pi, 64)
+    errors = []
+    for k in range(1, 13):
+        h = 10.0 ** -k
+        d = (np.sin(x + h) - np.sin(x - h)) / (2 * h)
+        errors.append(np.max(np.abs(d - np.cos(x))))
+    best = int(np.argmin(np.array(errors)))
+    return np.array(errors), best
+
+
+def amortization(np, principal=250_000.0, annual=0.05, months=120):
+    """A loan's amortization table, filled month by month."""
+    rate = annual / 12
+    payment = principal * rate / (1 - (1 + rate) ** -months)
+    balance = np.zeros(months + 1)
+    interest = np.zeros(months)
+    balance[0] = principal
+    for i in range(months):
+        interest[i] = balance[i] * rate
+        balance[i + 1] = balance[i] - (payment - interest[i])
+    return balance, np.cumsum(interest)
+
+
+def amortization_jnp(np, principal=250_000.0, annual=0.05, months=120):
+    """:func:`amortization` in ``jax.numpy``: writes as ``.at[...].set``."""
+    rate = annual / 12
+    payment = principal * rate / (1 - (1 + rate) ** -months)
+    balance = np.zeros(months + 1)
+    interest = np.zeros(months)
+    balance = balance.at[0].set(principal)
+    for i in range(months):
+        interest = interest.at[i].set(balance[i] * rate)
+        balance = balance.at[i + 1].set(balance[i] - (payment - interest[i]))
+    return balance, np.cumsum(interest)
+
+
+def escape_time(np, h=60, w=80, maxiter=30):
+    """The masked escape-time loop (benchmarks/bench_masks.py)."""
+    x = np.asarray(numpy.linspace(-2.0, 0.8, w)).reshape(1, w)
+    y = np.asarray(numpy.linspace(-1.4, 1.4, h)).reshape(h, 1)
+    c = x + y * 1j
+    z = np.zeros(c.shape, dtype=complex)
+    n = np.zeros(c.shape, dtype=int) + maxiter
+    for i in range(maxiter):
+        inside = np.less(abs(z), 2.0)
+        n[inside] = i
+        z[inside] = z[inside] ** 2 + c[inside]
+    return n, z
+
+
+def escape_time_jnp(np, h=60, w=80, maxiter=30):
+    """:func:`escape_time` in ``jax.numpy``: masked writes as ``where``."""
+    x = np.asarray(numpy.linspace(-2.0, 0.8, w)).reshape(1, w)
+    y = np.asarray(numpy.linspace(-1.4, 1.4, h)).reshape(h, 1)
+    c = x + y * 1j
+    z = np.zeros(c.shape, dtype=complex)
+    n = np.zeros(c.shape, dtype=int) + maxiter
+    for i in range(maxiter):
+        inside = np.less(abs(z), 2.0)
+        n = np.where(inside, i, n)
+        z = np.where(inside, z ** 2 + c, z)
+    return n, z
+
+
+def statistics(np):
+    """Summary statistics of a small table: moments, z-scores, correlations."""
+    data = np.asarray(numpy.random.default_rng(1).normal(10.0, 2.0, (200, 4)))
+    mean = data.mean(axis=0)
+    std = data.std(axis=0, ddof=1)
+    z = (data - mean) / std
+    outliers = np.sum(np.abs(z) > 2.5, axis=0)
+    corr = np.corrcoef(data, rowvar=False)
+    q = np.percentile(data, np.array([5, 50, 95]), axis=0)
+    order = np.argsort(data[:, 0])
+    top = data[order[-10:]].mean(axis=0)
+    return mean, std, outliers, corr, q, top
+
+
+PROGRAMS = {
+    "kalman 2x2, 40 steps": (lambda np: kalman(np, 2), None),
+    "kalman 4x4, 40 steps": (lambda np: kalman(np, 4), None),
+    "finite differences, 12 steps": (derivative, None),
+    "amortization, 120 months": (amortization, amortization_jnp),
+    "escape-time 60x80, 30 it": (escape_time, escape_time_jnp),
+    "statistics 200x4": (statistics, None),
+}
+
+
+# -- one (program, library) in this process -----------------------------------
+_COMPILES = [0]
+
+
+def _listen():
+    import jax
+
+    def listener(event, duration, **kw):
+        if event == "/jax/core/compile/backend_compile_duration":
+            _COMPILES[0] += 1
+    jax.monitoring.register_event_duration_secs_listener(listener)
+
+
+def _leaves(r):
+    if isinstance(r, (tuple, list)):
+        for e in r:
+            yield from _leaves(e)
+    else:
+        yield r
+
+
+def _host(r):
+    return [numpy.asarray(a) for a in _leaves(r)]
+
+
+def _timed(f, np):
+    c0, t0 = _COMPILES[0], time.perf_counter()
+    r = _host(f(np))        # the results read back: the work is done
+    return r, time.perf_counter() - t0, _COMPILES[0] - c0
+
+
+def measure(name, lib, warm_runs=5):
+    """``{import, cold, warm, compiles_cold, compiles_warm, result}`` of one
+    program with ``lib`` in this (fresh) process."""
+    t0 = time.perf_counter()
+    if lib != "numpy":
+        _listen()
+    np = importlib.import_module(lib)
+    t_import = time.perf_counter() - t0
+    f, f_jnp = PROGRAMS[name]
+    f = f_jnp if lib == "jax.numpy" and f_jnp is not None else f
+    res, cold, c_cold = _timed(f, np)
+    warm, c_warm = None, 0
+    for _ in range(warm_runs):
+        _, t, c = _timed(f, np)
+        warm, c_warm = t if warm is None else min(warm, t), c_warm + c
+    return {"import": t_import, "cold": cold, "warm": warm, "compiles_cold": c_cold,
+            "compiles_warm": c_warm, "result": [_plain(a) for a in res]}
+
+
+def _plain(a):
+    """``a`` as JSON: complex numbers as [re, im] pairs."""
+    return numpy.stack([a.real, a.imag], -1).tolist() if a.dtype.kind == "c" else a.tolist()
+
+
+def _child(args, env=None):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__)] + args,
+                          capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=path, **(env or {})))
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_first_run.py {' '.join(args)} failed "
+                         f"(exit {proc.returncode}):\n{proc.stdout}{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _same(a, b):
+    a, b = numpy.asarray(a), numpy.asarray(b)
+    return a.shape == b.shape and numpy.allclose(a, b, rtol=1e-12, atol=0, equal_nan=True)
+
+
+def run(names, warm_runs, env=None):
+    """Measure every program with every library (fresh processes) and print
+    the table; returns {program: {lib: figures}}."""
+    rows = {}
+    for name in names:
+        rows[name] = {lib: _child(["--one", name, lib, "--warm-runs", str(warm_runs)], env)
+                      for lib in LIBS}
+        ref, got = rows[name]["numpy"]["result"], rows[name]["namedarray"]["result"]
+        if len(ref) != len(got) or not all(_same(a, b) for a, b in zip(ref, got)):
+            raise SystemExit(f"{name}: namedarray's result differs from NumPy's")
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min)")
+    print(f"{'program':28s} {'numpy cold':>10s} {'warm':>7s} | {'jnp cold':>9s} "
+          f"{'na cold':>9s} {'/np':>5s} {'/jnp':>5s} | {'jnp warm':>8s} {'na warm':>8s} "
+          f"{'/np':>5s} {'/jnp':>5s} | {'compiles jnp':>12s} {'na':>8s}")
+    for name, r in rows.items():
+        n, j, a = r["numpy"], r["jax.numpy"], r["namedarray"]
+        print(f"{name:28s} {n['cold'] * 1e3:8.2f}ms {n['warm'] * 1e3:5.2f}ms | "
+              f"{j['cold'] * 1e3:7.1f}ms {a['cold'] * 1e3:7.1f}ms "
+              f"{a['cold'] / n['cold']:4.0f}x {a['cold'] / j['cold']:4.2f}x | "
+              f"{j['warm'] * 1e3:6.2f}ms {a['warm'] * 1e3:6.2f}ms {a['warm'] / n['warm']:4.1f}x "
+              f"{a['warm'] / j['warm']:4.2f}x | {j['compiles_cold']:5d}+{j['compiles_warm']:<6d}"
+              f" {a['compiles_cold']:4d}+{a['compiles_warm']:<3d}")
+    imp = {lib: min(r[lib]["import"] for r in rows.values()) for lib in LIBS}
+    print("import (excluded above): " + ", ".join(f"{k} {v * 1e3:.0f}ms" for k, v in imp.items()))
+    print(f"cold: first run in a fresh process; warm: best of runs 2-{warm_runs + 1}; "
+          "ratios: cold to NumPy's cold, warm to NumPy's warm; compiles: cold run + warm "
+          "runs.  Targets: "
+          f"cold <= {TARGETS['cold']:.0f}x NumPy and <= jnp, warm <= {TARGETS['warm']:.0f}x")
+    return rows
+
+
+# -- the tiers' per-call costs: the crossover ----------------------------------
+CALLS = {
+    "x + y (8x16)": "x + y", "linspace(0, 1, 64)": "np.linspace(0.0, 1.0, 64)",
+    "eye(4)": "np.eye(4)", "concatenate 2 x 64": "np.concatenate([v, v])",
+    "argmin 64": "np.argmin(v)",
+}
+
+
+def calls_one(lib):
+    """Per operation of :data:`CALLS`: its first call (compilations included),
+    the median of its next 200 calls, and of 200 calls after 3000 more (the
+    host tier's budget spent: compiled), in microseconds."""
+    _listen()
+    np = importlib.import_module(lib)
+    rng = numpy.random.default_rng(0)
+    env = {"np": np, "x": np.asarray(rng.random((8, 16))), "y": np.asarray(rng.random((8, 16))),
+           "v": np.asarray(rng.random(64))}
+    out = {}
+    for label, expr in CALLS.items():
+        code = compile(expr, label, "eval")
+        ts = []
+        for i in range(3401):
+            t0 = time.perf_counter()
+            r = eval(code, env)
+            numpy.asarray(r)
+            ts.append(time.perf_counter() - t0)
+        out[label] = [ts[0] * 1e6, float(numpy.median(ts[1:201])) * 1e6,
+                      float(numpy.median(ts[3201:])) * 1e6]
+    return out
+
+
+def calls():
+    rows = {"numpy": _child(["--calls-one", "numpy"]),
+            "jax.numpy": _child(["--calls-one", "jax.numpy"]),
+            "namedarray": _child(["--calls-one", "namedarray"]),
+            "namedarray, tier off": _child(["--calls-one", "namedarray"],
+                                           {"NAMEDARRAY_HOST_TIER": "off"})}
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min); microseconds: first call / "
+          "median of calls 2-201 / median of calls 3202-3401")
+    print(f"{'operation':22s}" + "".join(f" {k:>26s}" for k in rows))
+    for label in CALLS:
+        print(f"{label:22s}" + "".join(
+            " {:>9.0f} {:>7.1f} {:>7.1f} ".format(*rows[k][label]) for k in rows))
+    return rows
+
+
+# -- NumPy's docstring examples ------------------------------------------------
+def docstrings_one(lib):
+    """Seconds to run every collected docstring with ``lib`` (pass or fail)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "tests", "docs"))
+    import numpy_docstrings as nd
+    docs = nd.docstrings()
+    if lib != "numpy":
+        _listen()
+    t0 = time.perf_counter()
+    importlib.import_module(lib)
+    t_import = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    passed = 0
+    for name, doc in docs:
+        ok, _ = nd.run(name, doc, lib)
+        passed += len(ok)
+    return {"import": t_import, "time": time.perf_counter() - t0, "docstrings": len(docs),
+            "examples_passed": passed, "compiles": _COMPILES[0]}
+
+
+def docstrings():
+    rows = {lib: _child(["--docstrings-one", lib]) for lib in LIBS}
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min)")
+    t_np = rows["numpy"]["time"]
+    for lib, r in rows.items():
+        print(f"{lib:11s} {r['time']:7.2f}s  {r['time'] / t_np:6.1f}x NumPy  "
+              f"{r['compiles']:5d} compiles  ({r['docstrings']} docstrings, "
+              f"{r['examples_passed']} examples pass)")
+    return rows
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--one", nargs=2, metavar=("PROGRAM", "LIB"))
+    p.add_argument("--docstrings-one", metavar="LIB")
+    p.add_argument("--docstrings", action="store_true")
+    p.add_argument("--calls", action="store_true", help="per-call costs of the tiers")
+    p.add_argument("--calls-one", metavar="LIB")
+    p.add_argument("--quick", action="store_true", help="2 warm runs, not 5")
+    p.add_argument("--warm-runs", type=int, default=5)
+    p.add_argument("--only", help="the programs whose name contains this")
+    a = p.parse_args(argv)
+    if a.one:
+        print(json.dumps(measure(a.one[0], a.one[1], a.warm_runs)))
+    elif a.docstrings_one:
+        print(json.dumps(docstrings_one(a.docstrings_one)))
+    elif a.calls_one:
+        print(json.dumps(calls_one(a.calls_one)))
+    elif a.calls:
+        calls()
+    elif a.docstrings:
+        docstrings()
+    else:
+        names = [n for n in PROGRAMS if not a.only or a.only in n]
+        run(names, 2 if a.quick else a.warm_runs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""The host tier (engines/host.py) gives the compiled path's answers: the same
+expressions and a small NumPy program, run here and in a process with
+``NAMEDARRAY_HOST_TIER=off``, give the same dtypes, bits, result kinds and
+errors; the whole functions run on the host compile nothing; traced, named
+and mapped data keep the compiled path."""
+import json
+import os
+import subprocess
+import sys
+
+import jax
+import numpy as onp
+
+import namedarray as np
+from namedarray.core.array import is_scalar
+from namedarray.frontend.engines import host
+
+EXPRS = [
+    "np.linspace(0.0, 1.0, 7)", "np.linspace(-3, 5, 11, endpoint=False)",
+    "np.linspace(0, 1, 5, dtype=int)", "np.linspace(1e-300, 1e-290, 4)",
+    "np.linspace(0.0, 2 * np.pi, 64)", "np.linspace(x[0], 1.0, 3)",
+    "np.linspace(2.0, 3.0, 5, retstep=True)", "np.linspace(0, 1, -1)",
+    "np.arange(5)", "np.arange(0.0, 1.0, 0.1)", "np.arange(-2, 7, 3, dtype=float)",
+    "np.arange(5, dtype=np.int8)", "np.eye(3)", "np.eye(2, 4, k=1, dtype=int)",
+    "np.identity(2)", "np.tri(3, 2, -1)", "np.tril(m)", "np.triu(m, 1)",
+    "np.diag(np.ones(2) * 0.1, 1)", "np.diag([1, 2])", "np.diag(m)",
+    "np.zeros_like(m)", "np.ones_like(i)", "np.full_like(i, 2.5)", "np.full_like(x, 0.1)",
+    "np.concatenate([x, x[::-1]])", "np.concatenate([i, x])", "np.concatenate([m, x])",
+    "np.stack([x, x], axis=1)", "np.hstack([x, 1.0])", "np.vstack([x, x])",
+    "np.column_stack([x, i])", "np.argmin(x)", "np.argmax(m, axis=0)",
+    "np.argmax(np.array([0.0, np.nan, 1.0]))", "np.array([1.0, 2.0, 3.0])",
+    "np.array([1, 2], dtype=np.float32)", "np.array([x[0], 2.0])", "np.array([True, 0])",
+    "np.array([2**70])", "np.concatenate([s, s])", "np.argmin(s)",
+    "np.append(x, [1, 2])", "np.tile(x, (2, 1))", "np.roll(m, 1, axis=1)", "np.take(x, [3, 0])",
+    "np.take(x, [9])", "np.where(x > 0.5, x, 0)", "np.where(i > 1, 2.5, i)",
+    "np.where(x > 0)", "np.searchsorted(x, [0.0, 5.0])", "np.diff(x)", "np.diff(i, 2)",
+    "np.ediff1d(m)", "np.concatenate([x[x > 0], x])", "np.tile(x[::-1], 1)",
+    "np.outer(x, i)", "np.kron(m, x)", "np.outer(s, s)",
+    "np.diff(np.array([1e-300, 2e-300]))",
+]
+
+
+def _program(np):
+    F = np.eye(2) + np.diag(np.ones(1) * 0.1, 1)
+    x = np.zeros(2)
+    errs = []
+    for k in range(1, 6):
+        h = 10.0 ** -k
+        x = F @ x + h
+        errs.append(np.argmax(np.abs(x - np.linspace(0.0, 1.0, 2))))
+    return [x, np.array(errs), np.stack([x, x]), np.concatenate([x, F[0]])]
+
+
+def _describe(v):
+    if isinstance(v, tuple):
+        return [_describe(e) for e in v]
+    if isinstance(v, float):
+        return ["float", v.hex()]
+    a = onp.asarray(v)
+    return [a.dtype.str, a.shape, a.tobytes().hex(), is_scalar(v), v.data.weak_type]
+
+
+def results():
+    """Every expression's description (or its error), and the program's."""
+    x = np.linspace(-1.0, 2.0, 4)
+    i = np.arange(4)
+    m = np.arange(9.0).reshape(3, 3)
+    s = np.array([1e-310, 1.0])          # a subnormal: the compiled path
+    out = {}
+    for e in EXPRS:
+        try:
+            out[e] = _describe(eval(e, {"np": np, "x": x, "i": i, "m": m, "s": s}))
+        except Exception as err:    # noqa: BLE001 -- the error is compared
+            out[e] = [type(err).__name__, str(err)]
+    out["program"] = [_describe(v) for v in _program(np)]
+    return json.loads(json.dumps(out))
+
+
+def test_host_tier_answers_as_the_compiled_path():
+    assert host.ENABLED
+    code = ("import json, sys; sys.path.insert(0, %r); import test_host_tier as t; "
+            "print(json.dumps(t.results()))" % os.path.dirname(__file__))
+    env = dict(os.environ, NAMEDARRAY_HOST_TIER="off", JAX_PLATFORMS="cpu")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)
+    off = json.loads(proc.stdout.strip().splitlines()[-1])
+    on = results()
+    for e in on:
+        assert on[e] == off[e], e
+
+
+_COMPILES = [0]
+
+
+def _listener(event, duration, **kw):
+    _COMPILES[0] += event == "/jax/core/compile/backend_compile_duration"
+
+
+def test_whole_functions_compile_nothing():
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    c0 = _COMPILES[0]
+    x = np.linspace(0.0, 1.0, 13)
+    y = np.concatenate([x, np.arange(3.0), np.ones_like(x)])
+    z = np.vstack([np.diag(x, 1), np.tri(14), np.eye(14, k=-2)])
+    int(np.argmin(y)), int(np.argmax(z, axis=None))
+    np.array([1.5, 2.5, 3.5])
+    assert _COMPILES[0] == c0
+
+
+def test_traced_and_named_data_keep_the_compiled_path():
+    got = jax.jit(lambda a: np.concatenate([np.asarray(a), np.linspace(0.0, 1.0, 2)]).data)(
+        onp.arange(2.0))
+    assert onp.array_equal(got, [0.0, 1.0, 0.0, 1.0])
+    a = np.ones(3).tag("t")
+    assert np.concatenate([a, a], axis="t").named_shape == {"t": 6}
+    assert host.whole("concatenate", ([a, a],), {}) is None
+
+
+def test_results_are_new_arrays():
+    x = np.linspace(0.0, 1.0, 3)
+    for y in (np.concatenate([x]), np.tile(x, 1), np.array([x[0], x[1]]), np.take(x, [0, 1])):
+        y[0] = 7.0
+    assert x.tolist() == [0.0, 0.5, 1.0]
