@@ -7,11 +7,13 @@ Build (warnings are errors, every notebook is executed):
 The tutorials are MyST markdown notebooks (``.md`` files with a jupytext
 header), executed by myst-nb during the build; an exception in any cell
 fails the build.  Before reading, the extensions in ``_ext/`` write the API
-reference pages (``api/``, from the package's declaration tables) and the
-pictures (``_generated/``, computed with the package); both folders are
-build outputs, not sources to edit.
+reference pages (``api/``, from the package's declaration tables), the
+pictures and NumPy's and JAX's intersphinx inventories (``_generated/``,
+computed from the installed packages); both folders are build outputs, not
+sources to edit.
 """
 import os
+import pathlib
 import sys
 
 # The notebooks run in Jupyter kernels started by this process, so they
@@ -39,6 +41,7 @@ version = release
 extensions = [
     "myst_nb",
     "sphinx.ext.autodoc",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "apiref",                        # _ext/apiref.py: the generated API reference
@@ -64,6 +67,19 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "none"           # signatures show defaults; types live in prose
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
+# each NumPy function's docstring ends with what names do here (docstrings.py)
+napoleon_custom_sections = ["Named axes"]
+
+# -- links to NumPy and JAX (intersphinx) ------------------------------------
+# The build has no network: the inventories are written from the installed
+# numpy and jax (_ext/inventories.py), each name linked to its page online.
+import inventories  # noqa: E402
+
+_INVENTORIES = inventories.write(pathlib.Path(__file__).parent / "_generated")
+intersphinx_mapping = {
+    "numpy": (inventories.NUMPY, str(_INVENTORIES["numpy"])),
+    "jax": (inventories.JAX, str(_INVENTORIES["jax"])),
+}
 
 # -- HTML --------------------------------------------------------------------
 # sphinx-book-theme (pydata-sphinx-theme underneath, as JAX uses): full-text

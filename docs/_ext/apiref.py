@@ -34,10 +34,10 @@ import numpy as onp
 
 import namedarray
 from namedarray.frontend import einsum as _einsum
-from namedarray.frontend import elementwise, namespace, reductions
+from namedarray.frontend import docstrings, elementwise, namespace, reductions
 from namedarray.frontend.engines.ufunc import ufunc
 
-# modules of the package that are layers, not API (DESIGN.md §3, §8)
+# modules of the package that are layers, not API
 INTERNAL = {"core", "frontend", "placement", "tour"}
 # the order of the module pages; a public module not listed comes after them
 ORDER = ["einsum", "mapping", "parallel", "nn", "linalg", "fft", "random", "testing"]
@@ -209,83 +209,23 @@ def top_level_names() -> list[str]:
 
 
 # -- what a named axis does ----------------------------------------------------
-_AXIS_PARAMS = ("axis", "axes", "axis1", "axis2", "source", "destination")
-
-
-def _wrap_declaration(fn):
-    """``(named, axis_pos)`` of a function declared by
-    ``engines.generic.wrap`` (read from its closure, following
-    ``functools.wraps`` chains), or ``None``."""
-    seen = 0
-    while fn is not None and seen < 8:
-        try:
-            nl = inspect.getclosurevars(fn).nonlocals
-        except (TypeError, ValueError):
-            nl = {}
-        if "named" in nl and "axis_pos" in nl and "jfn" in nl:
-            return nl["named"], nl["axis_pos"]
-        fn = getattr(fn, "__wrapped__", None)
-        seen += 1
-    return None
-
-
-def _axis_params(fn) -> list[str]:
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return []
-    return [p for p in params if p in _AXIS_PARAMS]
-
-
-_SAYS_NAMES = re.compile(r"\b(axis|axes)\b[^.]*?\bnam(e|es|ed|ing)\b|axis=\"name\"", re.S)
+# read from the declarations by the package itself (it writes the same into
+# each function's "Named axes" docstring section)
+axis_names = docstrings.named_axes
+_wrap_declaration = docstrings.wrap_declaration
 
 
 def _summary(fn) -> str:
-    """The first sentence of a docstring, as one line."""
-    doc = inspect.getdoc(fn) or ""
-    para = doc.split("\n\n")[0].replace("\n", " ").strip()
+    """The first sentence of the function's own docstring (NumPy's part
+    left out), as one line."""
+    para = docstrings.own_doc(fn).split("\n\n")[0].replace("\n", " ").strip()
     m = re.match(r"(.+?\.)(\s|$)", para)
     return m.group(1) if m else para
 
 
 def _paragraph(fn) -> str:
-    """The first paragraph of a docstring, as one line."""
-    doc = inspect.getdoc(fn) or ""
-    return " ".join(doc.split("\n\n")[0].split())
-
-
-def axis_names(name: str, fn) -> tuple[str, str]:
-    """``(column, note)``: what ``axis="name"`` does for ``fn``.
-
-    column: ``reduces`` (the name is consumed), ``keeps`` (the function runs
-    along the name and the name stays), ``yes`` (the function's docstring
-    describes it), ``no`` (positional axes only; named axes are still mapped
-    over), ``—`` (no axis argument; named axes are mapped over).
-    """
-    if isinstance(fn, ufunc):
-        return "—", ""
-    red = reductions.REDUCTIONS.get(name)
-    if name in reductions._TABLE and red is not None and (
-            inspect.unwrap(fn, stop=lambda f: f is red) is red):
-        coll = reductions._TABLE[name][1]
-        if name in ("std", "var"):
-            how = "a mapped name: two collective means"
-        elif coll is None:
-            how = "a mapped name is gathered first"
-        else:
-            how = f"a mapped name: local step, then ``{coll.__name__}``"
-        return "reduces", how
-    decl = _wrap_declaration(fn)
-    if decl is not None:
-        named, axis_pos = decl
-        if named == "keep":
-            return "keeps", "a mapped name is gathered first"
-        if named == "reduce":
-            return "reduces", "a mapped name is gathered first"
-        return ("no" if axis_pos is not None or _axis_params(fn) else "—"), ""
-    if not _axis_params(fn):
-        return "—", ""
-    return ("yes" if _SAYS_NAMES.search(inspect.getdoc(fn) or "") else "no"), ""
+    """The first paragraph of the function's own docstring, as one line."""
+    return " ".join(docstrings.own_doc(fn).split("\n\n")[0].split())
 
 
 # -- rst helpers ---------------------------------------------------------------
@@ -426,10 +366,15 @@ A name bound by an enclosing ``nmap`` (for instance partitioned over a mesh)
 works wherever a physical name does: reductions combine a local step with a
 collective, functions that need the whole axis gather it first.  See also
 :doc:`/differences` for what behaves differently from NumPy.
+
+Each name links to its documentation on the page of its family: NumPy's
+documentation of the function (parameters, returns, examples), then what
+named axes do for it and where it differs from NumPy.
 """]
+    sections = [sec for sec in sections if sec[2]]  # (a list-table needs a row)
+    parts.append(".. toctree::\n   :maxdepth: 1\n   :caption: The functions, by family\n\n"
+                 + "".join(f"   {family_page(t)[:-4]}\n" for t, _, _ in sections))
     for title, intro, names in sections:
-        if not names:       # (a list-table needs a row besides its header)
-            continue
         parts.append(_heading(title, "-"))
         if intro:
             parts.append(intro + "\n")
@@ -439,7 +384,7 @@ collective, functions that need the whole axis gather it first.  See also
             col, how = axis_names(n, fn)
             note = NOTES.get(n) or _numpy_note(n, fn)
             note = "; ".join(p for p in (note, how) if p)
-            rows.append((f"``{n}``", col, _cell(note)))
+            rows.append((f":obj:`{n} <namedarray.{n}>`", col, _cell(note)))
         parts.append(_table(rows, ("function", "axis names", "notes")))
     parts.append(_heading("dtypes, scalar types and constants", "-"))
     parts.append("NumPy's own objects (``np.float32 is numpy.float32``), plus "
@@ -456,14 +401,52 @@ collective, functions that need the whole axis gather it first.  See also
     return "\n".join(parts)
 
 
+def family_page(title: str) -> str:
+    """The file name of the page documenting a family of the NumPy page."""
+    return "np-" + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") + ".rst"
+
+
+def signature(name: str, fn, twin) -> str:
+    """The signature autodoc shows for ``fn``: its own, or NumPy's
+    (``twin``'s) where its own is only ``(*args, **kwargs)`` (the ufuncs)."""
+    try:
+        own = str(inspect.signature(fn))
+    except (TypeError, ValueError):
+        own = "(*args, **kwargs)"
+    if own != "(*args, **kwargs)":
+        return ""
+    line = (getattr(twin, "__doc__", None) or "").lstrip().split("\n", 1)[0]
+    if line.startswith(name + "("):
+        return re.sub(r"\[.*\]", "", line[len(name):]).replace(", )", ")")
+    try:
+        return str(inspect.signature(twin))
+    except (TypeError, ValueError):
+        return ""
+
+
+def _family_page(title: str, intro: str, names: list[str]) -> str:
+    """One page per family of the NumPy page: each function's docstring
+    (NumPy's documentation, then "Named axes"), with NumPy's signature where
+    the function's own says nothing."""
+    ns = namespace.NAMESPACE
+    parts = [_heading(title, "="), ".. currentmodule:: namedarray\n"]
+    if intro:
+        parts.append(intro + "\n")
+    parts.append("Back to the summary: :doc:`numpy`.\n")
+    for n in names:
+        sig = signature(n, ns[n], getattr(onp, n, None))
+        parts.append(f".. autofunction:: {n}{sig}\n")
+    return "\n".join(parts)
+
+
 def _numpy_note(name: str, fn) -> str:
     own = getattr(onp, name, None)
     if own is not None and (fn is own or inspect.unwrap(fn, stop=lambda f: f is own) is own):
         return "NumPy's own function."
     decl = _wrap_declaration(fn)
     if decl is not None and getattr(fn, "__module__", "") == "namedarray" and (
-            inspect.getdoc(fn) or "").startswith(f"``numpy.{name}`` on NamedArrays"):
-        return f"``jax.numpy.{name}``"
+            docstrings.own_doc(fn)).startswith(f"``numpy.{name}`` on NamedArrays"):
+        return f":func:`jax.numpy.{name}`"
     if isinstance(fn, ufunc):
         return ""
     s = _paragraph(fn)
@@ -532,6 +515,10 @@ def _module_page(name: str) -> str:
 def render() -> dict[str, str]:
     """The generated pages, ``{file name under docs/api/: text}``."""
     pages = {"numpy.rst": _numpy_page()}
+    sections, _ = _numpy_sections()
+    for title, intro, names in sections:
+        if names:
+            pages[family_page(title)] = _family_page(title, intro, names)
     for name in public_modules():
         pages[f"{name}.rst"] = _module_page(name)
     toc = ["numpy"] + public_modules()
@@ -554,6 +541,19 @@ def write(outdir: pathlib.Path) -> None:
             p.unlink()
 
 
+# a docstring's reference to the design notes, which are not part of the
+# published documentation: left out of the rendered page
+_DESIGN_REF = re.compile(r"\s*\(DESIGN(?:\.md)? §[\w.]+\)|,? DESIGN(?:\.md)? §[\w.]+")
+
+
+def without_design_refs(text: str) -> str:
+    return _DESIGN_REF.sub("", text)
+
+
+def _process_docstring(app, what, name, obj, options, lines) -> None:
+    lines[:] = [without_design_refs(line) for line in lines]
+
+
 def _generate(app) -> None:
     src = pathlib.Path(app.srcdir)
     write(src / "api")
@@ -561,4 +561,5 @@ def _generate(app) -> None:
 
 def setup(app):
     app.connect("builder-inited", _generate)
+    app.connect("autodoc-process-docstring", _process_docstring)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -158,8 +158,140 @@ def einsum_figure(operands, result, spec=EINSUM_SPEC) -> Figure:
     return fig
 
 
+# -- names on a device mesh ----------------------------------------------------
+def mesh_example():
+    """A (8, 16, 3) array named ``("batch", "feat", None)`` placed on a 2 x 4
+    mesh (axes ``x``, ``y``) with ``batch`` over ``x`` and ``feat`` over ``y``,
+    as in the "Scaling out" tutorial.  Returns the array and the mesh."""
+    n = jax.device_count()
+    shape = (2, 4) if n >= 8 else (1, n)
+    mesh = jax.make_mesh(shape, ("x", "y"))
+    z = np.arange(8.0 * 16 * 3).reshape(8, 16, 3).tag("batch", "feat", None)
+    return np.shard(z, mesh, {"batch": "x", "feat": "y"}), mesh
+
+
+def mesh_figure(z, mesh) -> Figure:
+    """The mesh as a grid of devices, each labelled with the block of every
+    name it holds, read back from the placed data's sharding."""
+    blocks = z.data.sharding.devices_indices_map(z.data.shape)
+    rows, cols = mesh.devices.shape
+    fig = Figure(figsize=(8.5, 1.6 + 1.1 * rows))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    for i in range(rows):
+        for j in range(cols):
+            dev = mesh.devices[i, j]
+            idx = blocks[dev]
+            held = [f"{name}[{idx[k].indices(size)[0]}:{idx[k].indices(size)[1]}]"
+                    for k, (name, size) in enumerate(zip(z.dims, z.data.shape)) if name]
+            ax.add_patch(Rectangle((j * 1.9, -i * 1.3), 1.7, 1.1,
+                                   facecolor=PALETTE[(i * cols + j) % len(PALETTE)],
+                                   edgecolor="black", alpha=0.85))
+            ax.text(j * 1.9 + 0.85, -i * 1.3 + 0.55, f"device {dev.id}\n" + "\n".join(held),
+                    ha="center", va="center", fontsize=8, color="white")
+    ax.text(cols * 1.9 / 2, 1.35, f'mesh axis "y" ({cols} devices): "feat" is split over it',
+            ha="center", fontsize=9)
+    ax.text(-0.3, -(rows - 1) * 1.3 / 2 + 0.55, f'mesh axis "x"\n({rows} devices):\n'
+            '"batch" is\nsplit over it', ha="right", va="center", fontsize=9)
+    ax.text((cols * 1.9 - 2.2) / 2, -rows * 1.3 + 0.7,
+            'np.shard(z, mesh, {"batch": "x", "feat": "y"})\n'
+            f"named_shape {z.named_shape}; positional shape {z.shape}: whole on "
+            "each device", ha="center", va="top", fontsize=8,
+            family="monospace")
+    ax.set_xlim(-2.4, cols * 1.9 + 0.2)
+    ax.set_ylim(-rows * 1.3 - 0.1, 1.7)
+    ax.set_position([0, 0, 1, 1])
+    return fig
+
+
+# -- alignment by name and nmap --------------------------------------------------
+def _grid(ax, values, x0, y0, title, row_label, col_label, mark=None):
+    """A 2-D array drawn as cells with their values; ``mark`` is a cell to
+    outline."""
+    values = numpy_rows(values)
+    for r, line in enumerate(values):
+        for c, v in enumerate(line):
+            edge = (r, c) == mark
+            ax.add_patch(Rectangle((x0 + c * 0.6, y0 - r * 0.5), 0.6, 0.5,
+                                   facecolor=PALETTE[0] if not edge else PALETTE[1],
+                                   edgecolor="black", linewidth=2.5 if edge else 0.8,
+                                   alpha=0.8))
+            ax.text(x0 + c * 0.6 + 0.3, y0 - r * 0.5 + 0.25, f"{v:g}", ha="center",
+                    va="center", fontsize=9, color="white")
+    ncol = len(values[0])
+    ax.text(x0 + ncol * 0.3, y0 + 0.95, title, ha="center", fontsize=9, family="monospace")
+    ax.text(x0 + ncol * 0.3, y0 + 0.6, col_label, ha="center", fontsize=8)
+    ax.text(x0 - 0.1, y0 - (len(values) - 2) * 0.25, row_label, ha="right",
+            va="center", fontsize=8)
+
+
+def numpy_rows(a) -> list[list[float]]:
+    """A positional NamedArray (or nested list) as a list of rows."""
+    return a.tolist() if hasattr(a, "tolist") else a
+
+
+def alignment_example():
+    u = np.arange(6.0).reshape(2, 3).tag("b", "f")
+    v = (10 * np.arange(6.0)).reshape(3, 2).tag("f", "b")   # stored transposed
+    return u, v, u + v
+
+
+def alignment_figure(u, v, total) -> Figure:
+    """Two operands whose names are stored in different orders, and their
+    sum, each drawn in its own physical order: one element followed."""
+    fig = Figure(figsize=(8.0, 2.6))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    _grid(ax, u.untag(*u.names), 0.6, 1.0, "u", '"b"', '"f"', mark=(1, 2))
+    ax.text(2.75, 0.75, "+", fontsize=16, ha="center", va="center")
+    _grid(ax, v.untag(*v.names), 3.7, 1.0, "v (stored f, b)", '"f"', '"b"', mark=(2, 1))
+    ax.text(5.4, 0.75, "=", fontsize=16, ha="center", va="center")
+    _grid(ax, total.untag("b", "f"), 6.3, 1.0, "u + v", '"b"', '"f"', mark=(1, 2))
+    ax.text(4.3, -0.75, 'aligned by name: (u + v)[b=1, f=2] = u[b=1, f=2] + v[f=2, b=1] = '
+            f'{float(total.untag("b", "f")[1, 2]):g}', ha="center", fontsize=9)
+    ax.set_xlim(-0.2, 8.3)
+    ax.set_ylim(-1.0, 2.2)
+    fig.tight_layout()
+    return fig
+
+
+def nmap_example():
+    x = np.arange(12.0).reshape(3, 4).tag("batch", None)
+    return x, np.nmap(lambda row: row.max())(x)
+
+
+def nmap_figure(x, out) -> Figure:
+    """``nmap(f)(x)``: ``f`` called on each slice of the named axis, its
+    results stacked along the same name."""
+    fig = Figure(figsize=(7.5, 2.8))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    rows = x.untag("batch")
+    _grid(ax, rows, 0.6, 1.2, "x", '"batch"', "positional axis (x.shape == (4,))")
+    res = out.untag("batch").tolist()
+    for r, v in enumerate(res):
+        y = 1.2 - r * 0.5 + 0.25
+        ax.add_patch(FancyArrowPatch((3.1, y), (5.0, y), arrowstyle="->",
+                                     mutation_scale=12, color=PALETTE[2]))
+        ax.text(4.05, y + 0.07, "f(row): row.shape == (4,)", ha="center", fontsize=7)
+        ax.add_patch(Rectangle((5.2, y - 0.25), 0.6, 0.5, facecolor=PALETTE[4],
+                               edgecolor="black", alpha=0.85))
+        ax.text(5.5, y, f"{v:g}", ha="center", va="center", fontsize=9, color="white")
+    ax.text(5.5, 2.15, "nmap(f)(x)", ha="center", fontsize=9, family="monospace")
+    ax.text(5.5, 1.8, f"named_shape {out.named_shape}", ha="center", fontsize=8)
+    ax.text(3.2, -0.65, "f = lambda row: row.max()   # positional code; it never sees "
+            '"batch"', ha="center", fontsize=8, family="monospace")
+    ax.set_xlim(-0.4, 6.8)
+    ax.set_ylim(-0.9, 2.4)
+    fig.tight_layout()
+    return fig
+
+
 FIGURES = {
     "einsum": lambda: einsum_figure(*einsum_example()),
+    "mesh": lambda: mesh_figure(*mesh_example()),
+    "alignment": lambda: alignment_figure(*alignment_example()),
+    "nmap": lambda: nmap_figure(*nmap_example()),
     "sharding": lambda: sharding_figure(*sharded_example()),
     "fractal": lambda: fractal_figure(escape_time()),
 }
