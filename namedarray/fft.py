@@ -30,6 +30,7 @@ import functools
 import inspect
 
 import jax.numpy as jnp
+import numpy as onp
 
 from .core.array import normalize_axis
 from .core.dims import has_names
@@ -115,7 +116,11 @@ def _declare(name, axis_kw, kind, length):
             normalize_axis(name, b.arguments["axis"], a.ndim)
         _check_lengths(name, a, length == "c2r", b.arguments)
         dt = a.dtype
-        r = jfn(_input(name, a, kind), *args, **kwargs)
+        run_fn = jfn
+        if name.endswith("2"):  # NumPy's *2 are its *n over the given axes (any count)
+            run_fn = getattr(jnp.fft, name[:-1] + "n")
+            args, kwargs = (), {k: b.arguments[k] for k in ("s", "axes", "norm")}
+        r = run_fn(_input(name, a, kind), *args, **kwargs)
         if length == "c2r" and axis_kw == "axis" and dt == jnp.float16:
             r = r.astype(jnp.float16)  # NumPy's 1-d complex-to-real keeps float16
         return r
@@ -134,6 +139,7 @@ def _declare(name, axis_kw, kind, length):
         return store_out(name, out, along_names(name, w, args, kwargs, pos, axis_kw))
 
     f.__module__ = __name__
+    f.__signature__ = inspect.signature(getattr(onp.fft, name))     # (out= included)
     f.__doc__ = (f"``numpy.fft.{name}`` on NamedArrays; ``{axis_kw}`` may name axes "
                  "(the transform runs along them and the names are kept); other named "
                  f"axes are mapped over.\n\nSee ``numpy.fft.{name}``.")

@@ -49,7 +49,19 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
             set(kwargs) <= {"end_values"}:
         return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
+    if mode in ("mean", "median") and x.dtype.kind in "iu" and not x.names:
+        return _int_stat_pad(x, pad_width, mode, kwargs)
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _int_stat_pad(x, pad_width, mode, kwargs):
+    """``mean``/``median`` padding of integers as NumPy pads them: the
+    statistic in float64, rounded half to even into the data's dtype; the data
+    itself copied as it is (never through a float)."""
+    stat = _pad(x.astype(onp.float64), pad_width, mode, **kwargs).data
+    inside = _pad(asarray(jnp.ones(x.shape, bool)), pad_width, "constant").data
+    data = _pad(x, pad_width, "constant").data
+    return positional(jnp.where(inside, data, jnp.round(stat).astype(x.dtype)))
 
 
 def _pad_by_function(x, pad_width, mode, kwargs):

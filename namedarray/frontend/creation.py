@@ -17,7 +17,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
+from ..core.array import (NamedArray, View, new, operand, positional, read_only, rewrap,
+                          zero_dim_array)
 from .engines import host
 from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype
 from .engines.declare import _decl
@@ -575,10 +576,12 @@ _jmeshgrid = wrap(numpy_args(jnp.meshgrid, "meshgrid"), "meshgrid")
 # jax.numpy: 0-d and n-d inputs refused (NumPy flattens them)
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """``numpy.meshgrid``: each input flattened (0-d and n-d ones too), as
-    NumPy reshapes them."""
+    NumPy reshapes them.  ``copy=False`` gives NumPy's broadcast views as
+    read-only results (a write into one raises instead of reaching the input)."""
     xs = [asarray(x) for x in xi]
     xs = [x.ravel() if x.ndim != 1 else x for x in xs]
-    return _jmeshgrid(*xs, copy=copy, sparse=sparse, indexing=indexing)
+    res = _jmeshgrid(*xs, copy=True, sparse=sparse, indexing=indexing)
+    return res if copy else tuple(read_only(r, "meshgrid(copy=False)") for r in res)
 
 
 __all__ = [n for n, v in list(globals().items())

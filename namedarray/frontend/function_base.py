@@ -21,13 +21,13 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray
+from ..core.array import NamedArray, positional
 from .creation import asarray
 from .elementwise import exact_divide
 from .engines.args import numpy_args
-from .engines.declare import _checked, _real_only
+from .engines.declare import _checked, _decl, _real_only
 from .engines.generic import generic, wrap
-from .manipulation import check_py_ints
+from .manipulation import _inplace, check_py_ints
 from .reductions import REDUCTIONS
 
 
@@ -132,11 +132,28 @@ def _int_conv(name, f):
         want = onp.result_type(da, dv)
         if want.kind in "biu":   # exact integer accumulation, NumPy's dtype
             return f(a, v, mode, preferred_element_type=want)
-        return f(asarray(a).astype(want), asarray(v).astype(want), mode)
+        a, v = asarray(a).astype(want), asarray(v).astype(want)
+        r = f(a, v, mode)
+        if name == "convolve" and not (a.names or v.names) and not isinstance(
+                r.data, jax.core.Tracer) and a.ndim == v.ndim == 1 and \
+                not bool(jnp.isfinite(r.data).all()):
+            r = _convolve_by_products(a.data, v.data, mode, r)
+        return r
     g.__name__ = g.__qualname__ = name
     g.__doc__ = (f"``numpy.{name}``: computed in NumPy's result dtype (integer inputs "
                  "exactly); complex products as NumPy forms them.")
     return g
+
+
+def _convolve_by_products(a, v, mode, fast):
+    """A non-finite ``convolve`` formed as NumPy's sums of products form it:
+    every product rounded on its own (XLA's fused multiply-add turns
+    ``1e200 * 1e200 + -inf`` into ``-inf``; NumPy's ``inf + -inf`` is ``nan``)."""
+    n, m = a.shape[0], v.shape[0]
+    k = (jnp.arange(n)[:, None] + jnp.arange(m)[None, :]).ravel()
+    full = jnp.zeros(n + m - 1, fast.dtype).at[k].add((a[:, None] * v[None, :]).ravel())
+    lo = {"full": 0, "same": (min(n, m) - 1) // 2, "valid": min(n, m) - 1}[mode]
+    return positional(full[lo:lo + fast.shape[0]])
 
 
 # jax.numpy: integers accumulated in floats, complex products by XLA's three-term form
@@ -402,5 +419,24 @@ gradient = wrap(_gradient, "gradient", named="keep")
 gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
 
 
-__all__ = ["frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
+_nan_to_num = _decl("nan_to_num")
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """``numpy.nan_to_num``; ``copy=False`` writes the result into ``x`` (a
+    NamedArray) and returns ``x``, as NumPy does.
+
+    >>> import namedarray as np
+    >>> z = np.array([np.nan, np.inf]); _ = np.nan_to_num(z, copy=False, posinf=7.0); z
+    array([0., 7.])
+    """
+    res = _nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    if copy or not isinstance(x, NamedArray):
+        return res
+    if x.dtype.kind in "fc":
+        _inplace("nan_to_num", x, res)
+    return x
+
+
+__all__ = ["nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
            "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]

@@ -36,11 +36,11 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return store_out("stack", out, res)
 
 
-def concat(arrays, /, *, axis=0):
-    """``numpy.concat`` (the Array API's name): ``concatenate``, NumPy's
-    dtype promotion included (``jnp.concat`` promoted int16 with float16 to
+def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """``numpy.concat`` (NumPy's alias of ``concatenate``), NumPy's dtype
+    promotion included (``jnp.concat`` promoted int16 with float16 to
     float16; NumPy gives float32)."""
-    return concatenate(arrays, axis=axis)
+    return concatenate(arrays, axis=axis, out=out, dtype=dtype, casting=casting)
 
 
 def _stacker(name):

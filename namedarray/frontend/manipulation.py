@@ -95,7 +95,7 @@ def transpose(a, axes=None):
     return generic("transpose", jnp.transpose, (x, axes), {})
 
 
-def permute_dims(a, /, axes):
+def permute_dims(a, axes=None):
     """``numpy.permute_dims`` (the Array API's ``transpose``): negative axes count
     from the end; listed axes may be names, as in ``transpose``.
 
@@ -418,6 +418,9 @@ def place(arr, mask, vals):
     """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
     x = asarray(arr)
     check_py_ints("place", x.dtype, vals)
+    if hasattr(vals, "dtype") and not onp.can_cast(vals.dtype, x.dtype, "safe"):
+        raise TypeError(f"place: Cannot cast array data from dtype('{vals.dtype}') to "
+                        f"dtype('{x.dtype}') according to the rule 'safe'")
     v = as_data(vals)
     if onp.size(v) == 0 if not isinstance(v, (jax.Array, NamedArray)) else v.size == 0:
         m = as_data(mask)

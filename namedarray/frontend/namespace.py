@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import builtins  # the namespace defines its own any
 import functools
+import inspect
 import sys
 
 import jax.numpy as jnp
@@ -28,10 +29,11 @@ import numpy as onp
 
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from ..core import config, hooks
-from ..core.array import NamedArray, zero_dim_array
+from ..core.array import NamedArray, View, is_scalar, zero_dim_array
 from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
                histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
 from . import polynomial, reductions, setops, sorting, statistics, windows
+from .docstrings import document
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.host import host_data
@@ -90,6 +92,49 @@ def _declare(ns):
         kind = "keep" if n in _KEEP else ("reduce" if n in _REDUCE else None)
         out[n] = wrap(numpy_args(getattr(jnp, n), n), n, named=kind)
     return out
+
+
+# NumPy's keywords that choose memory layout, subclass or dispatch, never values
+_LAYOUT_KEYWORDS = ("order", "subok", "like")
+
+
+def _layout_keywords(f, n):
+    """``f`` taking the ``order``/``subok``/``like`` that ``numpy.<n>`` takes
+    and ``f`` lacks, checked as NumPy checks them (a layout of a device
+    array is XLA's; no subclasses; ``like`` dispatches to this namespace)."""
+    try:
+        sig, have = inspect.signature(getattr(onp, n)), inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        return f
+    extra = [k for k in _LAYOUT_KEYWORDS if k in sig.parameters and k not in have]
+    if not extra or builtins.any(p.kind is p.VAR_KEYWORD for p in have.values()):
+        return f
+
+    own = [p for p in have.values() if p.kind is p.KEYWORD_ONLY and
+           p.name not in sig.parameters]       # (jax.numpy's extras: device=, ...)
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if not builtins.any(k in kwargs for k in extra) and len(args) <= builtins.min(
+                list(sig.parameters).index(k) for k in extra):
+            return f(*args, **kwargs)
+        more = {p.name: kwargs.pop(p.name) for p in own if p.name in kwargs}
+        b = sig.bind(*args, **kwargs)
+        for k in extra:
+            v = b.arguments.pop(k, None)
+            if k == "order" and v is not None and (not isinstance(v, str) or
+                                                    v.upper() not in ("C", "F", "A", "K")):
+                raise (TypeError if not isinstance(v, str) else ValueError)(
+                    f"{n}: order must be one of 'C', 'F', 'A', or 'K' (got {v!r})")
+            if k == "like" and v is not None and not hasattr(v, "__array_function__"):
+                raise TypeError(f"{n}: like= must be an array (with __array_function__) or "
+                                f"None, got {type(v).__name__}")
+        return f(*b.args, **b.kwargs, **more)
+    params = list(sig.parameters.values())
+    at = builtins.next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD),
+                       len(params))
+    g.__signature__ = sig.replace(parameters=params[:at] + own + params[at:])
+    return g
 
 
 def _numpy_objects(ns):
@@ -173,7 +218,38 @@ def _attribute(name):
 
 
 #: functions whose 0-d result NumPy gives as a 0-d array, not a scalar
-_ARRAY_0D = ("cov", "corrcoef", "cross", "piecewise")
+_ARRAY_0D = ("cov", "cross", "piecewise", "copy", "i0", "zeros", "ones", "empty", "full",
+             "empty_like")
+# functions whose 0-d result is (a view or copy of) their *array* argument: a
+# 0-d array in NumPy (``squeeze(ones((1, 1)))``; a scalar argument gives a scalar)
+_KEEPS_0D = ("squeeze", "transpose", "permute_dims", "real", "imag", "trim_zeros",
+             "isin", "broadcast_arrays", "unique_all", "unique_inverse")
+
+
+def _keeps_0d(f):
+    """``f`` giving a 0-d array (not a scalar) for a 0-d array argument: a
+    0-d result, or the 0-d items of a tuple result (named tuples kept)."""
+    def as_array(r):
+        if isinstance(r, View):     # a fresh view: marked in place, so it stays one
+            if r.ndim == 0:
+                r._array0d = True
+            return r
+        if isinstance(r, NamedArray):
+            return zero_dim_array(r) if r.ndim == 0 else r
+        if isinstance(r, tuple):
+            items = [as_array(v) for v in r]
+            return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
+        return r
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        x = args[0] if args else None
+        if isinstance(x, (onp.ndarray, list)) or (isinstance(x, NamedArray) and
+                                                   not is_scalar(x)):
+            return as_array(r)
+        return r
+    return g
 
 
 def _atleast(f, n):
@@ -231,11 +307,12 @@ def _array_0d(f):
 
 
 class _ArrayType(type):
+    # NumPy's own ndarray (host data, an array from SciPy) is one too
     def __instancecheck__(cls, x):
-        return isinstance(x, NamedArray)
+        return isinstance(x, (NamedArray, onp.ndarray))
 
     def __subclasscheck__(cls, c):
-        return issubclass(c, NamedArray)
+        return issubclass(c, (NamedArray, onp.ndarray))
 
 
 class ndarray(NamedArray, metaclass=_ArrayType):
@@ -275,8 +352,14 @@ def _namespace():
     ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])
     ns["ravel_multi_index"] = _ravel_multi_index(ns["ravel_multi_index"], ns["clip"],
                                                  ns["remainder"])
+    for n, v in ns.items():
+        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") and \
+                callable(getattr(onp, n, None)) and not isinstance(getattr(onp, n), type):
+            ns[n] = _layout_keywords(v, n)
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
+    for n in _KEEPS_0D:
+        ns[n] = _keeps_0d(ns[n])
     # data JAX cannot hold (object, str, bytes, structured, datetime) is
     # NumPy's own ndarray, and every function given it answers as NumPy's
     # (bmat reads its caller's variables, so it is called directly)
@@ -296,3 +379,8 @@ methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
 hooks.namespace = sys.modules[__name__]
 hooks.setitem = setitem
 hooks.getitem_data = getitem_data
+
+# each function's docstring: NumPy's documentation, then what names do here
+document(NAMESPACE)
+for _sub, _mod in (("linalg", linalg), ("fft", fft), ("random", random)):
+    document({n: getattr(_mod, n) for n in _mod.__all__}, getattr(onp, _sub), _sub + ".")

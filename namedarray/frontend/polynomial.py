@@ -249,7 +249,7 @@ def poly(seq_of_zeros):
     else:
         d = d.astype(_mintype(d.dtype))
     if len(d) == 0:
-        return positional(jnp.asarray(1.0, onp.float64))
+        return 1.0      # NumPy's Python float
     a = jnp.ones(1, d.dtype)
     for i in range(len(d)):
         a = jnp.convolve(a, jnp.stack([jnp.ones((), d.dtype), -d[i]]), mode="full")

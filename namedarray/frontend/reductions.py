@@ -708,7 +708,7 @@ def _numpy_typed(name):
             return _complex_cumprod(name, a, axis, dtype, **kw)
         return jfn(a, axis=axis, dtype=dtype, **kw)
     f.__name__ = name
-    f.__signature__ = inspect.signature(jfn)
+    f.__signature__ = inspect.signature(np_fn)      # (out= is the wrapper's)
     return f
 
 

@@ -8,6 +8,8 @@ array([1. , 2.5, 3. ])
 """
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import jax.numpy as jnp
 import numpy as onp
 
@@ -73,13 +75,56 @@ ediff1d = _checked("ediff1d", _same_kind_ends)
 
 
 # jax.numpy: a set of test elements is not NumPy's one object scalar
-def isin(element, test_elements, *args, **kwargs):
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """``numpy.isin``; a ``set`` (or ``frozenset``, ``dict``) of test elements is
     one object scalar for NumPy, which no element equals (NumPy's docs advise
-    ``list(the_set)``), so the answer is all False (True with ``invert``)."""
+    ``list(the_set)``), so the answer is all False (True with ``invert``).
+    ``kind`` picks NumPy's algorithm, never its answer: it is checked as NumPy
+    checks it."""
     if isinstance(test_elements, (set, frozenset, dict)):
         test_elements = onp.zeros(0, bool)
-    return _isin(element, test_elements, *args, **kwargs)
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"isin: Invalid kind: {kind!r}. Please use None, 'sort' or "
+                         "'table'.")
+    if kind == "table" and any(asarray(v).dtype.kind not in "biu"
+                               for v in (element, test_elements)):
+        raise ValueError("isin: The 'table' method is only supported for boolean or "
+                         "integer arrays. Please select 'sort' or None for kind.")
+    return _isin(element, test_elements, assume_unique, invert)
+
+
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
+def _unique_result(name, cls):
+    """``numpy.<name>``: NumPy's named tuple (``jax.numpy`` names its own
+    ``_UniqueCountsResult``); ``jax.numpy``'s ``size=``/``fill_value=`` for ``jit``."""
+    jf = _decl(name)
+
+    def f(x, /, **kwargs):
+        return cls(*jf(x, **kwargs))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``numpy.{name}``, as NumPy's ``{cls.__name__}``."
+    return f
+
+
+unique_all = _unique_result("unique_all", UniqueAllResult)
+unique_counts = _unique_result("unique_counts", UniqueCountsResult)
+unique_inverse = _unique_result("unique_inverse", UniqueInverseResult)
 
 
 def _set_op(name):
@@ -88,7 +133,10 @@ def _set_op(name):
     def f(ar1, ar2, *args, **kwargs):
         x, y = asarray(ar1), asarray(ar2)
         dt = onp.result_type(x.dtype, y.dtype)
-        return jfn(x.astype(dt), y.astype(dt), *args, **kwargs)
+        r = jfn(x.astype(dt), y.astype(dt), *args, **kwargs)
+        if isinstance(r, tuple):    # intersect1d's indices: NumPy's intp
+            return (r[0],) + tuple(i.astype(onp.intp) for i in r[1:])
+        return r
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"``numpy.{name}``: the two inputs are joined in their common dtype, "
                  "as NumPy's concatenation joins them.")
@@ -100,4 +148,4 @@ intersect1d, union1d, setxor1d = (_set_op(n) for n in ("intersect1d", "union1d",
                                                       "setxor1d"))
 
 
-__all__ = ["unique", "isin", "ediff1d", "intersect1d", "union1d", "setxor1d"]
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "isin", "ediff1d", "intersect1d", "union1d", "setxor1d"]

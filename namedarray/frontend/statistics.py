@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins  # the namespace defines its own any
 import functools
+import math
 import warnings
 
 import jax
@@ -17,12 +18,13 @@ import jax.numpy as jnp
 import numpy as _onp
 
 from ..core import config
-from ..core.array import NamedArray, normalize_axis, operand
+from ..core.array import NamedArray, normalize_axis, operand, positional, zero_dim_array
 from .elementwise import UFUNCS
 from .engines.args import np_asarray
 from .engines.out import store_out
 from .engines.reduction import reduction, whole_axes
 from .engines.select import result_type
+from .joining import stack
 from .reductions import REDUCTIONS, _zero_d_axis
 
 
@@ -32,44 +34,172 @@ def _quantile_dtype(name, dtype, q_dtype, method):
     np_fn = getattr(_onp, name)
     with warnings.catch_warnings(), _onp.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        q = 50 if "percentile" in name else 0.5
-        q = q if q_dtype is None else _onp.asarray(q, q_dtype)   # None: a Python scalar
+        # a Python int or float (weakly typed), or an array of that dtype
+        q = q_dtype(0) if isinstance(q_dtype, type) else _onp.zeros((), q_dtype)
         try:
             return np_fn(_onp.ones(2, dtype), q, method=method).dtype
         except TypeError as e:
             raise TypeError(f"{name}: {e}") from None
 
 
-def _quantile(jfn, name):
+# NumPy's quantile methods (Hyndman & Fan): the virtual index of ``q`` among
+# ``n`` sorted values.  The discrete ones give integer positions, which are
+# taken, never interpolated, so integer data keeps every bit.
+_HF = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5), "weibull": (0, 0),
+       "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+            "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+            "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+
+
+def _to_boundaries(index, keep_previous):
+    prev = jnp.floor(index)
+    return jnp.maximum(jnp.where(keep_previous(index - prev, prev), prev, prev + 1),
+                       0).astype(jnp.int64)
+
+
+def _virtual_index(method, n, q):
+    """The (float or int) virtual index, computed in ``q``'s dtype as NumPy does."""
+    if method == "linear":
+        return (n - 1) * q
+    if q.dtype.kind not in "f":
+        q = q.astype(jnp.float64)
+    if method == "inverted_cdf":
+        return _to_boundaries(n * q - 1, lambda g, p: g == 0)
+    if method == "closest_observation":
+        return _to_boundaries(n * q - 1 - 0.5, lambda g, p: (g == 0) & (p % 2 == 1))
+    if method == "averaged_inverted_cdf":
+        return n * q - 1
+    if method in ("lower", "higher", "nearest"):
+        f = {"lower": jnp.floor, "higher": jnp.ceil, "nearest": jnp.round}[method]
+        return f((n - 1) * q).astype(jnp.int64)
+    if method == "midpoint":
+        return 0.5 * (jnp.floor((n - 1) * q) + jnp.ceil((n - 1) * q))
+    alpha, beta = _HF[method]
+    return n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+def _gamma(method, v, prev):
+    g = (v.astype(jnp.float64) - prev).astype(v.dtype)
+    if method == "averaged_inverted_cdf":
+        g = jnp.where(g == 0, 0.5, 1.0).astype(v.dtype)
+    elif method == "midpoint":
+        g = jnp.where(v % 1 == 0, 0.0, 0.5).astype(v.dtype)
+    return g
+
+
+def _lerp(a, b, t, weak):
+    """NumPy's interpolation: the difference in the data's dtype (integers
+    wrap as NumPy's do), the rest in NumPy's promotion of data and weight; a
+    weak weight (a Python float ``q``) is a Python float there, ``1 - t``
+    included, cast to the data's float dtype only where it meets the data."""
+    rt = (a.dtype if a.dtype.kind == "f" else _onp.dtype(_onp.float64)) if weak else \
+        _onp.result_type(a.dtype, t.dtype)
+    diff = (b - a).astype(rt)
+    a, b = a.astype(rt), b.astype(rt)
+    return jnp.where(t >= 0.5, b - diff * (1 - t).astype(rt), a + diff * t.astype(rt))
+
+
+def _quantile_sorted(s, n, q, method, weak, weights):
+    """Quantiles ``q`` (any shape) of ``s`` sorted along axis 0 with ``n``
+    valid (leading) values per slice (an int or an array of the other axes)."""
+    rest = s.shape[1:]
+    qb = q.reshape(q.shape + (1,) * len(rest))
+    last = jnp.asarray(n) - 1
+
+    def take(idx):
+        idx = jnp.clip(jnp.where(idx < 0, last, idx), 0, max(s.shape[0] - 1, 0))
+        idx = jnp.broadcast_to(idx, q.shape + rest).reshape((q.size,) + rest)
+        return jnp.take_along_axis(s, idx, axis=0).reshape(q.shape + rest)
+
+    if weights is not None:
+        cdf = jnp.cumsum(weights, axis=0, dtype=jnp.float64)
+        cdf = cdf / cdf[-1]
+        if q.dtype.kind == "f":
+            cdf = cdf.astype(q.dtype)
+        cdf = jnp.where(cdf == 0, -1, cdf)
+        below = cdf[(slice(None),) + (None,) * q.ndim] < qb
+        return take(jnp.minimum(below.sum(axis=0), last))
+    nn = n if isinstance(n, int) else (n.astype(q.dtype) if q.dtype.kind == "f" else n)
+    v = _virtual_index(method, nn, qb)
+    if method in _DISCRETE or v.dtype.kind in "iu":
+        return take(v)
+    prev = jnp.floor(v)
+    above, below = v >= nn - 1, v < 0
+    prev = jnp.where(above, -1, jnp.where(below, 0, prev)).astype(jnp.int64)
+    nxt = jnp.where(above, -1, jnp.where(below, 0, prev + 1))
+    g = _gamma(method, v, jnp.where(prev < 0, last, prev))
+    return _lerp(take(prev), take(nxt), g, weak)
+
+
+def _quantile_data(d, q, axis, method, keepdims, nan, weak, weights):
+    """NumPy's quantile of jax data ``d`` over int ``axis`` (None, int, tuple)."""
+    axes = tuple(range(d.ndim)) if axis is None else tuple(
+        k % d.ndim for k in (axis if isinstance(axis, tuple) else (axis,)))
+    kept = [k for k in range(d.ndim) if k not in axes]
+    moved = jnp.transpose(d, axes + tuple(kept))
+    flat = moved.reshape((math.prod(d.shape[k] for k in axes),) +
+                         tuple(d.shape[k] for k in kept))
+    w = None
+    if weights is not None:
+        w = jnp.transpose(weights, axes + tuple(kept)).reshape(flat.shape)
+        order = jnp.argsort(flat, axis=0)
+        s, w = jnp.take_along_axis(flat, order, 0), jnp.take_along_axis(w, order, 0)
+    else:
+        s = jnp.sort(flat, axis=0)
+    inexact = s.dtype.kind in "fc"
+    n = flat.shape[0]
+    if nan and inexact:
+        n = jnp.sum(~jnp.isnan(flat), axis=0)
+        if w is not None:
+            w = jnp.where(jnp.isnan(s), 0, w)
+    res = _quantile_sorted(s, n, q, method, weak, w)
+    if inexact and s.shape[0]:
+        bad = (n == 0) if nan else jnp.isnan(s[-1])
+        res = jnp.where(bad, jnp.asarray(jnp.nan, res.dtype), res)
+    if keepdims:
+        res = res.reshape(q.shape + tuple(1 if k in axes else d.shape[k]
+                                          for k in range(d.ndim)))
+    return res
+
+
+def _quantile(name):
     top = 100 if "percentile" in name else 1
     what = "Percentiles" if top == 100 else "Quantiles"
+    nan = name.startswith("nan")
 
     def f(a, q, axis=None, out=None, overwrite_input=False, method="linear",
           keepdims=False, *, weights=None, interpolation=None):
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = NamedArray(np_asarray(a))
+        if interpolation is not None:
+            raise TypeError(f"{name}: interpolation= was removed from NumPy; use "
+                            f"method={interpolation!r}")
+        if method not in _METHODS:
+            raise ValueError(f"{name}: {method!r} is not a valid method. Use one of: "
+                             f"{', '.join(_METHODS)}")
+        weak = type(q) in (int, float)
         qq = np_asarray(q) if isinstance(q, (list, tuple)) else q
         if isinstance(qq, NamedArray):
             qq = qq._plain(name)
-        if weights is not None or interpolation is not None:
-            raise TypeError(f"{name}: weights= and interpolation= are not supported; use "
-                            "method=")
         qh = None if isinstance(qq, jax.core.Tracer) else _onp.asarray(qq)
         if qh is not None:
             if qh.dtype.kind not in "biuf":
                 raise TypeError(f"{name}: q must be real numbers, got dtype {qh.dtype}")
             if qh.size and not ((qh >= 0) & (qh <= top)).all():
                 raise ValueError(f"{name}: {what} must be in the range [0, {top}]")
-        if x.size == 0 and not x.names and name.startswith("nan"):
+        if x.dtype.kind == "c":
+            raise TypeError(f"{name}: a must be an array of real numbers (got "
+                            f"{x.dtype} data)")
+        if x.size == 0 and not x.names and nan:
             # NumPy's: the nanmean of the empty data (whatever q)
             return store_out(name, out, REDUCTIONS["nanmean"](x, axis, keepdims=keepdims))
+        want = None
         if config.numpy_dtypes() and x.dtype.kind in "biuf":
-            weak = isinstance(q, (int, float)) and not isinstance(q, _onp.generic)
-            want = _quantile_dtype(name, x.dtype, None if weak else (
+            want = _quantile_dtype(name, x.dtype, type(q) if weak else (
                 qh.dtype if qh is not None else _onp.float64), method)
-            if x.dtype != want:
-                x = x.astype(want)
         if x.size == 0 and not x.names:     # an empty slice: NumPy's IndexError
             axes = range(x.ndim) if axis is None else (
                 axis if isinstance(axis, (tuple, list)) else (axis,))
@@ -77,11 +207,38 @@ def _quantile(jfn, name):
                             for ax in axes):
                 raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with "
                                  "size 0")
-        q_arg = qq if qh is None else jnp.asarray(qh)
-        keepdims = keepdims and x.ndim > 0      # (jnp gives a 0-d array shape (1,))
-        res = reduction(whole_axes(lambda d, axis, **kw: jfn(d, q_arg, axis, method=method,
-                                                             **kw)),
-                        name)(x, axis, keepdims=keepdims)
+        if top == 100:      # NumPy's q / 100 (on the host where q is known)
+            qj = jnp.true_divide(qq, 100) if qh is None else _onp.true_divide(qh, 100)
+        qj = jnp.asarray(qq if qh is None else qh if top == 1 else qj)
+        w = None
+        if weights is not None:
+            w = _quantile_weights(name, x, axis, method, weights)
+        keepdims = keepdims and x.ndim > 0
+
+        def engine(qv):
+            return whole_axes(lambda d, axis, keepdims=False: _quantile_data(
+                d, qv, axis, method, keepdims, nan, weak, w))
+        run = engine(qj)
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        if not x.names and all(k is None or isinstance(k, int) for k in axes):
+            if axis is not None:
+                axis = tuple(normalize_axis(name, k, x.ndim) for k in axes)
+                if len(set(axis)) < len(axis):
+                    raise ValueError(f"{name}: repeated axis in axis={axes}")
+            res = positional(run(x.data, axis, keepdims=keepdims))
+        else:   # named axes: the reduction engine (which keeps the input dtype)
+            if want is not None and want != x.dtype:
+                x = x.astype(want)
+            if qj.ndim:     # one reduction per q (the engine keeps no leading q axes)
+                parts = [reduction(engine(qv), name)(x, axis, keepdims=keepdims)
+                         for qv in qj.reshape(-1)]
+                res = stack(parts).reshape(qj.shape + parts[0].shape)
+            else:
+                res = reduction(run, name)(x, axis, keepdims=keepdims)
+        if want is not None and res.dtype != want:
+            res = res.astype(want)
+        if w is not None and res.ndim == 0:
+            res = zero_dim_array(res)       # (NumPy's weighted path fills an array)
         return store_out(name, out, res)
     f.__name__ = f.__qualname__ = name
     f.__module__ = "namedarray"
@@ -93,8 +250,31 @@ def _quantile(jfn, name):
     return f
 
 
+def _quantile_weights(name, x, axis, method, weights):
+    """NumPy's checks of quantile ``weights=``; the weights as jax data of
+    ``x``'s shape (positional arrays only)."""
+    if method != "inverted_cdf":
+        raise ValueError(f"{name}: Only method 'inverted_cdf' supports weights. Got: "
+                         f"{method}.")
+    if x.names or isinstance(weights, NamedArray) and weights.names:
+        raise ValueError(f"{name}: weights= is supported for positional arrays only "
+                         "(untag the named axes first)")
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    w = _weights_along(x, axis, weights, name)
+    w = w.data if isinstance(w, NamedArray) else jnp.asarray(np_asarray(w))
+    if not isinstance(w, jax.core.Tracer):
+        if bool((w < 0).any()):
+            raise ValueError(f"{name}: Weights must be non-negative.")
+        tot = jnp.sum(jnp.broadcast_to(w, x.shape).astype(jnp.float64),
+                      axis=None if axis is None else axis)
+        if not bool(jnp.isfinite(tot).all()) or bool((tot == 0).any()):
+            raise ValueError(f"{name}: Weights included NaN, inf or were all zero.")
+    return jnp.broadcast_to(w, x.shape)
+
+
 for _n in ("quantile", "percentile", "nanquantile", "nanpercentile"):
-    globals()[_n] = _quantile(getattr(jnp, _n), _n)
+    globals()[_n] = _quantile(_n)
 
 
 def _ones_like_names(a):
@@ -103,7 +283,7 @@ def _ones_like_names(a):
     return UFUNCS["logical_or"](UFUNCS["isnan"](a), True)
 
 
-def _weights_along(a, axis, weights):
+def _weights_along(a, axis, weights, fn="average"):
     """Positional ``weights`` of another shape than ``a``: NumPy's rule, they
     are the weights along the (int) ``axis``, laid out as those axes of ``a``
     (named weights align by name instead)."""
@@ -113,12 +293,12 @@ def _weights_along(a, axis, weights):
             isinstance(k, str) for k in (axis if isinstance(axis, tuple) else (axis,)))):
         return weights
     if axis is None:
-        raise TypeError(f"average: Axis must be specified when shapes of a and weights "
+        raise TypeError(f"{fn}: Axis must be specified when shapes of a and weights "
                         f"differ (a: {x.shape}, weights: {w.shape})")
-    axes = tuple(normalize_axis("average", k, x.ndim)
+    axes = tuple(normalize_axis(fn, k, x.ndim)
                  for k in (axis if isinstance(axis, tuple) else (axis,)))
     if w.shape != tuple(x.shape[k] for k in axes):
-        raise ValueError(f"average: Shape of weights must be consistent with shape of a "
+        raise ValueError(f"{fn}: Shape of weights must be consistent with shape of a "
                          f"along specified axis (a: {x.shape}, axis={axis!r}, weights: "
                          f"{w.shape})")
     w = w.transpose(tuple(_onp.argsort(axes).tolist()))

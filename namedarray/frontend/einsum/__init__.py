@@ -88,6 +88,12 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     ...
     ValueError: einsum: subscripts '{i},{i}->' give operand 0 the positional subscripts '', but it has 1 positional axis (shape (2,), named shape {'i': 3})
     """
+    if order is not None:   # (the memory layout only: checked as NumPy checks it)
+        if not isinstance(order, str):
+            raise TypeError(f"einsum: order must be str, not {type(order).__name__}")
+        if order.upper() not in ("C", "F", "A", "K"):
+            raise ValueError(f"einsum: order must be one of 'C', 'F', 'A', or 'K' (got "
+                             f"{order!r})")
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_spec((subscripts,) + operands)
     ops = [as_operand(x) for x in operands]
