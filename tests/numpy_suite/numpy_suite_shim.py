@@ -1,0 +1,131 @@
+"""The ``numpy`` that NumPy's own test files see when they run against namedarray.
+
+``install(target)`` registers a module ``numpy_shim`` (and an import hook for
+its submodules, ``numpy_shim.linalg``, ``numpy_shim.lib.stride_tricks``, ...).
+A public name of a shim is the target's (namedarray's) when the target has it
+and NumPy's otherwise; a public submodule is shimmed the same way.  Private
+names (``_core``, ``_utils``...) and ``KEEP`` (``testing``, ``exceptions``,
+``dtypes``) stay NumPy's: the tests' oracle is NumPy's testing machinery.
+With ``target="numpy"`` every name is NumPy's (the baseline run).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+
+import numpy
+
+NAME = "numpy_shim"
+#: NumPy namespaces that stay NumPy's whatever the target has
+KEEP = frozenset({"testing", "exceptions", "dtypes", "typing"})
+#: public names the target lacks that a test asked for (served by NumPy)
+FALLBACKS: set[str] = set()
+_MISSING = object()
+_SHIMS: dict[str, types.ModuleType] = {}
+_TARGET = ["numpy"]
+#: while set, every shim serves NumPy's names (``numpy_setup``)
+_NUMPY_ONLY = [False]
+
+
+def public(path: str) -> bool:
+    """Whether ``numpy.<path>`` is served by the shim (else NumPy's own)."""
+    parts = [p for p in path.split(".") if p]
+    return not (parts and (parts[0] in KEEP or "tests" in parts
+                           or any(p.startswith("_") for p in parts)))
+
+
+class Shim(types.ModuleType):
+    """``numpy.<path>`` with the target's public names in front of NumPy's."""
+
+    def __init__(self, path, ref, target):
+        super().__init__(NAME + (f".{path}" if path else ""), ref.__doc__)
+        self._path, self._ref, self._target = path, ref, target
+        self.__path__ = []      # a package: ``import numpy_shim.x.y`` works
+
+    def __getattr__(self, name):
+        if name.startswith("_") or (not self._path and name in KEEP):
+            return getattr(self._ref, name)
+        ref = getattr(self._ref, name, _MISSING)
+        sub = f"{self._path}.{name}" if self._path else name
+        if isinstance(ref, types.ModuleType) and ref.__name__ == f"numpy.{sub}":
+            return shim(sub)
+        target = None if _NUMPY_ONLY[0] else self._target
+        val = _MISSING if target is None else getattr(target, name, _MISSING)
+        if val is _MISSING:
+            if ref is _MISSING:
+                raise AttributeError(f"module 'numpy.{self._path}' has no attribute {name!r}")
+            if target is not None:
+                FALLBACKS.add(f"numpy.{sub}")
+            return ref
+        return val
+
+    def __dir__(self):
+        return sorted(set(dir(self._ref)) | set(super().__dir__()))
+
+
+def _target_module(path):
+    if _TARGET[0] == "numpy":
+        return None
+    mod = importlib.import_module(_TARGET[0])
+    for part in filter(None, path.split(".")):
+        nxt = getattr(mod, part, None)
+        if nxt is None:
+            try:
+                nxt = importlib.import_module(f"{mod.__name__}.{part}")
+            except ImportError:
+                return None
+        if not isinstance(nxt, types.ModuleType):
+            return None
+        mod = nxt
+    return mod
+
+
+def shim(path: str = "") -> types.ModuleType:
+    """The shim of ``numpy.<path>`` (one object per path)."""
+    if path not in _SHIMS:
+        ref = importlib.import_module("numpy" + (f".{path}" if path else ""))
+        _SHIMS[path] = Shim(path, ref, _target_module(path))
+    return _SHIMS[path]
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == NAME or fullname.startswith(NAME + "."):
+            return importlib.util.spec_from_loader(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return shim(spec.name[len(NAME) + 1:])
+
+    def exec_module(self, module):
+        pass
+
+
+def numpy_setup(load):
+    """``load()`` (a test module's import) with every shim serving NumPy's
+    names; then the module's globals taken from a shim (``from numpy import f``)
+    are rebound to the shim's names, so that its tests run against the target.
+    For a module whose set-up data the target cannot build at import time (an
+    object array in a class body)."""
+    _NUMPY_ONLY[0] = True
+    try:
+        module = load()
+    finally:
+        _NUMPY_ONLY[0] = False
+    namespace = vars(module)
+    for sh in list(_SHIMS.values()):
+        for name, val in list(namespace.items()):
+            if not name.startswith("_") and getattr(sh._ref, name, _MISSING) is val:
+                namespace[name] = getattr(sh, name)
+    return module
+
+
+def install(target: str = "namedarray") -> None:
+    """Serve ``numpy_shim`` with ``target``'s names (``"numpy"``: NumPy's)."""
+    _TARGET[0] = target
+    _SHIMS.clear()
+    sys.meta_path.insert(0, _Finder())
+    sys.modules[NAME] = shim("")

@@ -1,0 +1,84 @@
+"""NumPy's own unit tests pass against namedarray: NumPy's installed test files
+(``numpy_suite_runner.FILES``: lib, _core, linalg and fft tests) run with every
+public NumPy name bound to namedarray's, ``numpy.testing`` and NumPy's private
+helpers staying NumPy's (``numpy_suite_runner.py``).  Only the tests NumPy
+itself passes count (first 3 parametrizations of each test function).
+
+CI runs a fixed slice (``SLICE``: fast files, ~1.5 min); ``NAMEDARRAY_NUMPY_SUITE=all``
+runs every file (most of an hour on two cores) against the whole-set rows of
+``BOUNDS``.  The bounds are on the tests passing
+(at least) and the value mismatches (at most: a silent wrong value, dtype or
+view is the worst defect), and tighten as fixes land.  ``DEVIATIONS`` are the
+tests that fail on purpose; each must still fail, so the table cannot go stale.
+The environment passes through: ``NAMEDARRAY_HOST_TIER=off`` measures the suite
+with every call compiled (``BOUNDS`` has a row for it).
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import numpy_suite_runner as ns
+
+FULL = os.environ.get("NAMEDARRAY_NUMPY_SUITE") == "all"
+HOST_TIER = os.environ.get("NAMEDARRAY_HOST_TIER", "on").lower() not in ("off", "0", "false")
+#: the CI slice: files whose tests run in seconds
+SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
+         "lib/tests/test_index_tricks.py", "lib/tests/test_ufunclike.py")
+#: (whole set?, host tier on?) -> (tests NumPy passes at least, of them passing
+#: at least, value mismatches at most).  Measured: the slice passes 147 of 194
+#: with 19 mismatches, host tier on and off alike; the whole set passes 1348 of
+#: 2418 with 311 mismatches (10 timeouts on a loaded machine: the floor leaves
+#: room for those); with the host tier off the whole set is not measured yet.
+BOUNDS = {
+    (True, True): (2400, 1340, 311),
+    (True, False): (2400, 1340, 311),
+    (False, True): (194, 147, 19),
+    (False, False): (194, 147, 19),
+}
+
+#: test id -> why namedarray fails it on purpose
+DEVIATIONS: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def results():
+    return ns.measure(ns.FILES if FULL else SLICE)["tests"]
+
+
+def test_rewrite_binds_public_names_to_the_shim():
+    src = ("import numpy as np\nimport numpy\nfrom numpy import fft, pi\n"
+           "from numpy.testing import assert_\nfrom numpy.linalg import norm\n"
+           "    import numpy.ma as ma\nimport numpy._core.umath as ncu\n"
+           "from numpy.lib._index_tricks_impl import ndindex\n"
+           "from numpy.exceptions import AxisError\nimport numpy.linalg.lapack_lite\n")
+    assert ns.rewrite(src).splitlines() == [
+        "import numpy_shim as np", "import numpy_shim as numpy",
+        "from numpy_shim import fft, pi", "from numpy.testing import assert_",
+        "from numpy_shim.linalg import norm", "    import numpy_shim.ma as ma",
+        "import numpy._core.umath as ncu",
+        "from numpy.lib._index_tricks_impl import ndindex",
+        "from numpy.exceptions import AxisError", "import numpy.linalg.lapack_lite"]
+
+
+def test_numpy_tests_pass(results):
+    floor_total, floor_passed, most_mismatches = BOUNDS[FULL, HOST_TIER]
+    c = ns.counts(results)
+    mismatches = [ns.describe(k, r) for k, (kind, r) in sorted(results.items())
+                  if kind == "mismatch"]
+    summary = ", ".join(f"{n} {k}" for k, n in c.items())
+    assert len(results) >= floor_total, f"only {len(results)} tests NumPy passes ran"
+    assert c["passed"] >= floor_passed, f"{c['passed']} of {len(results)} pass: {summary}"
+    assert len(mismatches) <= most_mismatches, (
+        f"{len(mismatches)} value mismatches (at most {most_mismatches}); {summary}:\n"
+        + "\n".join(mismatches))
+
+
+def test_deviations_still_fail(results):
+    ids = {r["id"]: kind for kind, r in results.values() if r}
+    seen = {t: ids[t] for t in DEVIATIONS if t in ids}
+    if FULL:
+        assert set(seen) == set(DEVIATIONS), set(DEVIATIONS) - set(seen)
+    assert all(kind != "passed" for kind in seen.values()), \
+        [t for t, kind in seen.items() if kind == "passed"]
