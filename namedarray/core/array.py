@@ -54,6 +54,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import hooks
+from .cache import Cache
 from .sharding import agree, placed_dims, unshard
 
 _SCALARS = (bool, int, float, complex)
@@ -174,11 +175,8 @@ def rewrap(x: "NamedArray", data) -> "NamedArray":
 
 
 def positional(data) -> "NamedArray":
-    x = object.__new__(NamedArray)
-    x.data = data
-    x.dims = (None,) * data.ndim
-    x.mapped = ()
-    return x
+    """``data`` as a NamedArray with positional axes only (:func:`new`)."""
+    return new(data, (None,) * data.ndim)
 
 
 def merge_mapped(fn: str, ops) -> tuple:
@@ -288,7 +286,7 @@ def apply_step(data, step):
     return data
 
 
-_PLANS: dict = {}
+_PLANS = Cache()
 
 
 def align_plan(fn: str, ops):
@@ -299,9 +297,7 @@ def align_plan(fn: str, ops):
     hit = _PLANS.get(key)
     if hit is None:
         hit = _plan(fn, ops)
-        if len(_PLANS) > 4096:
-            _PLANS.clear()
-        _PLANS[key] = hit
+        _PLANS.put(key, hit)
     return hit
 
 

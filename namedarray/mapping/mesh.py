@@ -27,6 +27,7 @@ import numpy as onp
 from jax.sharding import NamedSharding, PartitionSpec
 
 from ..core.array import NamedArray, align, meet, new, positional, rewrap
+from ..core.cache import Cache
 from ..core.dims import order_names
 from ..core.sharding import abstract_mesh
 from ..parallel import gather_names
@@ -232,7 +233,7 @@ def _call_mesh(mesh):
     return _auto(mesh)
 
 
-_PROGRAMS: dict = {}   # (f, mesh, resources, call structure) -> compiled program
+_PROGRAMS = Cache(512)   # (f, mesh, resources, call structure) -> compiled program
 
 
 def mesh_nmap(f, mesh, axis_resources, axes=None):
@@ -296,9 +297,7 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
             entry = _build(inner, mesh, used, tree, leaves, arr_idx, layouts, present,
                            abstract)
             if key is not None:
-                if len(_PROGRAMS) > 512:
-                    _PROGRAMS.clear()
-                _PROGRAMS[key] = entry
+                _PROGRAMS.put(key, entry)
         fn, (otree, dims) = entry
         try:
             flat = fn(*datas)

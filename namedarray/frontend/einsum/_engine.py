@@ -46,12 +46,13 @@ from jax.core import Tracer
 
 from ... import parallel
 from ...core.array import NamedArray, meet, new, positional
+from ...core.cache import Cache
 from ...placement import contraction, localize, vmapped_only
 from ._spec import Spec, parse
 
-_PLANS: dict = {}
+_PLANS = Cache()
 #: plans of eager calls without dtype requests or mapped names, by a flatter key
-_EAGER: dict = {}
+_EAGER = Cache()
 _INT32 = onp.dtype(onp.int32)
 
 
@@ -458,10 +459,8 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
     key = tuple(key)
     p = _PLANS.get(key)
     if p is None:
-        if len(_PLANS) > 4096:
-            _PLANS.clear()
-        p = _PLANS[key] = Plan(fn, parse(subscripts, fn), ops, pet, dtype, casting,
-                               optimize, precision, bound, core)
+        p = _PLANS.put(key, Plan(fn, parse(subscripts, fn), ops, pet, dtype, casting,
+                                 optimize, precision, bound, core))
     return p, datas, traced
 
 
@@ -516,9 +515,7 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
             p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize,
                                     precision, core)
             if not (traced or p.psum or p.mapped):
-                if len(_EAGER) > 4096:
-                    _EAGER.clear()
-                _EAGER[key] = p
+                _EAGER.put(key, p)
                 return new(p.jitted(*datas), p.dims, ())
             return new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims,
                        p.mapped)

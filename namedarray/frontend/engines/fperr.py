@@ -82,6 +82,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ...core.cache import Cache
 
 
 class _Unknown:
@@ -204,7 +205,7 @@ def flags(name, res, ins, where=None):
     return bits
 
 
-_KERNELS: dict = {}
+_KERNELS = Cache()
 
 
 def _kernel(name, jfn, masked):
@@ -217,7 +218,7 @@ def _kernel(name, jfn, masked):
         else:
             def run(*datas):
                 return flags(name, jfn(*datas), datas)
-        k = _KERNELS[key] = jax.jit(run)
+        k = _KERNELS.put(key, jax.jit(run))
     return k
 
 

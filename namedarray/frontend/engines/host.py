@@ -56,6 +56,7 @@ import jax
 import numpy as onp
 
 from ...core.array import NamedArray, View, positional, zero_dim_array
+from ...core.cache import Cache
 from ...core.config import holds, numpy_dtypes
 from .args import default_device, host_data_error, to_device, untraced
 
@@ -156,18 +157,16 @@ def run(fn, dtype, args):
     return None if r is None else to_device(r, fresh=True)
 
 
-def within_budget(spent: dict, key, f, *args):
+def within_budget(spent: Cache, key, f, *args):
     """``f(*args)`` (a host run, None where it cannot run there) while the host
     runs of ``key`` have cost less than :data:`HOST_BUDGET`, else None; a
     key whose run was refused, or whose budget is spent, compiles from then on."""
     s = spent.get(key, 0.0)
     if s >= HOST_BUDGET:
         return None
-    if len(spent) > 4096:
-        spent.clear()
     t0 = time.perf_counter()
     r = f(*args)
-    spent[key] = math.inf if r is None else s + time.perf_counter() - t0
+    spent.put(key, math.inf if r is None else s + time.perf_counter() - t0)
     return r
 
 
@@ -177,16 +176,14 @@ def on_host_first(fn, name, dtype, ins):
     calls on a shape run NumPy's ``name`` on the host, where they can, within
     the budget (see the module's docstring)."""
     np_fn = getattr(onp, name)
-    spent: dict = {}
-    done: set = set()       # the operand shapes that compile (checked first)
+    spent = Cache()
+    done = Cache()          # the operand shapes that compile (checked first)
 
     def tiered(key, args):
         r = within_budget(spent, key, run, np_fn, dtype, args)
         if r is not None:
             return r
-        if len(done) > 4096:
-            done.clear()
-        done.add(key)
+        done.put(key, True)
         return fn(*args)
 
     if len(ins) == 1:
@@ -400,7 +397,7 @@ def host_data(f, name, module=onp):
         return f
     converts = name in CONVERSIONS
     tier = ENABLED and module is onp and name in FUNCTIONS
-    spent = {} if name in ONE_PROGRAM else None
+    spent = Cache() if name in ONE_PROGRAM else None
 
     @functools.wraps(f)
     def g(*args, **kwargs):

@@ -13,6 +13,7 @@ import numpy as onp
 from jax._src.lax.lax import _convert_element_type
 
 from ...core.array import positional
+from ...core.cache import Cache
 from . import host
 from .args import to_device
 from .loops import unfused
@@ -48,7 +49,7 @@ def _on_host(prog, dtypes, outs, leaves, consts):
     return tuple(to_device(get(r), fresh=True) for r in outs)
 
 
-_PACKS: dict = {}
+_PACKS = Cache(256)
 
 
 _PACK_DTYPES = {float: onp.float64, int: onp.int64, complex: onp.complex128}
@@ -61,9 +62,7 @@ def _pack(t, values):
         (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
     d = _PACKS.get(key)
     if d is None:
-        d = _PACKS[key] = _to_device(onp.asarray(values, _PACK_DTYPES[t]))
-        if len(_PACKS) > 256:
-            _PACKS.clear()
+        d = _PACKS.put(key, _to_device(onp.asarray(values, _PACK_DTYPES[t])))
     return d
 
 
@@ -149,7 +148,7 @@ class _ArraySlot:
 _ARRAY = _ArraySlot()
 
 
-_ENGINE_DTYPES: dict = {}
+_ENGINE_DTYPES = Cache()
 
 
 def _engine_dtype(uf, slots, dtypes):
@@ -161,7 +160,5 @@ def _engine_dtype(uf, slots, dtypes):
         it = iter(dtypes)
         specs = [jax.ShapeDtypeStruct((), next(it)) for s in slots if s is _ARRAY]
         dt = jax.eval_shape(_op_fn(("engine", uf, slots)), *specs).dtype
-        if len(_ENGINE_DTYPES) > 4096:
-            _ENGINE_DTYPES.clear()
-        _ENGINE_DTYPES[key] = dt
+        _ENGINE_DTYPES.put(key, dt)
     return dt

@@ -25,6 +25,7 @@ import numpy as onp
 
 from ... import parallel
 from ...core import config as _config
+from ...core.cache import Cache
 from ...core.array import NamedArray, View, align, new, normalize_axis, operand, positional
 from ...core.dims import has_names as _named_axis, split_axis
 from ...core.sharding import sortable
@@ -191,7 +192,7 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
     return f
 
 
-_TUPLE_PLANS: dict = {}
+_TUPLE_PLANS = Cache()
 
 
 def _tuple_plan(axis, dims, ndim):
@@ -205,9 +206,7 @@ def _tuple_plan(axis, dims, ndim):
         plan = None if idx is None else (
             idx if len(idx) < ndim else None,   # all of them: jax.numpy's axis=None
             tuple(n for k, n in enumerate(dims) if k not in idx))
-        if len(_TUPLE_PLANS) > 4096:
-            _TUPLE_PLANS.clear()
-        _TUPLE_PLANS[key] = plan
+        _TUPLE_PLANS.put(key, plan)
     return plan
 
 

@@ -6,7 +6,7 @@ import contextlib
 import jax
 import numpy as onp
 
-from ...core.array import NamedArray, new, positional
+from ...core.array import new, positional
 
 
 def wrap_result(r, names=(), mapped=()):
@@ -27,11 +27,7 @@ def wrap_result(r, names=(), mapped=()):
 
 def fast_result(r, out_dt, dims, mapped=()):
     """A result with known dims (the fast paths' constructor), cast to ``out_dt``."""
-    x = object.__new__(NamedArray)
-    x.data = r if r.dtype == out_dt else r.astype(out_dt)
-    x.dims = dims
-    x.mapped = mapped
-    return x
+    return new(r if r.dtype == out_dt else r.astype(out_dt), dims, mapped)
 
 
 def finish(res, out_dt, dims, mapped=()):

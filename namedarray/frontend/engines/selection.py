@@ -82,6 +82,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
+from ...core.cache import Cache
 from ...core.array import NamedArray, align, new, operand, positional
 from . import host
 from .masks import (_concrete, _mask_array, _on_cpu, _plain, _to_device, bucket, compact,
@@ -408,7 +409,7 @@ def pending(x) -> bool:
     return type(x) is Deferred and x._val is None
 
 
-_PROGRAMS: dict = {}
+_PROGRAMS = Cache(1024)
 
 
 def evaluate(roots):
@@ -451,9 +452,7 @@ def evaluate(roots):
         packs = tuple(_pack(t, v) for t, v in consts.items() if v)
         fn = _PROGRAMS.get(key)
         if fn is None:
-            fn = _PROGRAMS[key] = _program(*key)
-            if len(_PROGRAMS) > 1024:
-                _PROGRAMS.clear()
+            fn = _PROGRAMS.put(key, _program(*key))
         vals = _concrete(fn, *leaves, *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
         for r, v in zip(roots, vals):
@@ -462,7 +461,7 @@ def evaluate(roots):
 
 
 #: the seconds of host runs of each program (and leaf shapes)
-_HOST_SPENT: dict = {}
+_HOST_SPENT = Cache()
 
 
 def _defer(uf, fulls, args, ref):
@@ -674,7 +673,7 @@ def assign(x, idx, value, cast, check):
     return True
 
 
-_PREFIXES: dict = {}
+_PREFIXES = Cache(256)
 
 
 def padded(*results):
@@ -692,9 +691,7 @@ def padded(*results):
     b = bucket(n)
     mask = _PREFIXES.get((b, n))
     if mask is None:
-        mask = _PREFIXES[(b, n)] = positional(_to_device(onp.arange(b) < n))
-        if len(_PREFIXES) > 256:
-            _PREFIXES.clear()
+        mask = _PREFIXES.put((b, n), positional(_to_device(onp.arange(b) < n)))
     out = []
     for r in results:
         full = onp.zeros((b,) + r.shape[1:], r.dtype)

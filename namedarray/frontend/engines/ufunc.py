@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
+from ...core.cache import Cache
 from ...core.sharding import agree
 from ...core.array import (NamedArray, View, align, align_plan, apply_step, is_value,
                            new, normalize_axis, operand, positional, rewrap)
@@ -75,7 +76,7 @@ class ufunc:
         self.signature = None
         self._loops: dict = {}
         self._reorder: dict = {}    # dtype -> whether reduce takes several axes
-        self._probes: dict = {}     # NumPy's answers for stand-ins (see _probe)
+        self._probes = Cache()     # NumPy's answers for stand-ins (see _probe)
         self._fast: dict = {}   # operand dtypes -> result dtype, when no cast is needed
         # operand dtypes (the dtype alone for one operand) -> (the result dtype to
         # cast to, None where the function already gives it; the function to call)
@@ -83,7 +84,7 @@ class ufunc:
         self._tried: set = set()    # operand types whose fast entry was looked for
         # operand types, then the arrays' shapes -> (the result dtype, the function
         # compiled for them): a warm call skips the first-run tier's own check
-        self._warm: dict = {}
+        self._warm = Cache()
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
             jfn, jnp.ufunc) else None
@@ -232,9 +233,7 @@ class ufunc:
         if hit is not None:
             compiled_for = getattr(hit[1], "compiled_for", None)
             if compiled_for is None or compiled_for(key[self.nin:]):
-                if len(self._warm) > 4096:
-                    self._warm.clear()
-                self._warm[key] = (hit[0], getattr(hit[1], "compiled", hit[1]))
+                self._warm.put(key, (hit[0], getattr(hit[1], "compiled", hit[1])))
         return hit
 
     def _first_hit(self, k):
@@ -457,8 +456,7 @@ class ufunc:
                     hit = onp.asarray(getattr(self._np, meth)(*args, **kwargs)).dtype
             except (TypeError, ValueError, OverflowError) as e:
                 hit = e
-            if len(self._probes) < 4096:
-                self._probes[key] = hit
+            self._probes.put(key, hit)
         if isinstance(hit, Exception):
             base = next(t for t in type(hit).__mro__ if t.__module__ == "builtins")
             raise base(f"{fn}: {hit}")
@@ -603,19 +601,12 @@ class ufunc:
         return store_out(fn, out, concatenate(parts, axis=ax))
 
 
-_new = object.__new__
-
-
 def _fast_named(r, out_dt, dims, mapped):
     """The fast path's result: ``r`` (cast to ``out_dt`` unless None) as a
     NamedArray of ``dims``."""
     if out_dt is not None and r.dtype != out_dt:
         r = r.astype(out_dt)
-    x = _new(NamedArray)
-    x.data = r
-    x.dims = dims
-    x.mapped = mapped
-    return x
+    return new(r, dims, mapped)
 
 
 class _Folds:
@@ -815,7 +806,7 @@ def _concrete(ops) -> bool:
     return True
 
 
-_KERNELS: dict = {}
+_KERNELS = Cache()
 
 
 def _kernel(jfn, steps, out_dt):
@@ -829,7 +820,5 @@ def _kernel(jfn, steps, out_dt):
                             for d, st in zip(datas, steps)]))
             return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
         k = jax.jit(run)
-        if len(_KERNELS) > 4096:
-            _KERNELS.clear()
-        _KERNELS[key] = k
+        _KERNELS.put(key, k)
     return k
