@@ -7,9 +7,19 @@ and NumPy's otherwise; a public submodule is shimmed the same way.  Private
 names (``_core``, ``_utils``...) and ``KEEP`` (``testing``, ``exceptions``,
 ``dtypes``) stay NumPy's: the tests' oracle is NumPy's testing machinery.
 With ``target="numpy"`` every name is NumPy's (the baseline run).
+
+NumPy's assertion helpers test ``isinstance(x, numpy.ndarray)`` to choose
+between comparing arrays and comparing scalars, so against another library
+they would take its arrays for scalars and fail on ``bool(a == b)``.  With a
+target installed, the ``assert_*`` helpers of ``numpy.testing`` first turn
+each of the target's positional arrays into what NumPy would have returned
+(:func:`as_numpy`: a scalar stays a NumPy scalar, a 0-d array a 0-d
+``ndarray``), so the result kind still counts while the values are compared
+as NumPy compares its own.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -17,6 +27,9 @@ import sys
 import types
 
 import numpy
+import numpy.testing._private.utils
+
+from namedarray.core.array import NamedArray, is_scalar
 
 NAME = "numpy_shim"
 #: NumPy namespaces that stay NumPy's whatever the target has
@@ -123,9 +136,44 @@ def numpy_setup(load):
     return module
 
 
+def as_numpy(v):
+    """``v`` with namedarray's positional arrays as NumPy's (scalars as NumPy's
+    scalars), also inside plain lists and tuples; anything else as it is."""
+    if isinstance(v, NamedArray):
+        if v.dims.count(None) != len(v.dims) or v.mapped:
+            return v
+        a = numpy.asarray(v)
+        return a[()] if is_scalar(v) else a
+    if type(v) in (list, tuple):
+        return type(v)(as_numpy(e) for e in v)
+    return v
+
+
+def _comparing(f):
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        return f(*(as_numpy(a) for a in args), **kwargs)
+    g.__wrapped_for_suite__ = True
+    return g
+
+
+def _convert_assertions():
+    """NumPy's ``assert_*`` helpers (in ``numpy.testing`` and the module that
+    defines them, so their calls of each other convert too) given
+    :func:`as_numpy` of their positional arguments."""
+    for mod in (numpy.testing, numpy.testing._private.utils):
+        for n in dir(mod):
+            f = getattr(mod, n)
+            if n.startswith("assert_") and callable(f) and \
+                    not getattr(f, "__wrapped_for_suite__", False) and not isinstance(f, type):
+                setattr(mod, n, _comparing(f))
+
+
 def install(target: str = "namedarray") -> None:
     """Serve ``numpy_shim`` with ``target``'s names (``"numpy"``: NumPy's)."""
     _TARGET[0] = target
+    if target != "numpy":
+        _convert_assertions()
     _SHIMS.clear()
     sys.meta_path.insert(0, _Finder())
     sys.modules[NAME] = shim("")
