@@ -159,11 +159,28 @@ def setitem(x: NamedArray, idx, value):
     value = _setitem_value(x.dtype, operand(value))
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
-        x.data = x.data.at[idx].set(value.data)
+        try:
+            x.data = x.data.at[idx].set(value.data)
+        except ValueError:
+            # NumPy drops a value's leading size-1 dimensions that the
+            # indexed region lacks (``a[0] = ones((1, 2))`` into a row of 2)
+            v = value.data.reshape(_without_leading_ones(value.data.shape))
+            try:
+                x.data = x.data.at[idx].set(v)
+            except ValueError:
+                raise ValueError(f"__setitem__: could not broadcast input array from shape "
+                                 f"{value.data.shape} into shape {x.data[idx].shape}") from None
         return
     region = _take(x, idx)
     region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+def _without_leading_ones(shape) -> tuple:
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return tuple(shape[i:])
 
 
 def _set_masked(x, idx, value) -> bool:

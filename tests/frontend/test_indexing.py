@@ -2,6 +2,8 @@
 arrays, assignment through all of them, in-place aliasing, take/put/where/nonzero;
 and the named variant (the index applies to the positional axes of every named
 slice)."""
+import math
+
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -298,3 +300,20 @@ def test_setitem_scalar_rules():
     x = np.NamedArray(onp.zeros((2, 3), onp.int16), ("b", None))
     x[0] = 2.9
     same(x.untag("b"), onp.array([[2, 2], [0, 0], [0, 0]], onp.int16).T)
+
+
+@pytest.mark.parametrize("shape, index, value_shape", [
+    ((2, 2), 0, (1, 2)), ((2, 3), (slice(None), 1), (1, 1, 2)), ((3,), slice(0, 2), (1, 1)),
+    ((2, 2, 2), (0, slice(None)), (1, 1, 2, 2))])
+def test_assignment_drops_the_values_leading_ones_as_numpy(shape, index, value_shape):
+    a, b = onp.zeros(shape), np.zeros(shape)
+    a[index] = onp.arange(1, 1 + math.prod(value_shape)).reshape(value_shape)
+    b[index] = np.arange(1, 1 + math.prod(value_shape)).reshape(value_shape)
+    onp.testing.assert_array_equal(onp.asarray(b), a)
+
+
+def test_assignment_of_a_value_that_does_not_fit_names_the_shapes():
+    c = np.zeros((2, 2))
+    with pytest.raises(ValueError, match=r"__setitem__: could not broadcast input array "
+                                         r"from shape \(2, 2\) into shape \(2,\)"):
+        c[0] = np.ones((2, 2))
