@@ -20,7 +20,7 @@ from .. import parallel
 from ..core import hooks
 from ..core.array import (NamedArray, meet, merge_mapped, new, normalize_axis, operand,
                           positional, rewrap, view)
-from ..core.sharding import unshard
+from ..core.sharding import explicit_mesh, unshard
 from ..placement import implied
 from .engines import selection
 from .engines.args import numpy_args
@@ -137,6 +137,19 @@ def _take(x: NamedArray, idx):
 
 
 def setitem(x: NamedArray, idx, value):
+    """``x[idx] = value``; on data placed on an Explicit mesh outside
+    ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
+    d = x.data
+    if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
+            not isinstance(d.sharding, _SINGLE) and jax.sharding.get_abstract_mesh().empty:
+        mesh = explicit_mesh((d,))
+        if mesh is not None:
+            with jax.set_mesh(mesh):
+                return _setitem(x, idx, value)
+    return _setitem(x, idx, value)
+
+
+def _setitem(x: NamedArray, idx, value):
     value = _from_strings(x.dtype, value)
     dk = dict_key(idx)
     if dk is not None:
@@ -152,7 +165,7 @@ def setitem(x: NamedArray, idx, value):
     expanded = scalar_bools(x, idx)
     if expanded is not None:
         x2, idx2 = expanded
-        setitem(x2, idx2, value)
+        _setitem(x2, idx2, value)
         x.data = x2.data.reshape(x.data.shape)
         return
     idx = _data_index(idx)
@@ -160,13 +173,13 @@ def setitem(x: NamedArray, idx, value):
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
         try:
-            x.data = x.data.at[idx].set(value.data)
+            x.data = _scatter(x.data, idx, value.data)
         except ValueError:
             # NumPy drops a value's leading size-1 dimensions that the
             # indexed region lacks (``a[0] = ones((1, 2))`` into a row of 2)
             v = value.data.reshape(_without_leading_ones(value.data.shape))
             try:
-                x.data = x.data.at[idx].set(v)
+                x.data = _scatter(x.data, idx, v)
             except ValueError:
                 raise ValueError(f"__setitem__: could not broadcast input array from shape "
                                  f"{value.data.shape} into shape {x.data[idx].shape}") from None
@@ -174,6 +187,16 @@ def setitem(x: NamedArray, idx, value):
     region = _take(x, idx)
     region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+def _scatter(d, idx, v):
+    """``d.at[idx].set(v)`` keeping ``d``'s placement: data whose type names
+    Explicit mesh axes keeps them (JAX asks for the update's ``out_sharding``)."""
+    s = jax.typeof(d).sharding
+    if any(s.spec) and any(t == jax.sharding.AxisType.Explicit
+                           for t in s.mesh.axis_types):
+        return d.at[idx].set(v, out_sharding=s)
+    return d.at[idx].set(v)
 
 
 def _without_leading_ones(shape) -> tuple:

@@ -376,3 +376,26 @@ def test_fresh_arrays_like_a_sharded_one_outside_set_mesh(op):
         assert got.dims == want.dims and got.dtype == want.dtype
         assert _typeof(got).endswith("[2,8@data,4@model]")
         onp.testing.assert_array_equal(got.data, want.data)
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_item_assignment_into_explicitly_sharded_data(inside):
+    """``x[i] = v`` into data placed on Explicit mesh axes, named or positional,
+    inside ``jax.set_mesh`` or not: NumPy's values, the placement kept (JAX
+    updates such data eagerly only inside the mesh, and asks for the
+    scatter's out_sharding)."""
+    ref = onp.arange(32.0).reshape(8, 4)
+    placed = jax.device_put(jnp.asarray(ref), jax.sharding.NamedSharding(MESH, jax.P("data")))
+    with jax.set_mesh(MESH) if inside else contextlib.nullcontext():
+        x = np.shard(np.asarray(ref).tag("batch", None), MESH, {"batch": "data"})
+        x[1] = -1.0
+        y = np.asarray(placed)
+        y[2:4] = -2.0
+        y[0] = np.ones((1, 4))
+        ref_x, ref_y = ref.copy(), ref.copy()
+        ref_x[:, 1] = -1.0
+        ref_y[2:4] = -2.0
+        ref_y[0] = 1.0
+        onp.testing.assert_array_equal(onp.asarray(x.untag("batch")), ref_x)
+        onp.testing.assert_array_equal(onp.asarray(jax.device_get(y.data)), ref_y)
+        assert y.data.sharding.spec == jax.P("data", None)
