@@ -567,6 +567,9 @@ def test_polynomials_are_numpys(dt, p):
         got = getattr(na, name)(*[na.asarray(v) if isinstance(v, onp.ndarray) else v
                                   for v in args])
         for g, e in zip(got, exp) if name == "polydiv" else [(got, exp)]:
+            if type(e) is float:        # poly of no roots: NumPy's Python 1.0
+                assert type(g) is float and g == e, (name, args)
+                continue
             e = onp.asarray(e)
             assert (g.dtype, g.shape) == (e.dtype, e.shape), (name, args)
             if name == "roots":
