@@ -173,16 +173,17 @@ def _setitem(x: NamedArray, idx, value):
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
         try:
-            x.data = _scatter(x.data, idx, value.data)
+            data = _scatter(x.data, idx, value.data)
         except ValueError:
             # NumPy drops a value's leading size-1 dimensions that the
             # indexed region lacks (``a[0] = ones((1, 2))`` into a row of 2)
             v = value.data.reshape(_without_leading_ones(value.data.shape))
             try:
-                x.data = _scatter(x.data, idx, v)
+                data = _scatter(x.data, idx, v)
             except ValueError:
                 raise ValueError(f"__setitem__: could not broadcast input array from shape "
                                  f"{value.data.shape} into shape {x.data[idx].shape}") from None
+        x.data = data
         return
     region = _take(x, idx)
     region._assign("__setitem__", value)
