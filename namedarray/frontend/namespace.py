@@ -384,13 +384,3 @@ hooks.getitem_data = getitem_data
 document(NAMESPACE)
 for _sub, _mod in (("linalg", linalg), ("fft", fft), ("random", random)):
     document({n: getattr(_mod, n) for n in _mod.__all__}, getattr(onp, _sub), _sub + ".")
-
-# NumPy's C functions (``array``, ``zeros``, ``arange``, ...) and its ufuncs do
-# not bind as methods, so code keeps them as class attributes
-# (``self.array = np.array``; ``self.array([1])``); namedarray's Python
-# functions would bind: they are kept as the static methods they then are
-for _n, _v in list(NAMESPACE.items()):
-    _ref = getattr(onp, _n, None)
-    if inspect.isfunction(_v) and callable(_ref) and not isinstance(_ref, type) \
-            and not hasattr(type(_ref), "__get__"):
-        NAMESPACE[_n] = globals()[_n] = staticmethod(_v)

@@ -541,24 +541,3 @@ def test_ndarray_is_the_array_type_and_numpy_s_constructor():
 
 def test_ndarray_subclass_check_is_the_array_type_s():
     assert issubclass(type(np.arange(3)[1:]), np.ndarray) and not issubclass(int, np.ndarray)
-
-
-def test_functions_numpy_keeps_unbound_do_not_bind_as_methods():
-    """NumPy's C functions and ufuncs kept as class attributes are called as
-    they are (``self.array = np.array; self.array([1])``, an idiom of NumPy's
-    own tests); the same holds for namedarray's, over the whole namespace."""
-    binds = [n for n in dir(onp) if not n.startswith("_") and hasattr(np, n)
-             and callable(getattr(onp, n)) and not isinstance(getattr(onp, n), type)
-             and not hasattr(type(getattr(onp, n)), "__get__")
-             and hasattr(type(getattr(np, n)), "__get__")
-             and type(getattr(np, n)) is not staticmethod]
-    assert not binds, f"bind as methods where NumPy's do not: {binds}"
-
-    class Holder:
-        array, zeros, add, matmul = np.array, np.zeros, np.add, np.matmul
-
-    h = Holder()
-    assert h.array([[1, 2]], dtype=float).dtype == onp.float64
-    assert h.zeros(2).shape == (2,)
-    assert h.add(1, 2) == 3
-    assert h.matmul(np.eye(2), np.ones(2)).tolist() == [1.0, 1.0]
