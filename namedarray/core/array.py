@@ -541,7 +541,11 @@ class NamedArray:
         out = onp.asarray(self._plain("__array__", f" (numpy.asarray(x.untag("
                                       f"{', '.join(map(repr, self.names))})) gives "
                                       "the axes in that order)"))
-        return out if dtype is None else out.astype(dtype)
+        if dtype is not None and out.dtype != onp.dtype(dtype):
+            return out.astype(dtype)
+        # the device's buffer is read-only: a copy asked for (``numpy.array(x)``)
+        # is NumPy's own, writable
+        return out.copy() if copy else out
 
     @property
     def __jax_array__(self):

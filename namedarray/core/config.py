@@ -104,12 +104,17 @@ def is_ml(dt) -> bool:
     return isinstance(dt, onp.dtype) and dt in _ML
 
 
+#: NumPy's extended precision (``longdouble``, ``clongdouble``) where it is
+#: wider than float64/complex128: JAX has no such type
+WIDE = frozenset(onp.dtype(t) for t in ("g", "G")) - {onp.dtype("d"), onp.dtype("D")}
+
+
 def holds(dt) -> bool:
     """Whether a NamedArray can hold dtype ``dt``: numbers, bool, ML dtypes
-    (``bfloat16``, ``float8_*``, ``int4``); no structured, string, datetime or
-    object data."""
+    (``bfloat16``, ``float8_*``, ``int4``) in native byte order; no structured,
+    string, datetime, object or extended-precision (``longdouble``) data."""
     dt = onp.dtype(dt)
-    if dt.fields is not None:
+    if dt.fields is not None or not dt.isnative or dt in WIDE:
         return False
     return dt.kind in "biufc" or dt in _ML or (
         dt.kind == "V" and jnp.issubdtype(dt, jnp.number))

@@ -70,6 +70,16 @@ class finfo:
     _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
              "precision")
 
+    def __new__(cls, dtype):
+        # NumPy's extended precision is host data: NumPy's own limits (a Python
+        # float cannot hold its max)
+        try:
+            wide = onp.dtype(dtype.dtype if isinstance(dtype, (NamedArray, onp.ndarray))
+                             else dtype) in config.WIDE
+        except TypeError:
+            wide = False
+        return onp.finfo(dtype) if wide else super().__new__(cls)
+
     def __init__(self, dtype):
         if isinstance(dtype, NamedArray):
             dtype = dtype.dtype

@@ -25,7 +25,7 @@ from ..core.array import (NamedArray, View, is_scalar, is_value, new, read_only,
 from . import indexing
 from .engines import views
 from .engines.views import viewed
-from .engines.args import check_dtype
+from .engines.args import check_dtype, host_data_error
 from .engines.generic import generic
 from .engines.host import HOST_CLASSES
 
@@ -288,11 +288,18 @@ def install(ns: dict):
             re(b), ns["multiply"](v.astype(re(b).dtype), 1j)))
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        # a device array's method makes no host data (x.astype(str) raises the
-        # named TypeError): the namespace function without its host-data path
+        # to data namedarray cannot hold (object, str, longdouble): NumPy's
+        # array on the host, as NumPy's astype gives (eagerly; traced: the
+        # named TypeError)
         f = ns["astype"]
-        return _kind_of(self, getattr(f, "__wrapped__", f)(self, dtype, copy=copy,
-                                                           casting=casting))
+        try:
+            r = getattr(f, "__wrapped__", f)(self, dtype, copy=copy, casting=casting)
+        except TypeError as e:
+            if not host_data_error(e) or isinstance(self.data, jax.core.Tracer):
+                raise
+            h = onp.asarray(self).astype(dtype, order, casting, subok, copy)
+            return h[()] if is_scalar(self) else h       # a scalar's: NumPy's scalar
+        return _kind_of(self, r)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):

@@ -115,7 +115,7 @@ def unsupported(fn, what):
     e = TypeError(
         f"{fn}: {what} is not supported: namedarray arrays hold bool, "
         "numeric and ML (bfloat16, float8_*) data only (JAX has no structured, string, "
-        "datetime or object arrays); "
+        "datetime, object, longdouble or byte-swapped arrays); "
         "keep such data in NumPy")
     e.host_data = True
     return e
@@ -125,9 +125,10 @@ def unsupported_dtype(fn, dtype, source=None):
     """The one error for a dtype namedarray cannot hold (``source``: the value
     that would have had it)."""
     dt = onp.dtype(dtype)
-    kind = ("structured" if dt.fields else {"U": "string", "S": "bytes", "M": "datetime",
-                                             "m": "timedelta", "O": "object",
-                                             "V": "void"}.get(dt.kind, dt.kind))
+    kind = ("structured" if dt.fields else "non-native byte order" if not dt.isnative
+            else "extended-precision" if dt in config.WIDE
+            else {"U": "string", "S": "bytes", "M": "datetime", "m": "timedelta",
+                  "O": "object", "V": "void"}.get(dt.kind, dt.kind))
     src = f" (from {type(source).__name__} {_short(source)})" if source is not None else ""
     return unsupported(fn, f"{kind} dtype {dt}{src}")
 

@@ -48,8 +48,10 @@ None
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import os
+import re
 import time
 
 import jax
@@ -57,7 +59,7 @@ import numpy as onp
 
 from ...core.array import NamedArray, View, positional, zero_dim_array
 from ...core.cache import Cache
-from ...core.config import holds, numpy_dtypes
+from ...core.config import WIDE, holds, numpy_dtypes
 from .args import default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
@@ -334,7 +336,8 @@ def _host_only(v, classes=True) -> bool:
         return False
     if issubclass(t, HOST_CLASSES):
         return classes
-    return v.dtype.kind not in "biufc" and not holds(v.dtype)
+    dt = v.dtype
+    return not (dt.kind in "biufc" and dt.isnative and dt not in WIDE or holds(dt))
 
 
 def any_host(vals, classes=True) -> bool:
@@ -359,8 +362,45 @@ def numpy_call(name, args, kwargs, method=None, module=onp):
     has them: what a function given data namedarray cannot hold (object,
     string, bytes, structured, datetime) answers, NumPy's result or NumPy's error."""
     f = getattr(module, name)
+    first_out = f.nin if isinstance(f, onp.ufunc) and not method else _out_position(f)
     f = getattr(f, method) if method else f
-    return f(*[_to_numpy(a) for a in args], **{k: _to_numpy(v) for k, v in kwargs.items()})
+    args, kwargs = list(args), dict(kwargs)
+    # NamedArray outputs (a ufunc's positional ones, ``out=``): NumPy writes a
+    # host copy, which then goes into them
+    outs = [(args, i) for i in range(first_out, len(args))] + [(kwargs, "out")] * (
+        "out" in kwargs)
+    written = []
+    for where, k in outs:
+        for o in (where[k] if isinstance(where[k], tuple) else (where[k],)):
+            if isinstance(o, NamedArray):
+                written.append((o, onp.array(o)))
+        where[k] = _writable(where[k], written)
+    r = f(*[_to_numpy(a) for a in args], **{k: _to_numpy(v) for k, v in kwargs.items()})
+    if not written:
+        return r
+    for o, h in written:
+        o[...] = h
+    outs = tuple(dict((id(h), o) for o, h in written).get(id(e), e)
+                 for e in (r if isinstance(r, tuple) else (r,)))
+    return outs if isinstance(r, tuple) else outs[0]
+
+
+@functools.cache
+def _out_position(f) -> int:
+    """Where NumPy's function ``f`` takes ``out`` positionally (``fix(x, out)``),
+    or a position past any call's arguments."""
+    try:
+        return list(inspect.signature(f).parameters).index("out")
+    except (ValueError, TypeError):
+        return 1 << 16
+
+
+def _writable(v, written):
+    """An output argument with its NamedArrays as their host copies in ``written``."""
+    copies = {id(o): h for o, h in written}
+    if isinstance(v, tuple):
+        return tuple(copies.get(id(e), e) for e in v)
+    return copies.get(id(v), v)
 
 
 def host_method(m):
@@ -378,6 +418,20 @@ def host_method(m):
 #: one of :data:`HOST_CLASSES` given to them is converted, as NumPy converts it
 CONVERSIONS = frozenset(("array", "asarray", "ascontiguousarray", "asfortranarray",
                          "asarray_chkfinite", "copy"))
+
+
+#: JAX's errors for a value whose dtype it cannot hold, met inside a function
+#: (a list of ``Fraction``s, say, that no argument check saw): NumPy answers
+_JAX_DTYPE_ERROR = re.compile(r"is not a valid JAX array type|JAX only supports number")
+
+
+def numpy_answers(e, name, args, kwargs, method=None, module=onp):
+    """NumPy's ``name`` (or that ufunc's ``method``) on the arguments, where
+    namedarray's raised ``e`` for data it cannot hold (``args.unsupported``, or
+    JAX's dtype error met inside the function, outside any trace); else ``e``."""
+    if not (host_data_error(e) or _JAX_DTYPE_ERROR.search(str(e)) and untraced()):
+        raise e
+    return numpy_call(name, args, kwargs, method, module)
 
 
 def host_data(f, name, module=onp):
@@ -415,9 +469,7 @@ def host_data(f, name, module=onp):
         try:
             return f(*args, **kwargs)
         except TypeError as e:
-            if not host_data_error(e):
-                raise
-            return numpy_call(name, args, kwargs, module=module)
+            return numpy_answers(e, name, args, kwargs, module=module)
     return g
 
 

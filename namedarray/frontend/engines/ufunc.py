@@ -27,7 +27,8 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, is_v
                            new, normalize_axis, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
-from .host import EXACT, HOST_DTYPES, any_host, host_method, numpy_call, on_host_first
+from .host import (EXACT, HOST_DTYPES, any_host, host_method, numpy_answers, numpy_call,
+                   on_host_first)
 from .index_rules import check_index
 from .join import concatenate
 from .out import store_out
@@ -249,7 +250,13 @@ class ufunc:
             return None
         return self._fastfn.get(k)
 
-    def _call(self, *args, dtype=None, **kw):
+    def _call(self, *args, **kw):
+        try:
+            return self._general(*args, **kw)
+        except TypeError as e:      # Python values JAX cannot hold (Fractions)
+            return numpy_answers(e, self.__name__, args, kw)
+
+    def _general(self, *args, dtype=None, **kw):
         """NumPy 2's scalar rules, then :meth:`_apply` (data namedarray cannot
         hold: NumPy's ufunc, ``host.numpy_call``)."""
         if any_host(args):
