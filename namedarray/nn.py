@@ -342,7 +342,14 @@ def dot_product_attention(query, key, value, axis, *, query_axis, key_axis, bias
     if scale is None:
         scale = query.named_shape[axis] ** -0.5
     low = jnp.finfo(query.dtype).bits < 32 if query.dtype.kind == "f" else False
-    scores = _np.vecdot(query, key, axis=axis,
+    # The scores are laid out as their dot_general gives them (shared names,
+    # then the query's own, then the key's own) and the result in the query's
+    # order (``axis`` replaced by the value's own names), as the same attention
+    # hand-written with named einsums: a fixed order would add transposes.
+    q, k = list(query.named_shape), list(key.named_shape)
+    scores_names = ([n for n in q if n in k and n != axis] + [n for n in q if n not in k]
+                    + [n for n in k if n not in q])
+    scores = _np.einsum(_spec(q, k, scores_names), _conj(query), key,
                         preferred_element_type=jnp.float32 if low else None) * scale
     if bias is not None:
         scores = scores + bias
@@ -354,7 +361,22 @@ def dot_product_attention(query, key, value, axis, *, query_axis, key_axis, bias
         scores = _np.where(mask, scores, _np.asarray(jnp.finfo(scores.dtype).min,
                                                      dtype=scores.dtype))
     weights = softmax(scores, key_axis).astype(value.dtype)
-    return _np.vecdot(weights, value, axis=key_axis)
+    w, v = list(weights.named_shape), list(value.named_shape)
+    own = [n for n in v if n not in w]
+    out = [m for n in q for m in (own if n == axis else [n])]
+    out += [n for n in dict.fromkeys(w + v) if n not in out and n != key_axis]
+    return _np.einsum(_spec(w, v, out), _conj(weights), value)
+
+
+def _spec(a, b, out):
+    """The einsum subscripts ``...{a},...{b}->...{out}`` (positional axes
+    broadcast as in ``vecdot``)."""
+    return "...{%s},...{%s}->...{%s}" % (",".join(a), ",".join(b), ",".join(out))
+
+
+def _conj(x):
+    # the scores and the result are vecdots: the first operand conjugated
+    return _np.conj(x) if x.dtype.kind == "c" else x
 
 
 # --------------------------------------------------------------------------

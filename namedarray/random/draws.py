@@ -3,8 +3,9 @@
 
 An elementwise distribution draws the whole physical block with one
 ``jax.random`` call (``_block``), laid out in the operands' order where
-threefry's counter allows it (``_permuted_impl``), and each instance of an
-enclosing ``nmap`` keeps its slice (``placement.localize``).  The other methods
+threefry's counter allows it (``_counter_impl``), and each instance of an
+enclosing ``nmap`` keeps its slice (``placement.localize``), or, on a mesh,
+draws only that slice at its global counters.  The other methods
 draw each named slice from the key with the slice's global index folded in
 (``_slices``).  The distributions and the ``Generator``/``RandomState``
 methods over them are declared in the package's ``__init__``.
@@ -24,7 +25,7 @@ from ..core.array import NamedArray, align_plan, check_name, meet, new, position
 from ..core.vmap import nested_vmap
 from ..frontend.engines.args import untraced
 from ..parallel import axis_index, gather_names
-from ..placement import localize, vmapped_only
+from ..placement import bindings, instance_index, localize, vmapped_only
 
 _R = jax.random
 _IMPL = "threefry2x32"
@@ -210,15 +211,18 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
     and of ``named`` (a ``size`` dict), in sorted name order.
 
     So a draw is a function of the key and the global index along each axis:
-    inside an ``nmap`` (local, on a mesh, split, nested) the block is drawn
-    whole with the map-invariant key and each instance keeps its slice
-    (:func:`~namedarray.placement.localize`, a dynamic slice by the instance
-    index; mapped parameters are gathered first), so the result equals the
-    physical draw, and every named slice differs.  Under a local map the
-    block is drawn once; on a mesh, each device draws the block of the
-    global size.  Returns a NamedArray: ``shape``, then the names in sorted
-    order (the order the values are defined in: drawing in another and
-    transposing would cost a transpose per draw)."""
+    inside an ``nmap`` (local, on a mesh, split, nested) each instance gets
+    its slice of the block drawn with the map-invariant key, so the result
+    equals the physical draw, and every named slice differs.  Under a local
+    map the block is drawn once and each instance keeps its slice
+    (:func:`~namedarray.placement.localize`, mapped parameters gathered
+    first).  On a mesh a sampler elementwise in threefry's counter draws
+    only this instance's part, at its global counters (:func:`_local`), so
+    each device draws what ``jax.random`` draws on its shard; another
+    sampler draws the block of the global size on each device.  Returns a
+    NamedArray: ``shape``, then the names in sorted order (the order the
+    values are defined in: drawing in another and transposing would cost a
+    transpose per draw)."""
     src = [o for o in ops if isinstance(o, NamedArray)] + ([like] if like is not None else [])
     sizes, seen = {}, {}
     for where, nshape in [("size", named or {})] + [
@@ -233,21 +237,56 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
         return positional(_jitted(draw)(key, shape, dtype, *[
             o.data if isinstance(o, NamedArray) else o for o in ops]))
     names = tuple(sorted(sizes))
+    local = _local(draw, shape, sizes)
     datas, layouts = [], []
     for o in ops:
         if not isinstance(o, NamedArray):
             datas.append(o)
             layouts.append(None)
             continue
-        if o.mapped:
-            o = _gathered(fn, o)
+        whole = [n for n, _ in o.mapped if n not in local]
+        if whole:
+            o = _gathered(fn, o, whole)
+        cut = [n for n in local if n in o.names and n not in dict(o.mapped)]
+        if cut:      # a parameter holding a whole axis a mesh map binds: this part
+            o = localize(fn, o, cut)
         datas.append(o.data)
         layouts.append((o.ndim, o.names))
     order = _layout(draw, shape, sizes, names)
-    full = shape + tuple(sizes[n] for n in order)
+    full = shape + tuple(local[n].block if n in local else sizes[n] for n in order)
     perm = tuple(range(len(shape))) + tuple(len(shape) + names.index(n) for n in order)
-    data = _block_jit(draw, full, dtype, len(shape), order, perm, tuple(layouts), key, *datas)
-    return localize(fn, new(data, (None,) * len(shape) + order), names)
+    # per block axis: the global size of a name drawn in part (else None), the part's offset
+    glob = (None,) * len(shape) + tuple(sizes[n] if n in local else None for n in order)
+    offsets = None if not local else jnp.stack([jnp.zeros((), jnp.uint32)] * len(shape) + [
+        (instance_index(local[n]) * local[n].block).astype(jnp.uint32) if n in local
+        else jnp.zeros((), jnp.uint32) for n in order])
+    drop = tuple(len(shape) + i for i, n in enumerate(order)
+                 if n in local and not local[n].physical)
+    data = _block_jit(draw, full, dtype, len(shape), order, perm, glob, drop, tuple(layouts),
+                      key, offsets, *datas)
+    dims = (None,) * len(shape) + tuple(n for n in order if n not in local
+                                        or local[n].physical)
+    return localize(fn, new(data, dims, tuple((n, sizes[n]) for n in local)), names)
+
+
+def _counter_draw(draw, shape, sizes):
+    """Whether ``draw`` over the block of ``shape`` and the named ``sizes``
+    can be computed from threefry's counter in any layout and in parts:
+    a sampler elementwise in it (:func:`_cellwise`), partitionable threefry,
+    and a counter of 32 bits."""
+    return (getattr(draw, "cellwise", False) and jax.config.jax_threefry_partitionable
+            and math.prod(shape) * math.prod(sizes.values()) < 2 ** 32)
+
+
+def _local(draw, shape, sizes):
+    """The names of the block that enclosing mesh maps alone bind (no local
+    ``vmap`` among their maps) -> their binding: this instance draws only its
+    part of them (a split name's block, one element of another), at its
+    global counters, when ``draw`` allows (:func:`_counter_draw`)."""
+    bound = bindings()
+    local = {n: bound[n] for n in sizes if n in bound and bound[n].groups
+             and "vmap" not in bound[n].kinds}
+    return local if local and _counter_draw(draw, shape, sizes) else {}
 
 
 def _layout(draw, shape, sizes, names):
@@ -256,55 +295,62 @@ def _layout(draw, shape, sizes, names):
     then makes each the leading dimension at its map's level, where ``vmap``
     keeps a batch dimension), then the order the operands give them
     (``like``, then ``size``, then the parameters: ``sizes``' insertion
-    order), so that no transpose follows the draw -- for the
-    samplers whose values are elementwise in threefry's counter
-    (:func:`_cellwise`), whose canonical (sorted-name) values can be drawn in
-    any layout.  Otherwise (and where the counter needs more than 32 bits,
-    or ``jax_threefry_partitionable`` is off) the sorted order itself."""
+    order), so that no transpose follows the draw -- for the samplers
+    :func:`_counter_draw` allows, whose canonical (sorted-name) values can be
+    drawn in any layout.  Otherwise the sorted order itself."""
     local = [n for n in vmapped_only() if n in sizes]
     order = tuple(local) + tuple(n for n in sizes if n not in local)
-    if (order == names or not getattr(draw, "cellwise", False)
-            or not jax.config.jax_threefry_partitionable
-            or math.prod(shape) * math.prod(sizes.values()) >= 2 ** 32):
+    if order == names or not _counter_draw(draw, shape, sizes):
         return names
     return order
 
 
-@jax.jit(static_argnums=(0, 1, 2, 3, 4, 5, 6))
-def _block_jit(draw, full, dtype, npos, names, perm, layouts, key, *datas):
+@jax.jit(static_argnums=(0, 1, 2, 3, 4, 5, 6, 7, 8))
+def _block_jit(draw, full, dtype, npos, names, perm, glob, drop, layouts, key, offsets,
+               *datas):
     args = [d if lay is None else _fit(d, *lay, npos, names)
             for d, lay in zip(datas, layouts)]
-    if perm != tuple(range(len(perm))):
-        key = jax.random.wrap_key_data(jax.random.key_data(key), impl=_permuted_impl(perm))
-    return _jitted(draw)(key, full, dtype, *args)
+    if perm != tuple(range(len(perm))) or any(g is not None for g in glob):
+        key = jax.random.wrap_key_data(
+            jnp.concatenate([jax.random.key_data(key), jnp.zeros(len(perm), jnp.uint32)
+                             if offsets is None else offsets]),
+            impl=_counter_impl(perm, glob))
+    out = _jitted(draw)(key, full, dtype, *args)
+    return jax.lax.squeeze(out, drop) if drop else out
 
 
 # --------------------------------------------------------------------------
-# threefry in another layout: the canonical draw's values, laid out permuted
+# threefry in another layout and in parts: the canonical draw's values
 # --------------------------------------------------------------------------
 _THREEFRY = jax.extend.random.threefry_prng_impl
-_PERMUTED: dict = {}
+_COUNTER: dict = {}
 
 
-def _permuted_impl(perm):
+def _counter_impl(perm, glob):
     """A PRNG implementation equal to threefry2x32 (``jax_threefry_partitionable``)
-    except that ``random_bits`` of a physical shape returns the bits of the
-    canonical shape laid out with physical axis ``i`` being canonical axis
-    ``perm[i]``: threefry's bits are a function of the key and each
-    element's linear index in the canonical shape only, so that index is
-    computed from iotas in the physical layout and no transpose exists."""
-    spec = _PERMUTED.get(perm)
+    except that ``random_bits`` of a physical shape returns part of the bits
+    of the canonical shape, laid out with physical axis ``i`` being
+    canonical axis ``perm[i]``: the part along axis ``i`` starts at offset
+    ``key[2 + i]`` of ``glob[i]`` elements (``None``: the whole axis, offset
+    0).  Threefry's bits are a function of the key and each element's
+    linear index in the canonical shape only, so that index is computed from
+    iotas in the physical layout: no transpose, and a part costs its own
+    size.  The offsets ride in the key (after threefry's two words), so
+    splits and folds keep them."""
+    spec = _COUNTER.get((perm, glob))
     if spec is None:
+        r = len(perm)
+
         def bits(key, bit_width, shape):
-            if len(shape) != len(perm):
-                raise RuntimeError(f"random: a draw laid out for rank {len(perm)} asked "
+            if len(shape) != r:
+                raise RuntimeError(f"random: a draw laid out for rank {r} asked "
                                    f"for random bits of shape {shape}")
-            canon = [0] * len(perm)
+            canon = [0] * r
             for i, c in enumerate(perm):
-                canon[c] = shape[i]
-            strides = [math.prod(canon[c + 1:]) for c in range(len(canon))]
-            lo = sum(jax.lax.broadcasted_iota(jnp.uint32, shape, i) * jnp.uint32(strides[c])
-                     for i, c in enumerate(perm))
+                canon[c] = shape[i] if glob[i] is None else glob[i]
+            strides = [math.prod(canon[c + 1:]) for c in range(r)]
+            lo = sum((jax.lax.broadcasted_iota(jnp.uint32, shape, i) + key[2 + i])
+                     * jnp.uint32(strides[c]) for i, c in enumerate(perm))
             bits1, bits2 = jax.extend.random.threefry2x32_p.bind(
                 key[0], key[1], jnp.zeros(shape, jnp.uint32), lo)
             if bit_width == 64:
@@ -312,10 +358,21 @@ def _permuted_impl(perm):
             out = bits1 ^ bits2
             return out if bit_width == 32 else out.astype(jnp.dtype(f"uint{bit_width}"))
 
-        spec = _PERMUTED[perm] = jax.extend.random.define_prng_impl(
-            key_shape=_THREEFRY.key_shape, seed=_THREEFRY.seed, split=_THREEFRY.split,
-            random_bits=bits, fold_in=_THREEFRY.fold_in,
-            name=f"threefry2x32_{'_'.join(map(str, perm))}", tag=f"fry{perm}")
+        def split(key, shape):
+            return jnp.concatenate([_THREEFRY.split(key[:2], shape),
+                                    jnp.broadcast_to(key[2:], (*shape, r))], axis=-1)
+
+        def fold_in(key, data):
+            return jnp.concatenate([_THREEFRY.fold_in(key[:2], data), key[2:]])
+
+        def seed(s):
+            return jnp.concatenate([_THREEFRY.seed(s), jnp.zeros(r, jnp.uint32)])
+
+        tag = "_".join(map(str, perm)) + "_" + "_".join("w" if g is None else str(g)
+                                                         for g in glob)
+        spec = _COUNTER[perm, glob] = jax.extend.random.define_prng_impl(
+            key_shape=(2 + r,), seed=seed, split=split, random_bits=bits, fold_in=fold_in,
+            name=f"threefry2x32_{tag}", tag=f"fry{perm}{glob}")
     return spec
 
 
@@ -323,7 +380,7 @@ def _cellwise(draw):
     """Mark a sampler whose values are elementwise in threefry's counter:
     it draws ``random_bits`` of exactly the requested shape (after any key
     splits) and works elementwise on them, so it can be drawn in any layout
-    (:func:`_permuted_impl`)."""
+    (:func:`_counter_impl`)."""
     draw.cellwise = True
     return draw
 
@@ -430,9 +487,9 @@ def _per_slice(fn, key, run, static, ops, sizes, bound):
     return new(data, (None,) * (data.ndim - len(union)) + union[::-1], mapped)
 
 
-def _gathered(fn, x):
-    """``x`` with its mapped names whole (gathered), still named."""
-    names = [n for n, _ in x.mapped]
+def _gathered(fn, x, names=None):
+    """``x`` with its mapped ``names`` (default: all) whole (gathered), still named."""
+    names = [n for n, _ in x.mapped] if names is None else names
     g = gather_names(fn, x, names, last=True)
     return g.tag(*(None,) * x.ndim, *names)
 
