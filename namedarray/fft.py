@@ -21,18 +21,19 @@ stays single precision; ``irfft``/``hfft`` of ``float16`` give ``float16``.
 The real-input transforms (``rfft*``, ``ihfft``) refuse complex input with
 ``TypeError``, and a transform length below 1 is a ``ValueError``, as in NumPy.
 
-Difference from NumPy: repeated axes in ``fftn``-style ``axes`` (transforming
-an axis twice) are refused (JAX does not support them).
+Repeated axes in ``fftn``-style ``axes`` (transforming an axis twice) run
+NumPy's 1-d transforms one by one, in NumPy's order.
 """
 from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 
 import jax.numpy as jnp
 import numpy as onp
 
-from .core.array import normalize_axis
+from .core.array import NamedArray, normalize_axis
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.out import store_out
@@ -94,7 +95,63 @@ def _check_lengths(fn, a, c2r, b):
         return  # a bad axis: JAX's error names it
     for k in sizes:
         if k is not None and k < 1:
-            raise ValueError(f"{fn}: invalid number of FFT data points ({k}) specified")
+            raise ValueError(f"{fn}: Invalid number of FFT data points ({k}) specified.")
+
+
+def _cook_s(a, s, axes, c2r):
+    """NumPy's ``s`` of an n-d transform: ``-1`` is the input's size along that
+    axis, ``None`` the default of the 1-d transform (deprecated in NumPy 2)."""
+    if s is None:
+        return None
+    s = list(s)
+    axes = list(range(-len(s), 0)) if axes is None else list(axes)
+    if len(s) != len(axes):
+        return tuple(s)             # (JAX's error names the lengths)
+    for i, (k, ax) in enumerate(zip(s, axes)):
+        if k == -1 or k is None:
+            m = a.shape[ax]
+            s[i] = 2 * (m - 1) if k is None and c2r and i == len(s) - 1 else m
+    return tuple(s)
+
+
+def _deprecated_s(name, s, axes):
+    """NumPy 2's ``DeprecationWarning`` for ``s`` without ``axes`` and for
+    ``None`` in ``s`` (warned on every call, outside the compiled program)."""
+    if s is None:
+        return
+    if axes is None:
+        warnings.warn(f"{name}: `axes` should not be `None` if `s` is not `None` "
+                      "(Deprecated in NumPy 2.0). In a future version of NumPy, this "
+                      "will raise an error and `s[i]` will correspond to the size along "
+                      "the transformed axis specified by `axes[i]`. To retain current "
+                      "behaviour, pass a sequence [0, ..., k-1] to `axes` for an array "
+                      "of dimension k.", DeprecationWarning, stacklevel=3)
+    if any(k is None for k in s):
+        warnings.warn(f"{name}: Passing an array containing `None` values to `s` is "
+                      "deprecated in NumPy 2.0 and will raise an error in a future "
+                      "version of NumPy. To use the default behaviour of the "
+                      "corresponding 1-D transform, pass the value matching the default "
+                      "for its `n` parameter. To use the default behaviour for every "
+                      "axis, the `s` argument can be omitted.", DeprecationWarning,
+                      stacklevel=3)
+
+
+def _one_by_one(name, a, s, axes, norm):
+    """NumPy's n-d transform as the 1-d transforms it runs, in its order (for
+    ``axes`` that repeat an axis, which JAX's n-d transforms refuse)."""
+    s = [None] * len(axes) if s is None else list(s)
+    f = jnp.fft
+    if name.startswith("irfft"):
+        for k, ax in zip(s[:-1], axes[:-1]):
+            a = f.ifft(a, k, ax, norm)
+        return f.irfft(a, s[-1], axes[-1], norm)
+    if name.startswith("rfft"):
+        a = f.rfft(a, s[-1], axes[-1], norm)
+        s, axes = s[:-1], axes[:-1]
+    one = f.ifft if name.startswith("ifft") else f.fft
+    for k, ax in reversed(list(zip(s, axes))):
+        a = one(a, k, ax, norm)
+    return a
 
 
 def _declare(name, axis_kw, kind, length):
@@ -114,13 +171,22 @@ def _declare(name, axis_kw, kind, length):
         b.apply_defaults()
         if type(b.arguments.get("axis")) is int:       # (NumPy's AxisError first)
             normalize_axis(name, b.arguments["axis"], a.ndim)
+        if "s" in b.arguments:
+            try:
+                b.arguments["s"] = _cook_s(a, b.arguments["s"], b.arguments["axes"],
+                                           length == "c2r")
+            except (IndexError, TypeError):
+                pass                    # a bad axis: JAX's error names it
         _check_lengths(name, a, length == "c2r", b.arguments)
         dt = a.dtype
-        run_fn = jfn
-        if name.endswith("2"):  # NumPy's *2 are its *n over the given axes (any count)
-            run_fn = getattr(jnp.fft, name[:-1] + "n")
-            args, kwargs = (), {k: b.arguments[k] for k in ("s", "axes", "norm")}
-        r = run_fn(_input(name, a, kind), *args, **kwargs)
+        # NumPy's *2 are its *n over the given axes (any count)
+        run_fn = getattr(jnp.fft, name[:-1] + "n") if name.endswith("2") else jfn
+        axes = b.arguments.get("axes")
+        if axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) < len(axes):
+            r = _one_by_one(name, _input(name, a, kind), b.arguments["s"], axes,
+                            b.arguments["norm"])
+        else:
+            r = run_fn(_input(name, a, kind), **{k: b.arguments[k] for k in params[1:]})
         if length == "c2r" and axis_kw == "axis" and dt == jnp.float16:
             r = r.astype(jnp.float16)  # NumPy's 1-d complex-to-real keeps float16
         return r
@@ -132,11 +198,26 @@ def _declare(name, axis_kw, kind, length):
 
     @functools.wraps(w)
     def f(*args, **kwargs):
-        ax = kwargs[axis_kw] if axis_kw in kwargs else (args[pos] if len(args) > pos else None)
-        if not has_names(ax):
-            return w(*args, **kwargs)
         out = kwargs.pop("out", None)
-        return store_out(name, out, along_names(name, w, args, kwargs, pos, axis_kw))
+        if out is not None and not isinstance(out, (NamedArray, onp.ndarray)):
+            raise TypeError(f"{name}: return arrays must be of ArrayType (out= must be "
+                            f"a NamedArray or NumPy's array, got {type(out).__name__})")
+        ax = kwargs[axis_kw] if axis_kw in kwargs else (args[pos] if len(args) > pos else None)
+        if axis_kw == "axes" and kind != "none":
+            s = kwargs["s"] if "s" in kwargs else (args[1] if len(args) > 1 else None)
+            _deprecated_s(name, s, ax if pos < len(args) or axis_kw in kwargs
+                          else sig.parameters[axis_kw].default)
+        r = w(*args, **kwargs) if not has_names(ax) else along_names(
+            name, w, args, kwargs, pos, axis_kw)
+        if out is not None:       # NumPy's out= of its FFT ufuncs: no broadcasting
+            if out.shape != r.shape:
+                raise ValueError(f"{name}: output array has wrong shape {out.shape} "
+                                 f"(the result's is {r.shape})")
+            if not onp.can_cast(r.dtype, out.dtype, "same_kind"):
+                raise TypeError(f"{name}: Cannot cast ufunc {name!r} output from "
+                                f"{r.dtype!r} to {out.dtype!r} with casting rule "
+                                "'same_kind'")
+        return store_out(name, out, r)
 
     f.__module__ = __name__
     f.__signature__ = inspect.signature(getattr(onp.fft, name))     # (out= included)

@@ -50,7 +50,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .core import config
-from .core.array import NamedArray, rewrap
+from .core.array import NamedArray, normalize_axis, rewrap, zero_dim_array
 from .core.dims import has_names
 from .frontend.einsum import matmul, tensordot, vecdot
 from .frontend.engines.args import numpy_promoted
@@ -82,13 +82,22 @@ def _cast(fn, a, lapack):
     return a
 
 
+#: the functions NumPy's core answers for (not LAPACK): a 1-d array is its
+#: ``ValueError``, not ``LinAlgError``
+_CORE_2D = {"matrix_transpose", "diagonal", "trace", "matrix_norm"}
+
+
 def _check(fn, a, square, arg="a"):
+    """NumPy's shape checks of a stack of matrices, with NumPy's wording."""
+    where = f"(argument {arg!r}, shape {a.shape})"
     if a.ndim < 2:
-        raise LinAlgError(f"{fn}: {a.ndim}-dimensional array given for argument "
-                          f"{arg!r} (shape {a.shape}); it must be at least two-dimensional")
+        if fn in _CORE_2D:
+            raise ValueError(f"{fn}: Input array must be at least 2-dimensional, but "
+                             f"it is {a.ndim} {where}")
+        raise LinAlgError(f"{fn}: {a.ndim}-dimensional array given. Array must be at "
+                          f"least two-dimensional {where}")
     if square and a.shape[-1] != a.shape[-2]:
-        raise LinAlgError(f"{fn}: the last 2 dimensions of argument {arg!r} must "
-                          f"be square, got shape {a.shape}")
+        raise LinAlgError(f"{fn}: Last 2 dimensions of the array must be square {where}")
 
 
 def _numpy_result(r):
@@ -113,9 +122,11 @@ def _hermitian_from(a, upper):
 
 
 def _uplo(fn, UPLO):
-    if UPLO not in ("L", "U"):
-        raise ValueError(f"{fn}: UPLO must be 'L' or 'U', got {UPLO!r}")
-    return UPLO == "U"
+    """NumPy's ``UPLO`` (either case): whether the upper triangle is read."""
+    up = UPLO.upper() if isinstance(UPLO, str) else UPLO
+    if up not in ("L", "U"):
+        raise ValueError(f"{fn}: UPLO argument must be 'L' or 'U', got {UPLO!r}")
+    return up == "U"
 
 
 # --------------------------------------------------------------------------
@@ -123,12 +134,13 @@ def _uplo(fn, UPLO):
 # --------------------------------------------------------------------------
 def eigh(a, UPLO="L"):
     upper = _uplo("eigh", UPLO)
-    return jnp.linalg.eigh(_hermitian_from(a, upper), UPLO=UPLO, symmetrize_input=False)
+    return jnp.linalg.eigh(_hermitian_from(a, upper), UPLO="U" if upper else "L",
+                           symmetrize_input=False)
 
 
 def eigvalsh(a, UPLO="L"):
     upper = _uplo("eigvalsh", UPLO)
-    return jnp.linalg.eigvalsh(_hermitian_from(a, upper), UPLO=UPLO,
+    return jnp.linalg.eigvalsh(_hermitian_from(a, upper), UPLO="U" if upper else "L",
                                symmetrize_input=False)
 
 
@@ -142,7 +154,7 @@ _NOVALUE = object()
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     if rcond is not None and rtol is not _NOVALUE:
-        raise ValueError("pinv: rcond and rtol cannot both be given")
+        raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
     if rcond is None:  # NumPy's defaults
         rcond = 1e-15 if rtol is _NOVALUE else rtol
         if rcond is None:
@@ -157,7 +169,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     # NumPy's tol is absolute and rtol relative to the largest singular value
     # (jax.numpy.linalg.matrix_rank's rtol is absolute)
     if tol is not None and rtol is not None:
-        raise ValueError("matrix_rank: tol and rtol cannot both be given")
+        raise ValueError("matrix_rank: `tol` and `rtol` can't be both set.")
     if A.ndim < 2:       # NumPy's Python int (a device value under a trace)
         r = jnp.asarray(jnp.any(A != 0), dtype=jnp.result_type(int))
         return r if isinstance(r, jax.core.Tracer) else int(r)
@@ -193,6 +205,9 @@ def lstsq(a, b, rcond=None):
     if a.ndim != 2:
         raise LinAlgError(f"lstsq: argument 'a' must be two-dimensional, got "
                           f"shape {a.shape}")
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise LinAlgError(f"lstsq: Incompatible dimensions (a.shape={a.shape}, "
+                          f"b.shape={b.shape})")
     x, resid, rank, s = _lstsq(a, b, rcond)
     m, n = a.shape
     if m > n and not isinstance(rank, jax.core.Tracer) and int(rank) < n:
@@ -202,12 +217,40 @@ def lstsq(a, b, rcond=None):
 
 @jax.jit
 def _lstsq(a, b, rcond):
+    if rcond is not None:   # LAPACK's gelsd: outside (0, 1), its machine epsilon
+        rcond = jnp.where((rcond <= 0) | (rcond >= 1), jnp.finfo(a.dtype).eps / 2, rcond)
     x, resid, rank, s = jnp.linalg.lstsq(a, b, rcond)
     rank = rank.astype(jnp.int32)  # NumPy's LAPACK rank is int32
     # NumPy's common type of a and b (float64 for a non-inexact b), real part
     s = s.real.astype(jnp.finfo(x.dtype).dtype)
     resid = jnp.zeros((0,), s.dtype) if a.shape[0] <= a.shape[1] else resid.astype(s.dtype)
     return x, resid, rank, s
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    if not hermitian:
+        return jnp.linalg.svd(a, full_matrices, compute_uv)
+    # NumPy's: from eigh of the lower triangle, the signs (copysign: never 0,
+    # so U and Vh stay unitary for a singular matrix) moved into Vh
+    if not compute_uv:
+        return jnp.sort(jnp.abs(eigvalsh(a)), axis=-1)[..., ::-1]
+    w, u = eigh(a)
+    order = jnp.argsort(jnp.abs(w), axis=-1, descending=True, stable=True)
+    w = jnp.take_along_axis(w, order, axis=-1)
+    u = jnp.take_along_axis(u, order[..., None, :], axis=-1)
+    vh = jnp.swapaxes(u * jnp.copysign(1.0, w)[..., None, :].astype(u.dtype), -1, -2).conj()
+    return _NP_RESULTS.SVDResult(u, jnp.abs(w), vh)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    if isinstance(axis, (tuple, list)):
+        if len(axis) == 2 and normalize_axis("norm", axis[0], x.ndim) == normalize_axis(
+                "norm", axis[1], x.ndim):
+            raise ValueError(f"norm: Duplicate axes given. (axis={axis})")
+        if len(axis) not in (1, 2):
+            raise ValueError(f"norm: Improper number of dimensions to norm. (axis={axis}: "
+                             "one axis for a vector norm, two for a matrix norm)")
+    return jnp.linalg.norm(x, ord, axis, keepdims)
 
 
 def qr(a, mode="reduced"):
@@ -226,7 +269,7 @@ def matrix_power(a, n):
 _LAPACK, _NORM, _PROMOTE = "lapack", "norm", "promote"   # promote: NumPy's common dtype
 _OWN = {"eigh": eigh, "eigvalsh": eigvalsh, "cholesky": cholesky, "pinv": pinv,
         "matrix_rank": matrix_rank, "cond": cond, "lstsq": lstsq, "qr": qr,
-        "matrix_power": matrix_power}
+        "matrix_power": matrix_power, "svd": svd, "norm": norm}
 
 #        name          cast      square  min-2d  arrays  named axis
 _TABLE = [
@@ -301,47 +344,59 @@ def _to_single(result, single):
         if hasattr(v, "dtype") and onp.dtype(v.dtype) in _NARROWER else v, result)
 
 
-def _tensor_shapes(name, args, kwargs):
-    """NumPy's shape checks of ``tensorsolve``/``tensorinv``, which come before
-    its dtype checks (``LinAlgError``, NumPy's message)."""
+def _tensor_shapes(name, args):
+    """NumPy's checks of ``tensorsolve``/``tensorinv``, which come before its
+    dtype checks (NumPy's exceptions and wording)."""
     a = jnp.asarray(args[0])
     if name == "tensorinv":
-        ind = kwargs.get("ind", args[1] if len(args) > 1 else 2)
-        if ind > 0 and math.prod(a.shape[ind:]) != math.prod(a.shape[:ind]):
+        ind = args[1] if len(args) > 1 else 2
+        if ind <= 0:
+            raise ValueError(f"tensorinv: Invalid ind argument. (ind={ind!r}; it must "
+                             "be positive)")
+        if math.prod(a.shape[ind:]) != math.prod(a.shape[:ind]):
             raise LinAlgError("tensorinv: Last 2 dimensions of the array must be square "
                               f"(a.shape={a.shape}, ind={ind})")
         return
-    b = jnp.asarray(args[1]) if len(args) > 1 else jnp.asarray(kwargs["b"])
-    axes = kwargs.get("axes", args[2] if len(args) > 2 else None)
-    if axes is not None:
-        return                         # (moved axes: jax.numpy's checks)
-    n = math.prod(a.shape[b.ndim:])
-    if a.size != n * n:
+    b = jnp.asarray(args[1])
+    shape = a.shape
+    axes = args[2] if len(args) > 2 else None
+    if axes is not None:               # NumPy moves them last, then checks
+        moved = [normalize_axis(name, k, a.ndim) for k in axes]
+        shape = tuple(shape[k] for k in range(a.ndim) if k not in moved) + tuple(
+            shape[k] for k in moved)
+    n = math.prod(shape[b.ndim:])
+    if math.prod(shape) != n * n:
         raise LinAlgError("tensorsolve: Input arrays must satisfy the requirement "
                           f"prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim]) (a.shape="
-                          f"{a.shape}, b.ndim={b.ndim})")
+                          f"{a.shape}, axes={axes}, b.ndim={b.ndim})")
 
 
 def _declare(name, cast, square, min2d, narrays, named):
     base = _OWN.get(name) or getattr(jnp.linalg, name)
-    argnames = ("a", "b")
+    sig = inspect.signature(base)
+    argnames = [p for p in sig.parameters][:max(narrays, 1)]
 
     @functools.wraps(base)
     def jfn(*args, **kwargs):
+        try:     # arrays given by keyword (``tensorinv(a=a)``) as positional
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}: {e}") from None
+        args, kwargs = list(bound.args), bound.kwargs
+        for i in range(min(narrays, len(args))):      # NumPy's asarray of lists
+            if not isinstance(args[i], jax.Array):
+                args[i] = jnp.asarray(args[i])
         if cast == _PROMOTE:
             return _numpy_result(base(*numpy_promoted(args), **kwargs))
         if name in ("tensorsolve", "tensorinv"):
-            _tensor_shapes(name, args, kwargs)
-        args = list(args)
+            _tensor_shapes(name, args)
         for i in range(min(narrays, len(args))):
             a = args[i]
-            if not isinstance(a, jax.Array):
-                a = args[i] = jnp.asarray(a)
             if i in min2d:
                 _check(name, a, i in square, argnames[i])
             if cast is not None:
                 args[i] = _cast(name, a, cast == _LAPACK)
-        if name == "matrix_power" and kwargs.get("n", args[1] if len(args) > 1 else 0) < 0:
+        if name == "matrix_power" and args[1] < 0:
             args[0] = _cast(name, args[0], True)  # a negative power inverts
         if cast == _LAPACK and name not in _OWN_PRECISION:
             args[:narrays], single = _in_double(args[:narrays])
@@ -468,6 +523,21 @@ def _named_norm(w, pos):
 
 norm = _named_norm(globals()["norm"], 2)  # noqa: F821
 vector_norm = _named_norm(globals()["vector_norm"], 99)  # noqa: F821  (axis is keyword-only)
+
+
+
+def _array_result(f):
+    """``f`` whose 0-d result is NumPy's 0-d array (``tensorsolve`` reshapes its
+    solution to ``b``'s shape: an array, never a scalar)."""
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        return zero_dim_array(r) if isinstance(r, NamedArray) and not r.dims and \
+            not r.mapped else r
+    return g
+
+
+tensorsolve = _array_result(globals()["tensorsolve"])  # noqa: F821
 
 # the dot family (matmul, vecdot, tensordot) is declared by its owner, frontend/einsum
 _DOT = ("matmul", "vecdot", "tensordot")

@@ -204,7 +204,7 @@ def test_real_transforms_refuse_complex(name):
 def test_fewer_than_one_point(name, a, kw):
     with pytest.raises(ValueError):
         getattr(F, name)(a, **kw)
-    with pytest.raises(ValueError, match=rf"^{name}: invalid number of FFT data points \(0\)"):
+    with pytest.raises(ValueError, match=rf"^{name}: Invalid number of FFT data points \(0\)"):
         getattr(na.fft, name)(na.asarray(a), **kw)
 
 
@@ -216,8 +216,9 @@ def test_bad_arguments():
     x = na.ones((2, 4)).tag("t", None)
     with pytest.raises(ValueError, match=r"^fft: .*'u'.*\{'t': 2\}"):
         na.fft.fft(x, axis="u")
-    with pytest.raises(ValueError, match="^fftn: .*repeated axes"):
-        na.fft.fftn(na.ones((2, 2)), axes=(0, 0))  # NumPy transforms twice; JAX refuses
+    # a repeated axis is transformed twice, as NumPy does (JAX's fftn refuses it)
+    onp.testing.assert_allclose(onp.asarray(na.fft.fftn(na.arange(4.0), axes=(0, 0))),
+                                F.fftn(onp.arange(4.0), axes=(0, 0)))
 
 
 @pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
