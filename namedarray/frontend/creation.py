@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-import inspect
+import functools
 import math
 import operator
 
@@ -23,6 +23,7 @@ from .engines import host
 from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype
 from .engines.declare import _decl
 from .engines.generic import generic, wrap
+from .engines.loops import runtime_zero, unfused
 from .engines.results import allocating
 from .engines.select import result_type
 from .engines.views import contiguous, fortran
@@ -360,28 +361,26 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     return positional(r if wrap_to is None else r.astype(wrap_to))
 
 
-def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis):
-    """NumPy's linspace arithmetic (``arange * step + start``, the last sample
-    ``stop``), so that every sample has NumPy's bits; ``jax.numpy`` interpolates
-    and differs in the last bit, which flooring to an integer dtype makes a
-    whole unit (``linspace(-1, 5, 3, endpoint=False, dtype=int)``)."""
-    if num < 0:
-        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
+@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis, zero):
+    """NumPy's linspace arithmetic, step by step, so that every sample has
+    NumPy's bits: ``arange * (delta / div) + start`` (or, where any step of
+    the whole array underflows to 0, ``arange / div * delta``), the last
+    sample ``stop``; each division correctly rounded (XLA turns a division by
+    a constant into a multiplication by its reciprocal)."""
+    from .elementwise import exact_divide
     start, stop = jnp.asarray(start, dt), jnp.asarray(stop, dt)
     div = num - 1 if endpoint else num
     delta = stop - start
     y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
-    # a divisor selected per element stays a true division (XLA turns a
-    # division by a constant into a multiplication by its reciprocal)
-    d = jnp.where(jnp.isnan(delta), delta, jnp.asarray(div, dt))
-    step = delta / d if div > 0 else jnp.full(delta.shape, jnp.nan, dt)
     if div > 0:
-        zero = step == 0     # NumPy divides first where the step underflows to 0
-        y = jnp.where(zero, y / jnp.where(jnp.isnan(y), y, jnp.asarray(div, dt)) * delta,
-                      y * step)
+        step = exact_divide(delta, jnp.asarray(div, dt))
+        y = jnp.where(jnp.any(step == 0),
+                      exact_divide(y, jnp.asarray(div, dt)) * delta, y * step)
     else:
+        step = jnp.full(delta.shape, jnp.nan, dt)
         y = y * delta
-    y = y + start
+    y = unfused(y, zero) + start
     if endpoint and num > 1:
         y = y.at[-1].set(stop)
     y = jnp.moveaxis(y, 0, axis)
@@ -414,11 +413,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
                 f"{vals.named_shape}); pick another name")
         vals = vals.tag(axis, *[None] * (vals.ndim - 1))
         return (vals, r[1]) if retstep else vals
+    if num < 0:
+        raise ValueError(f"linspace: Number of samples, {num}, must be non-negative.")
     xs = [operand(v) for v in (start, stop)]
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
     dt = result_type(*xs, 1.0)
-    r = generic("linspace", lambda a, b: _numpy_linspace(a, b, num, endpoint, retstep, dt,
-                                                         axis), (xs[0], xs[1]), {})
+    zero = runtime_zero(xs[0].data, xs[1].data)     # (an argument of the compiled call)
+    r = generic("linspace", lambda a, b: _numpy_linspace(
+        a, b, num, endpoint, retstep, dt, axis, zero), (xs[0], xs[1]), {})
     vals, step = (r if retstep else (r, None))
     if dtype is not None and onp.dtype(dtype) != dt:
         if onp.dtype(dtype).kind in "iu":
@@ -445,24 +447,32 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
             raise ValueError("geomspace: a geometric sequence cannot include zero "
                              f"(start={start!r}, stop={stop!r})")
     if num < 0:
-        raise ValueError(f"geomspace: number of samples, {num}, must be non-negative")
-    dt = result_type(*xs, float(num))
+        raise ValueError(f"geomspace: Number of samples, {num}, must be non-negative.")
+    # NumPy's computation dtype: of the ends, float(num) and dtype (a complex
+    # dtype makes a negative sequence a spiral through the complex plane)
+    # (NumPy's zeros((), dtype): float64 for no dtype)
+    want = onp.dtype(dtype) if dtype is not None else (
+        onp.dtype(onp.float64) if config.numpy_dtypes() else None)
+    dt = result_type(*xs, float(num), *(() if want is None else (want,)))
 
-    def run(a, b):
-        a, b = a.astype(dt), b.astype(dt)
-        sign = jnp.sign(a)
-        a, b = a / sign, b / sign
-        y = _numpy_linspace(jnp.log10(a), jnp.log10(b), num, endpoint, False, dt, 0)
-        y = jnp.power(jnp.asarray(10.0, dt), y)
+    from .elementwise import UFUNCS
+    a, b = (x.astype(dt) for x in xs)
+    # NumPy's steps, each by its ufunc: ends rotated by the sign of start,
+    # a logspace between their logarithms, the ends set exactly, rotated back
+    sign = UFUNCS["sign"](a)
+    a, b = UFUNCS["true_divide"](a, sign), UFUNCS["true_divide"](b, sign)
+    y = logspace(UFUNCS["log10"](a), UFUNCS["log10"](b), num, endpoint, 10.0, dt)
+
+    def ends(y, a, b):
         if num > 0:
             y = y.at[0].set(a)
             if num > 1 and endpoint:
                 y = y.at[-1].set(b)
-        return jnp.moveaxis(y * sign, 0, axis)
-
-    r = generic("geomspace", run, (xs[0], xs[1]), {})
-    return r if dtype is None or onp.dtype(dtype) == dt else rewrap(
-        r, r.data.astype(dtype))
+        return y
+    y = UFUNCS["multiply"](generic("geomspace", ends, (y, a, b), {}), sign)
+    if axis != 0:
+        y = generic("geomspace", lambda v: jnp.moveaxis(v, 0, axis), (y,), {})
+    return y if dtype is None or onp.dtype(dtype) == dt else y.astype(dtype)
 
 
 def vander(x, N=None, increasing=False):
@@ -521,30 +531,28 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     return _fromfunction(function, shape, dtype=dtype, **kwargs)
 
 
-def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """``jnp.logspace``, and NumPy 2's array ``base``: broadcast with ``start``
-    and ``stop``, one more axis at ``axis`` for the samples."""
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``numpy.logspace`` as NumPy computes it: ``power(base, linspace(start,
+    stop))`` (the ufunc ``power``); an array ``base`` broadcasts with
+    ``start`` and ``stop``, one more axis at ``axis`` for the samples.
+
+    >>> import namedarray as np
+    >>> np.logspace(0, 3, 4)
+    array([   1.,   10.,  100., 1000.])
+    """
+    from .elementwise import UFUNCS
+    check_dtype("logspace", dtype)
     if isinstance(base, (list, tuple)):
-        base = onp.asarray(base)
-    if jnp.ndim(base) == 0:
-        return jnp.logspace(start, stop, num, endpoint, base, dtype, axis)
-    start, stop, base = (jnp.asarray(v) for v in (start, stop, base))
-    nd = max(v.ndim for v in (start, stop, base))
-    start, stop, base = (v.reshape((1,) * (nd - v.ndim) + v.shape)
-                         for v in (start, stop, base))
-    y = jnp.linspace(start, stop, num, endpoint, axis=axis)
-    r = jnp.power(jnp.expand_dims(base, axis), y)
+        base = np_asarray(base)
+    if not isinstance(base, (float, int)) and onp.ndim(base):
+        xs = [operand(v) for v in (start, stop, base)]
+        xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
+        nd = max(x.ndim for x in xs)
+        start, stop, base = (x.reshape((1,) * (nd - x.ndim) + x.shape) for x in xs)
+        base = generic("logspace", lambda v: jnp.expand_dims(v, axis), (base,), {})
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    r = UFUNCS["power"](base, y)
     return r if dtype is None else r.astype(dtype)
-
-
-_logspace.__name__ = _logspace.__qualname__ = "logspace"
-
-
-_logspace.__signature__ = inspect.signature(onp.logspace)
-
-
-# jax.numpy: no array base
-logspace = wrap(numpy_args(_logspace, "logspace"), "logspace")
 
 
 def _tri(name):
@@ -585,4 +593,4 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 
 __all__ = [n for n, v in list(globals().items())
-           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__] + ["logspace"]   # (wrap's declarations: the package's __module__)
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]   # (wrap's declarations: the package's __module__)

@@ -89,8 +89,18 @@ def _diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 _diff.__name__ = _diff.__qualname__ = "diff"
+_wdiff = wrap(_diff, "diff", named="keep")
+
+
 # jax.numpy: n=0 still adds prepend/append
-diff = wrap(_diff, "diff", named="keep")
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``numpy.diff``: order 0 gives ``a`` itself (as NumPy, whatever it is), a
+    negative order is NumPy's ``ValueError``; ``axis`` may name an axis."""
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError(f"diff: order must be non-negative but got {n!r}")
+    return _wdiff(a, n, axis, prepend, append)
 
 
 @functools.lru_cache(maxsize=None)
@@ -116,8 +126,71 @@ angle = wrap(numpy_args(_angle, "angle"), "angle")
 unwrap = _checked("unwrap", _real_only("unwrap"))
 
 
-# jax.numpy: complex x or xp accepted (NumPy: TypeError)
-interp = _checked("interp", _real_points)
+def _lerp_at(slope, x, dx, dy, dx1, dy1):
+    """NumPy's ``slope*(x - dx[j]) + dy[j]`` (each product rounded apart: no
+    fused multiply-add), from the right end where that is NaN, ``dy[j]`` where
+    both are NaN and the two values agree."""
+    r = jax.lax.optimization_barrier(slope * (x - dx)) + dy
+    r2 = jax.lax.optimization_barrier(slope * (x - dx1)) + dy1
+    r2 = jnp.where(jnp.isnan(r2) & (dy == dy1), dy, r2)
+    return jnp.where(jnp.isnan(r), r2, r)
+
+
+def _interp(x, xp, fp, left=None, right=None, period=None):
+    """NumPy's ``interp`` (``arr_interp`` in ``compiled_base.c``): float64 (or
+    complex128) data, each point's interval by NumPy's search (the last ``xp``
+    at most ``x``), an exact sample point or the last one taken as it is,
+    otherwise the slope times the offset plus the value, retried from the right
+    end where that is NaN; complex values part by part."""
+    x, xp, fp = (jnp.asarray(v) for v in (x, xp, fp))
+    (x, xp, fp), _ = _real_points(x, xp, fp)
+    cplx = fp.dtype.kind == "c"
+    fp = fp.astype(onp.complex128 if cplx else onp.float64)
+    x, xp = x.astype(onp.float64), xp.astype(onp.float64)
+    if period is not None:
+        if not isinstance(period, jax.core.Tracer) and period == 0:
+            raise ValueError("interp: period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        if xp.ndim != 1 or fp.ndim != 1:
+            raise ValueError("interp: Data points must be 1-D sequences")
+        if xp.shape[0] != fp.shape[0]:
+            raise ValueError("interp: fp and xp are not of the same length")
+        x, xp = x % period, xp % period
+        order = jnp.argsort(xp, stable=True)
+        xp, fp = xp[order], fp[order]
+        xp = jnp.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = jnp.concatenate((fp[-1:], fp, fp[0:1]))
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("interp: object too deep for desired array (xp and fp must be "
+                         "1-d)")
+    n = xp.shape[0]
+    if n == 0:
+        raise ValueError("interp: array of sample points is empty")
+    if fp.shape[0] != n:
+        raise ValueError("interp: fp and xp are not of the same length.")
+    lval = fp[0] if left is None else jnp.asarray(left, fp.dtype)
+    rval = fp[-1] if right is None else jnp.asarray(right, fp.dtype)
+    if n == 1:
+        return jnp.where(x < xp[0], lval, jnp.where(x > xp[0], rval, fp[0]))
+    j = jnp.clip(jnp.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+    dx, dx1, dy, dy1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
+    if cplx:
+        inv = exact_divide(1.0, dx1 - dx)
+        parts = [_lerp_at(jax.lax.optimization_barrier((p(dy1) - p(dy)) * inv), x, dx,
+                          p(dy), dx1, p(dy1)) for p in (jnp.real, jnp.imag)]
+        mid = jax.lax.complex(*parts)
+    else:
+        mid = _lerp_at(exact_divide(dy1 - dy, dx1 - dx), x, dx, dy, dx1, dy1)
+    r = jnp.where(x == xp[-1], fp[-1], jnp.where(dx == x, dy, mid))
+    r = jnp.where(x < xp[0], lval, jnp.where(x > xp[-1], rval, r))
+    return jnp.where(jnp.isnan(x), x.astype(r.dtype), r)
+
+
+_interp.__name__ = _interp.__qualname__ = "interp"
+# jax.numpy: complex x or xp accepted (NumPy: TypeError), other non-finite
+# results (no retry from the right end), a fused multiply-add
+interp = wrap(numpy_args(_interp, "interp"), "interp")
 _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convolve")
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
@@ -168,8 +241,50 @@ _piecewise = wrap(jnp.piecewise, "piecewise")
 def piecewise(x, condlist, funclist, *args, **kw):
     """``numpy.piecewise``; a Python int value the data's integer dtype cannot
     hold raises ``OverflowError`` as in NumPy."""
-    check_py_ints("piecewise", asarray(x).dtype, list(funclist))
-    return _piecewise(x, condlist, funclist, *args, **kw)
+    x = asarray(x)
+    check_py_ints("piecewise", x.dtype, list(funclist))
+    # NumPy's reading of condlist: one condition (a scalar, or a sequence
+    # of scalars for an array x) is a list of one; then a bool array
+    scalar = onp.ndim(condlist) == 0
+    first = None if scalar or not len(condlist) else condlist[0]
+    if scalar or (x.ndim != 0 and not (
+            isinstance(first, list) or (isinstance(first, (NamedArray, onp.ndarray))
+                                        and onp.ndim(first) != 0))):
+        condlist = [condlist]
+    cond = asarray(condlist).astype(bool)
+    n, n2 = (cond.shape[0] if cond.ndim else 1), len(funclist)
+    if n != n2 and n != n2 - 1:
+        raise ValueError(f"piecewise: with {n} condition(s), either {n} or {n + 1} "
+                         "functions are expected")
+    if x.ndim == 0 and cond.ndim == 1:     # conditions on a 0-d x: one element each
+        cond = cond.reshape((n,))
+    # (a function may give a Python number, as NumPy's assignment takes it)
+    funcs = [functools.partial(_as_array, f) if callable(f) else f for f in funclist]
+    return _piecewise(x, list(cond) if cond.ndim > x.ndim else cond, funcs, *args, **kw)
+
+
+def _as_array(f, *args, **kw):
+    r = f(*args, **kw)
+    return r.data if isinstance(r, NamedArray) else jnp.asarray(r)
+
+
+_select = _decl("select")
+
+
+# jax.numpy: integer conditions accepted (NumPy: TypeError)
+def select(condlist, choicelist, default=0):
+    """``numpy.select``; every condition must be a boolean array, as in NumPy."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("select: list of cases must be same length as list of "
+                         "conditions")
+    if len(condlist) == 0:
+        raise ValueError("select: select with an empty condition list is not possible")
+    for i, c in enumerate(condlist):
+        dt = getattr(c, "dtype", None)
+        if (onp.asarray(c).dtype if dt is None else onp.dtype(dt)) != onp.bool_:
+            raise TypeError(f"select: invalid entry {i} in condlist: should be boolean "
+                            "ndarray")
+    return _select(condlist, choicelist, default)
 
 
 class _HostUfunc:
@@ -304,7 +419,7 @@ def i0(x):
     data in float64."""
     v = asarray(x)
     if v.dtype.kind == "c":
-        raise TypeError("i0: not supported for complex values")
+        raise TypeError("i0: i0 not supported for complex values")
     return _ji0(v.astype(onp.float64) if v.dtype.kind in "biu" else v)
 
 
@@ -413,7 +528,7 @@ def _gradient(f, *varargs, axis=None, edge_order=1):
 
 
 # jax.numpy: no edge_order=2, bool data not refused, other integer dtypes
-gradient = wrap(_gradient, "gradient", named="keep")
+gradient = wrap(numpy_args(_gradient, "gradient"), "gradient", named="keep")
 
 
 gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
@@ -438,5 +553,5 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return x
 
 
-__all__ = ["nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
+__all__ = ["select", "nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
            "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]

@@ -21,6 +21,7 @@ array([0.125 , 0.1875])
 from __future__ import annotations
 
 import operator
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -29,7 +30,6 @@ import numpy as onp
 from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import exact_divide
-from .engines.args import numpy_args
 from .engines.declare import _checked, _decl, _host
 from .engines.generic import wrap
 
@@ -404,6 +404,21 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     if minlength is not None and not isinstance(minlength, (NamedArray, jax.Array)) and \
             operator.index(minlength) < 0:
         raise ValueError(f"bincount: 'minlength' must not be negative (got {minlength})")
+    if isinstance(x, (list, tuple)):
+        # NumPy reads a sequence as intp (non-integer values truncated, with
+        # its DeprecationWarning); an array must cast to intp safely
+        h = onp.asarray(x)
+        if h.dtype.kind not in "biu" and h.size:
+            warnings.warn("bincount: Non-integer input passed to bincount. In a future "
+                          "version of NumPy, this will be an error. (Deprecated NumPy "
+                          "2.1)", DeprecationWarning, stacklevel=2)
+        x = h.astype(onp.intp) if h.dtype.kind not in "iu" else h
+    dt = onp.dtype(getattr(x, "dtype", None) or onp.asarray(x).dtype)
+    if dt.kind not in "biu":
+        raise TypeError(f"bincount: Cannot cast array data from {dt!r} to "
+                        f"{onp.dtype(onp.intp)!r} according to the rule 'safe'")
+    if dt == bool:
+        x = asarray(x).astype(onp.intp)
     h = _host(x)
     if h is not None and h.size and h.min() < 0:
         raise ValueError("bincount: 'list' argument must have no negative elements")
@@ -419,37 +434,110 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     return _bincount(x, weights, minlength, **kw)
 
 
-def _float64_data(a):
-    """Bool or integer data, or no real data, as float64 (NumPy computes
-    these edges in float64)."""
-    x = asarray(a)
-    return x.astype(onp.float64) if x.dtype.kind in "biu" or (
-        x.size == 0 and x.dtype.kind == "f") else x
+def _dd_edges(fn, col, b, rng, i):
+    """NumPy's edges along one dimension of ``histogramdd``: ``b`` equal bins
+    over the range (``linspace`` of the outer edges), or the given edges."""
+    if onp.ndim(_value(b)) == 0:
+        if _concrete(_value(b)) and b < 1:
+            raise ValueError(f"{fn}: `bins[{i}]` must be positive, when an integer")
+        first, last, pf, pl = _outer_edges(fn, col, rng)
+        try:
+            n = operator.index(_value(b))
+        except TypeError:
+            raise TypeError(f"{fn}: `bins[{i}]` must be an integer, when a scalar") from None
+        return _linspace(first, last, pf, pl, n + 1, onp.result_type(pf, pl, 0.0))
+    if onp.ndim(_value(b)) != 1:
+        raise ValueError(f"{fn}: `bins[{i}]` must be a scalar or 1d array")
+    e = jnp.asarray(_value(b))
+    if _concrete(e) and bool(jnp.any(e[:-1] > e[1:])):
+        raise ValueError(f"{fn}: `bins[{i}]` must be monotonically increasing, when an "
+                         "array")
+    return e
 
 
-def _float_counts(name):
-    jfn = wrap(numpy_args(getattr(jnp, name), name), name)
+def _histogramdd(sample, bins=10, range=None, density=None, weights=None,
+                 fn="histogramdd"):
+    """NumPy's ``histogramdd`` (``numpy/lib/_histograms_impl.py``) on jax data
+    ``sample`` of shape (N, D): each value's bin by ``searchsorted`` of the
+    edges (the last edge inclusive), counted into float64 (weights summed in
+    float64), outliers dropped, densities divided by each dimension's widths
+    in turn, then by the total."""
+    D = sample.shape[1]
+    if weights is not None:
+        weights = jnp.asarray(weights)
+    if isinstance(bins, (list, tuple)) or onp.ndim(_value(bins)) > 0:
+        if len(bins) != D:
+            raise ValueError(f"{fn}: The dimension of bins must be equal to the "
+                             "dimension of the sample x.")
+    else:
+        bins = D * [bins]
+    if range is None:
+        range = (None,) * D
+    elif len(range) != D:
+        raise ValueError(f"{fn}: range argument must have one entry per dimension")
+    edges = [_dd_edges(fn, sample[:, i], bins[i], range[i], i) for i in builtins_range(D)]
+    nbin = tuple(e.shape[0] + 1 for e in edges)    # (an outlier bin at each end)
+    flat = jnp.zeros((), onp.intp)
+    for i, e in enumerate(edges):
+        col = sample[:, i]
+        k = jnp.searchsorted(e, col, side="right").astype(onp.intp)
+        k = k - (col == e[-1]).astype(onp.intp)      # the last edge is inclusive
+        flat = flat * nbin[i] + k
+    total = 1
+    for n in nbin:
+        total *= n
+    if weights is None:
+        hist = jnp.zeros(total, onp.intp).at[flat].add(1).astype(onp.float64)
+    else:
+        hist = jnp.zeros(total, onp.float64).at[flat].add(weights.astype(onp.float64))
+    hist = hist.reshape(nbin)[(slice(1, -1),) * D]
+    if density:
+        tot = hist.sum()
+        for i, e in enumerate(edges):
+            shape = [1] * D
+            shape[i] = nbin[i] - 2
+            hist = exact_divide(hist, jnp.diff(e).reshape(shape))
+        hist = exact_divide(hist, tot)
+    return hist, edges
 
-    def f(*args, **kwargs):
-        args = [_float64_data(a) for a in args[:2 if name == "histogram2d" else 1]] + list(
-            args[2 if name == "histogram2d" else 1:])
-        n = args[0].shape[0] if args[0].ndim else 1
-        bins = kwargs.get("bins", args[2 if name == "histogram2d" else 1] if len(args) > (
-            2 if name == "histogram2d" else 1) else 10)
-        if n == 0 and kwargs.get("range") is None and not isinstance(bins, (list, tuple)) \
-                and onp.ndim(bins) == 0:     # NumPy's edges of no data span [0, 1]
-            d = 2 if name == "histogram2d" else (args[0].shape[1] if args[0].ndim > 1 else 1)
-            kwargs = {**kwargs, "range": [(0.0, 1.0)] * d}
-        hist, *edges = jfn(*args, **kwargs)
-        return (hist.astype(onp.float64), *edges)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: counts (and densities) are float64, and edges "
-                 "computed from integer data (or none) float64, as in NumPy.")
-    return f
+
+builtins_range = range
+_hdd = wrap(_histogramdd, "histogramdd")
 
 
-# jax.numpy: counts, and edges of integer data, not float64
-histogram2d, histogramdd = _float_counts("histogram2d"), _float_counts("histogramdd")
+def _sample_dd(sample):
+    """``sample`` as NumPy reads it: an (N, D) array, or else a sequence of D
+    coordinate arrays (``atleast_2d(sample).T``)."""
+    x = sample if isinstance(sample, NamedArray) else asarray(sample)
+    if isinstance(sample, (list, tuple)) or x.ndim != 2:
+        x = x.reshape((1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x
+        x = x.T
+    return x
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """``numpy.histogramdd`` as NumPy computes it: counts float64; edges of
+    ``bins`` equal bins by NumPy's ``linspace`` in its dtype, given edges kept
+    as they are (their dtype too)."""
+    w = None if weights is None else asarray(weights)
+    hist, edges = _hdd(_sample_dd(sample), bins, range, density, w)
+    return hist, list(edges)
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """``numpy.histogram2d``: ``histogramdd`` of ``[x, y]`` (one array of
+    ``bins`` is the edges of both dimensions)."""
+    x, y = asarray(x), asarray(y)
+    if len(x) != len(y):
+        raise ValueError("histogram2d: x and y must have the same length.")
+    try:
+        N = len(bins)
+    except TypeError:
+        N = 1
+    if N != 1 and N != 2:
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
 
 
 __all__ = ["histogram", "histogram_bin_edges", "bincount", "digitize", "histogram2d",

@@ -30,7 +30,8 @@ from ..core.array import NamedArray, new, normalize_axis, operand
 from .elementwise import UFUNCS, _barrier_div, exact_divide
 from .engines.args import np_asarray, numpy_args
 from .engines.generic import wrap
-from .engines.reduction import REDUCE_OF_UFUNC, numpy_dtype, reduction, whole_axes
+from .engines.reduction import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
+                                whole_axes)
 
 
 def _logsumexp_coll(x, names):
@@ -429,10 +430,21 @@ def _sorted_median(a, axis, keepdims, skip_nan):
                 f"{'nanmedian' if skip_nan else 'median'}: axis {ax} is out of bounds for "
                 f"array of dimension {a.ndim}")
     axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
+    if len(set(axes)) < len(axes):
+        raise ValueError(f"{'nanmedian' if skip_nan else 'median'}: repeated axis")
     r, k = _median_of(a, axes, keepdims, skip_nan)
-    if skip_nan and not isinstance(k, jax.core.Tracer) and bool(jnp.any(k == 0)):
-        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    if skip_nan and not isinstance(k, jax.core.Tracer):
+        warn_all_nan(k == 0)
     return r
+
+
+def warn_all_nan(empty, stacklevel=5):
+    """NumPy's "All-NaN slice encountered" RuntimeWarning of the nan order
+    statistics (nanmedian, nanquantile, nanpercentile): one per slice of NaNs
+    only (``empty``: true at each such slice; NumPy takes the slices one by
+    one, a whole-array reduction is one slice)."""
+    for _ in range(int(_onp.sum(_onp.asarray(empty)))):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=stacklevel)
 
 
 @functools.partial(jax.jit, static_argnums=(1, 2, 3))
@@ -639,8 +651,29 @@ def _exact_as(name):
         if want is not None and _onp.dtype(want).kind not in "fc":
             raise TypeError(f"{name}: If a is inexact, then dtype must be inexact "
                             f"(got dtype={_onp.dtype(want)} for {_onp.dtype(dt)} data)")
-        return nan_f(a, *args, **kw)
+        r = nan_f(a, *args, **kw)
+        if name != "nanmean" and not isinstance(getattr(r, "data", r), jax.core.Tracer) \
+                and bool(jnp.isnan(getattr(r, "data", r)).any()):
+            _warn_dof(name, a, args, kw)
+        return r
     return g
+
+
+_NANVAR = inspect.signature(_onp.nanvar)
+
+
+def _warn_dof(name, a, args, kw):
+    """NumPy's "Degrees of freedom <= 0 for slice." RuntimeWarning of nanvar
+    and nanstd (once, where the values that are not NaN of some slice number
+    ``ddof`` or fewer)."""
+    b = _NANVAR.bind(a, *args, **kw).arguments
+    ddof = b.get("correction") if b.get("correction") is not None else b.get("ddof", 0)
+    ok = UFUNCS["logical_not"](UFUNCS["isnan"](a))
+    if b.get("where") is not None:
+        ok = UFUNCS["logical_and"](ok, b["where"])
+    n = REDUCTIONS["sum"](ok, b.get("axis"))
+    if bool(jnp.any(jnp.asarray(n.data) <= ddof)):
+        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
 
 
 for _n in ("nanmean", "nanstd", "nanvar"):
@@ -693,6 +726,7 @@ def _numpy_typed(name):
     jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
 
     def f(a, axis=None, dtype=None, **kw):
+        axis = index_axis(axis)
         if not hasattr(a, "dtype"):        # a Python scalar or list: NumPy's asarray
             a = jnp.asarray(_onp.asarray(a))
         if dtype is None and config.numpy_dtypes():

@@ -20,12 +20,14 @@ import numpy as _onp
 from ..core import config
 from ..core.array import NamedArray, normalize_axis, operand, positional, zero_dim_array
 from .elementwise import UFUNCS
-from .engines.args import np_asarray
+from .elementwise import exact_divide
+from .engines.args import check_dtype, np_asarray
+from .engines.generic import wrap
 from .engines.out import store_out
 from .engines.reduction import reduction, whole_axes
 from .engines.select import result_type
 from .joining import stack
-from .reductions import REDUCTIONS, _zero_d_axis
+from .reductions import REDUCTIONS, _zero_d_axis, warn_all_nan
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,7 +117,7 @@ def _quantile_sorted(s, n, q, method, weak, weights):
 
     if weights is not None:
         cdf = jnp.cumsum(weights, axis=0, dtype=jnp.float64)
-        cdf = cdf / cdf[-1]
+        cdf = exact_divide(cdf, cdf[-1])    # (correctly rounded: cdf == q is exact)
         if q.dtype.kind == "f":
             cdf = cdf.astype(q.dtype)
         cdf = jnp.where(cdf == 0, -1, cdf)
@@ -208,7 +210,7 @@ def _quantile(name):
                 raise IndexError(f"{name}: index -1 is out of bounds for axis 0 with "
                                  "size 0")
         if top == 100:      # NumPy's q / 100 (on the host where q is known)
-            qj = jnp.true_divide(qq, 100) if qh is None else _onp.true_divide(qh, 100)
+            qj = exact_divide(qq, 100) if qh is None else _onp.true_divide(qh, 100)
         qj = jnp.asarray(qq if qh is None else qh if top == 1 else qj)
         w = None
         if weights is not None:
@@ -235,6 +237,11 @@ def _quantile(name):
                 res = stack(parts).reshape(qj.shape + parts[0].shape)
             else:
                 res = reduction(run, name)(x, axis, keepdims=keepdims)
+        if nan and x.dtype.kind == "f" and not isinstance(res.data, jax.core.Tracer) and \
+                bool(jnp.isnan(res.data).any()):
+            # (the data's slices of NaNs only: on the host where it is positional)
+            warn_all_nan(_onp.isnan(_onp.asarray(x.data)).all(axis=axis) if not x.names
+                         else REDUCTIONS["all"](UFUNCS["isnan"](x), axis).data, 3)
         if want is not None and res.dtype != want:
             res = res.astype(want)
         if w is not None and res.ndim == 0:
@@ -351,4 +358,141 @@ def _same_sizes(fn, a, weights):
                     f"{weights.named_shape})")
 
 
-__all__ = ["average", "quantile", "percentile", "nanquantile", "nanpercentile"]
+def _known(v):
+    """``v``'s values on the host, or None under a transformation."""
+    return None if isinstance(v, jax.core.Tracer) else _onp.asarray(v)
+
+
+def _cov_weights(fn, kind, w, n):
+    """NumPy's checks of ``fweights``/``aweights`` (read as float64)."""
+    w = jnp.asarray(w, _onp.float64)
+    h = _known(w)
+    if kind == "fweights" and h is not None and not (h == _onp.around(h)).all():
+        raise TypeError(f"{fn}: fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"{fn}: cannot handle multidimensional {kind}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"{fn}: incompatible numbers of samples and {kind}")
+    if h is not None and (h < 0).any():
+        raise ValueError(f"{fn}: {kind} cannot be negative")
+    return w
+
+
+def _cov_data(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+              aweights=None, dtype=None, fn="cov"):
+    """NumPy's ``cov`` step by step (``numpy/lib/_function_base_impl.py``): the
+    data in ``result_type(m, y, float64)`` (or ``dtype``), the weighted mean
+    subtracted, ``X @ (X * w).T.conj()`` times ``1 / fact``."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError(f"{fn}: ddof must be integer")
+    m = jnp.asarray(m)
+    if m.ndim > 2:
+        raise ValueError(f"{fn}: m has more than 2 dimensions")
+    if y is not None:
+        y = jnp.asarray(y)
+        if y.ndim > 2:
+            raise ValueError(f"{fn}: y has more than 2 dimensions")
+    if dtype is None:
+        dtype = _onp.result_type(m.dtype, *(() if y is None else (y.dtype,)), _onp.float64)
+    dtype = _onp.dtype(dtype)
+    if dtype.kind != "c" and builtins.any(v is not None and v.dtype.kind == "c"
+                                          for v in (m, y)):
+        warnings.warn(f"{fn}: Casting complex values to real discards the imaginary part",
+                      _onp.exceptions.ComplexWarning, stacklevel=4)
+        m, y = m.real, None if y is None else y.real
+    X = jnp.atleast_2d(m).astype(dtype)
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return jnp.zeros((0, 0), _onp.float64)
+    if y is not None:
+        y = jnp.atleast_2d(y).astype(dtype)
+        if not rowvar and y.shape[0] != 1:
+            y = y.T
+        X = jnp.concatenate((X, y), axis=0)
+    if ddof is None:
+        ddof = 1 if bias == 0 else 0
+    n = X.shape[1]
+    w = None
+    if fweights is not None:
+        w = _cov_weights(fn, "fweights", fweights, n)
+    if aweights is not None:
+        aweights = _cov_weights(fn, "aweights", aweights, n)
+        w = aweights if w is None else w * aweights
+    if w is None:       # NumPy's mean (half precision summed in float32)
+        comp = _onp.float32 if dtype == _onp.float16 else None
+        avg = exact_divide(jnp.sum(X, axis=1, dtype=comp),
+                           jnp.asarray(n, X.real.dtype if comp is None else comp))
+        avg = avg.astype(dtype)
+        fact = jnp.asarray(float(n - ddof))
+    else:               # NumPy's average(X, axis=1, weights=w, returned=True)
+        rt = _onp.result_type(dtype, w.dtype)
+        w_sum = jnp.sum(w.astype(rt))
+        avg = exact_divide(jnp.sum(X.astype(rt) * w.astype(rt), axis=1), w_sum)
+        w_sum = w_sum.real if rt.kind == "c" else w_sum
+        fact = w_sum if ddof == 0 else w_sum - ddof if aweights is None else \
+            w_sum - ddof * exact_divide(jnp.sum(w * aweights), w_sum)
+    h = _known(fact)
+    if h is not None and h <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
+    fact = jnp.where(fact <= 0, 0.0, fact)
+    X = (X - avg[:, None].astype(X.dtype)).astype(X.dtype)      # (NumPy's X -= avg)
+    X_T = X.T if w is None else (X * w).T
+    c = jnp.matmul(X, X_T.conj(), precision=jax.lax.Precision.HIGHEST)
+    with _onp.errstate(divide="ignore"):
+        scale = exact_divide(jnp.asarray(1.0), fact.astype(_onp.float64))
+    c = (c * scale.astype(_onp.result_type(c.dtype, _onp.float64))).astype(c.dtype)
+    return jnp.squeeze(c)
+
+
+def _corrcoef_data(x, y=None, rowvar=True, dtype=None):
+    """NumPy's ``corrcoef``: ``cov`` over the outer product of the standard
+    deviations, the real and imaginary parts clipped to [-1, 1]."""
+    c = _cov_data(x, y, rowvar, dtype=dtype, fn="corrcoef")
+    if c.ndim == 0:     # a scalar covariance: nan where it is nan, inf or 0
+        return exact_divide(c, c)
+    if c.ndim != 2:
+        raise ValueError("corrcoef: Input must be 1- or 2-d.")
+    stddev = jnp.sqrt(jnp.diagonal(c).real)
+    c = exact_divide(c, stddev[:, None].astype(c.dtype))
+    c = exact_divide(c, stddev[None, :].astype(c.dtype))
+    if c.dtype.kind == "c":
+        return jax.lax.complex(jnp.clip(c.real, -1, 1), jnp.clip(c.imag, -1, 1))
+    return jnp.clip(c, -1, 1)
+
+
+def _data_args(values):
+    """List and tuple arguments as NumPy's arrays."""
+    return [np_asarray(v) if isinstance(v, (list, tuple)) else v for v in values]
+
+
+_cov = wrap(_cov_data, "cov")
+_corrcoef = wrap(_corrcoef_data, "corrcoef")
+
+
+# jax.numpy: fweights must have an integer dtype, dtype= and weights cast with
+# the data, other rounding (its own mean and normalization)
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """``numpy.cov`` computed as NumPy computes it (its dtypes, weights checks,
+    warning and ``1 / fact`` scaling); named axes are mapped over.
+
+    >>> import namedarray as np
+    >>> np.cov([[0, 1, 2], [2, 1, 0]], fweights=[1.0, 4.0, 1.0])
+    array([[ 0.4, -0.4],
+           [-0.4,  0.4]])
+    """
+    check_dtype("cov", dtype)
+    m, y, fweights, aweights = _data_args((m, y, fweights, aweights))
+    return _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """``numpy.corrcoef`` computed as NumPy computes it (from ``cov``)."""
+    check_dtype("corrcoef", dtype)
+    x, y = _data_args((x, y))
+    return _corrcoef(x, y, rowvar, dtype)
+
+
+__all__ = ["average", "quantile", "percentile", "nanquantile", "nanpercentile", "cov",
+           "corrcoef"]

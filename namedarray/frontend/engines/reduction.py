@@ -66,6 +66,20 @@ def whole_axes(jfn):
     return f
 
 
+def index_axis(axis):
+    """``axis`` as NumPy reads it: an integer of any kind (a NumPy integer, a
+    0-d integer array) by ``operator.index``; names, tuples and lists item by
+    item; anything else as it is (for the caller's error)."""
+    if axis is None or type(axis) in (int, str, bool):
+        return axis
+    if isinstance(axis, (tuple, list)):
+        return type(axis)(index_axis(v) for v in axis)
+    try:
+        return operator.index(axis)
+    except TypeError:
+        return axis
+
+
 def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True,
               local=None):
     """Declare a NumPy reduction over NamedArrays.
@@ -93,6 +107,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
 
     @functools.wraps(jfn)
     def f(a, axis=None, *args, out=None, **kwargs):
+        if axis is not None and type(axis) not in (int, str, tuple):
+            axis = index_axis(axis)
         # fast path: a plain call over a positional axis, or over one physical name
         # (not where NumPy's error state asks for a check: engines/fperr.py)
         if type(a) in (NamedArray, View) and not args and not kwargs and out is None and (
