@@ -14,6 +14,8 @@ import numpy as onp
 from ..core.array import NamedArray, normalize_axis, positional
 from .creation import asarray, linspace
 from .engines.declare import _decl
+from .engines.generic import generic
+from .engines.views import fortran
 
 
 _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
@@ -23,10 +25,19 @@ _PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "m
 _pad = _decl("pad")
 
 
-# jax.numpy: other errors for unknown modes and empty axes; integer ramps differ
+# jax.numpy: other errors for unknown modes and empty axes; integer ramps differ;
+# only some shapes of the per-axis arguments; no stat_length of 0
 def pad(array, pad_width, mode="constant", **kwargs):
-    """``numpy.pad``; an unknown ``mode`` raises ``ValueError`` as in NumPy."""
-    if isinstance(mode, str) and mode not in _PAD_MODES:
+    """``numpy.pad``; an unknown ``mode`` raises ``ValueError`` as in NumPy.  The
+    result keeps a Fortran-ordered array's memory order, as NumPy's does."""
+    x = asarray(array)
+    res = _padded(x, pad_width, mode, **kwargs)
+    f = x.flags if x.ndim > 1 and not x.names else None
+    return fortran(res) if f is not None and f.f_contiguous and not f.c_contiguous else res
+
+
+def _padded(array, pad_width, mode, **kwargs):
+    if not callable(mode) and not (isinstance(mode, str) and mode in _PAD_MODES):
         raise ValueError(f"pad: mode '{mode}' is not supported")
     x = asarray(array)
     if isinstance(pad_width, dict):
@@ -35,23 +46,84 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return _pad_by_function(x, pad_width, mode, kwargs)
     if not isinstance(pad_width, NamedArray) and onp.asarray(pad_width).dtype.kind not in "iu":
         raise TypeError(f"pad: `pad_width` must be of integral type (got {pad_width!r})")
+    pad_width = _as_pairs("pad_width", pad_width, x.ndim, as_index=True)
+    for key in ("constant_values", "end_values", "stat_length"):
+        if key in kwargs:
+            kwargs[key] = _as_pairs(key, kwargs[key], x.ndim, as_index=key == "stat_length")
     if x.size == 0 and mode not in ("constant", "empty"):
-        try:
-            widths = onp.broadcast_to(onp.asarray(pad_width), (x.ndim, 2))
-        except ValueError:
-            widths = None      # jax.numpy's error for a pad_width of the wrong shape
-        for ax in range(x.ndim if widths is not None else 0):
-            if x.shape[ax] == 0 and widths[ax].any():
+        for ax in range(x.ndim if isinstance(pad_width, tuple) else 0):
+            if x.shape[ax] == 0 and any(pad_width[ax]):
                 raise ValueError(f"pad: can't extend empty axis {ax} using modes other "
                                  f"than 'constant' or 'empty' (mode={mode!r})")
-        if widths is not None:     # only non-empty axes grow: the result is empty
+        if isinstance(pad_width, tuple):   # only non-empty axes grow: the result is empty
             return _pad(x, pad_width, "constant")
+    if mode in ("mean", "median") and isinstance(kwargs.get("stat_length"), tuple) and \
+            any(0 in p for p in kwargs["stat_length"]):
+        return _no_stat_pad(x, pad_width, mode, kwargs["stat_length"])
     if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
             set(kwargs) <= {"end_values"}:
         return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
     if mode in ("mean", "median") and x.dtype.kind in "iu" and not x.names:
         return _int_stat_pad(x, pad_width, mode, kwargs)
     return _pad(x, pad_width, mode, **kwargs)
+
+
+def _as_pairs(arg, v, ndim, as_index=False):
+    """NumPy's reading of a per-axis argument of ``pad`` (``pad_width``,
+    ``stat_length``, ``constant_values``, ``end_values``): one value, one
+    ``(before, after)`` pair, or anything that broadcasts to ``(ndim, 2)``
+    (``[[1], [2]]`` is one value per axis); ``as_index``: rounded to ints, not
+    negative.  A tuple of ``ndim`` pairs (NumPy's values; a 0-d array's: an
+    empty ``(0, 2)`` array), or ``v`` itself where it is traced (``jax.numpy``
+    reads it, or says it cannot)."""
+    if v is None:
+        return v
+    d = v.data if isinstance(v, NamedArray) else v
+    if isinstance(d, jax.core.Tracer) or any(isinstance(i, jax.core.Tracer) for i in (
+            d if isinstance(d, (list, tuple)) else ())):
+        return v
+    a = onp.asarray(d)
+    if as_index:
+        a = onp.round(a).astype(onp.intp, copy=False)
+        if a.size and a.min() < 0:
+            raise ValueError(f"pad: index can't contain negative values ({arg}={v!r})")
+    if a.ndim < 3 and a.size == 1:
+        a = a.reshape(1)
+    elif a.ndim < 3 and a.size == 2 and a.shape != (2, 1):
+        a = a.reshape(2)
+    try:
+        pairs = onp.broadcast_to(a, (ndim, 2))
+    except ValueError as e:
+        raise ValueError(f"pad: {arg}={v!r} must broadcast to shape ({ndim}, 2): "
+                         f"{e}") from None
+    if not ndim:
+        return pairs          # (0, 2): no axis
+    # (indices as Python ints; values as NumPy's scalars: a uint64 beyond int64 stays one)
+    return tuple((p[0], p[1]) for p in (pairs.tolist() if as_index else pairs))
+
+
+def _no_stat_pad(x, pad_width, mode, stat_length):
+    """``mean``/``median`` padding where a ``stat_length`` is 0: that side's
+    statistic is of no values, NaN, as in NumPy (axis by axis, as NumPy pads:
+    a later axis's statistic reads the earlier axes' padding)."""
+    if x.dtype.kind not in "fc":
+        raise ValueError(f"pad: stat_length of 0 yields no value for padding: the {mode} "
+                         f"of no values is NaN, which {x.dtype} data cannot hold")
+
+    def run(d):
+        for ax in range(d.ndim):
+            widths = ((0, 0),) * ax + (pad_width[ax],) + ((0, 0),) * (d.ndim - ax - 1)
+            lengths = ((1, 1),) * ax + (tuple(max(n, 1) for n in stat_length[ax]),) + (
+                (1, 1),) * (d.ndim - ax - 1)
+            d = jnp.pad(d, widths, mode, stat_length=lengths)
+            n = d.shape[ax]
+            before, after = pad_width[ax]
+            pos = jnp.arange(n).reshape((n,) + (1,) * (d.ndim - ax - 1))
+            empty = ((pos < before) & (stat_length[ax][0] == 0)) | (
+                (pos >= n - after) & (stat_length[ax][1] == 0))
+            d = jnp.where(empty, jnp.asarray(onp.nan, d.dtype), d)
+        return d
+    return generic("pad", run, (x,), {})
 
 
 def _int_stat_pad(x, pad_width, mode, kwargs):

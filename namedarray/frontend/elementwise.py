@@ -18,7 +18,6 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import align_plan, operand
-from .engines.out import store_out
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
 from .engines.loops import complex_quotient, runtime_zero, special
@@ -264,10 +263,11 @@ UFUNCS = _ufuncs()
 globals().update(UFUNCS)
 
 
-def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
+def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None, **kwargs):
     """``numpy.clip``: ``minimum(maximum(a, min), max)`` with NumPy dtypes; the
     bounds are ``min``/``max`` (the Array API's names, positional or keyword)
-    or NumPy's ``a_min``/``a_max`` keywords.
+    or NumPy's ``a_min``/``a_max`` keywords; ``kwargs`` are the ufunc keywords
+    (``casting``, ``dtype``, ``where``, ...), as NumPy's clip ufunc takes them.
 
     >>> import namedarray as np
     >>> np.clip(np.arange(5), 1, 3)
@@ -291,11 +291,19 @@ def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None):
         lo = None if type(lo) is int and lo < info.min else lo
         hi = None if type(hi) is int and hi > info.max else hi
     align_plan("clip", [r, lo, hi])    # a name's sizes checked as the user's arguments
-    if lo is not None:
-        r = UFUNCS["maximum"](r, lo)
-    if hi is not None:
-        r = UFUNCS["minimum"](r, hi)
-    return store_out("clip", out, r)
+    steps = [(UFUNCS[f], v) for f, v in (("maximum", lo), ("minimum", hi)) if v is not None]
+    inner = {k: v for k, v in kwargs.items() if k in ("dtype", "casting")}
+    try:
+        if not steps:
+            return UFUNCS["positive"](r, out=out, **kwargs)
+        for f, v in steps[:-1]:
+            r = f(r, v, **inner)
+        f, v = steps[-1]
+        return f(r, v, out=out, **kwargs)
+    except (TypeError, ValueError) as e:       # the error is clip's
+        msg = str(e).split(": ", 1)
+        raise type(e)("clip: " + msg[-1 if msg[0] in ("maximum", "minimum", "positive")
+                                     else 0]) from None
 
 
 def fix(x, out=None):

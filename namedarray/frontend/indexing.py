@@ -25,9 +25,10 @@ from ..placement import implied
 from .engines import selection
 from .engines.args import numpy_args
 from .engines.generic import index_names, wrap
+from .engines.out import store_out
 from .engines.masks import _device_mask, _plain, compact, size_error, traced
 from .engines.selection import Selection, lazy, padded
-from .engines.index_rules import check_index, scalar_bools, wide_index
+from .engines.index_rules import check_index, numpy_index, scalar_bools, wide_index
 
 
 def _data_index(idx):
@@ -64,6 +65,7 @@ def _full(idx, k):
 
 
 def getitem(x: NamedArray, idx):
+    idx = numpy_index(idx)
     dk = dict_key(idx)
     if dk is not None:
         return named_getitem(x, idx, *dk)
@@ -150,6 +152,7 @@ def setitem(x: NamedArray, idx, value):
 
 
 def _setitem(x: NamedArray, idx, value):
+    idx = numpy_index(idx)
     value = _from_strings(x.dtype, value)
     dk = dict_key(idx)
     if dk is not None:
@@ -181,8 +184,10 @@ def _setitem(x: NamedArray, idx, value):
             try:
                 data = _scatter(x.data, idx, v)
             except ValueError:
+                sh = lambda t: str(tuple(t)).replace(" ", "")  # noqa: E731  (NumPy's)
                 raise ValueError(f"__setitem__: could not broadcast input array from shape "
-                                 f"{value.data.shape} into shape {x.data[idx].shape}") from None
+                                 f"{sh(value.data.shape)} into shape "
+                                 f"{sh(x.data[idx].shape)}") from None
         x.data = data
         return
     region = _take(x, idx)
@@ -766,4 +771,24 @@ def flatnonzero(a):
     return padded(onp.flatnonzero(_host("flatnonzero", a)))[0]
 
 
-__all__ = ["compress", "extract", "argwhere", "flatnonzero"]
+_choose = wrap(numpy_args(jnp.choose, "choose"), "choose")
+
+
+# jax.numpy: out= is cast as NumPy's ufuncs cast (NumPy's choose casts into it)
+def choose(a, choices, out=None, mode="raise"):
+    """``numpy.choose``; the result is cast into ``out=`` whatever its dtype,
+    as NumPy's ``choose`` writes it (an unsafe cast).
+
+    >>> import namedarray as np
+    >>> o = np.zeros(3, dtype=np.int32)
+    >>> np.choose(np.asarray([0, 1, 0]), (np.zeros(3), np.full(3, 2.5)), out=o)
+    array([0, 2, 0], dtype=int32)
+    """
+    res = _choose(a, choices, mode=mode)
+    if out is not None and hasattr(out, "dtype") and isinstance(res, NamedArray) and \
+            res.dtype != out.dtype:
+        res = rewrap(res, res.data.astype(out.dtype))
+    return store_out("choose", out, res)
+
+
+__all__ = ["compress", "extract", "argwhere", "flatnonzero", "choose"]

@@ -14,26 +14,27 @@ import numpy as onp
 from ..core.array import NamedArray, normalize_axis, rewrap
 from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
-from .engines.join import _join_check, concatenate, join_dtype, operands
+from .engines.join import (_join_check, _out_shape, concatenate, join_dtype, joined_order,
+                           operands)
 from .engines.out import store_out
 
 
-def cast_all(xs, dtype=None):
-    dt = join_dtype(xs, dtype)
+def cast_all(xs, dtype=None, casting="same_kind", fn="concatenate"):
+    dt = join_dtype(xs, dtype, casting, fn)
     return [x if x.dtype == dt else rewrap(x, x.data.astype(dt)) for x in xs]
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.stack``; ``axis="name"`` stacks along a new *named* axis."""
-    xs = operands(arrays)
+    xs = operands(arrays, "stack")
     _join_check("stack", xs, axis, True)
-    dt = join_dtype(xs, dtype)
+    dt = join_dtype(xs, dtype, casting, "stack", out)
     if isinstance(axis, str):
         res = generic("stack", jnp.stack, (xs,), {"axis": 0, "dtype": dt})
         return res.tag(axis, *([None] * (res.ndim - 1)))
     normalize_axis("stack", axis, xs[0].ndim + 1)
     res = generic("stack", jnp.stack, (xs,), {"axis": axis, "dtype": dt})
-    return store_out("stack", out, res)
+    return store_out("stack", out, _out_shape("stack", out, res))
 
 
 def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -47,10 +48,12 @@ def _stacker(name):
     jfn = getattr(jnp, name)
 
     def f(tup, *, dtype=None, casting="same_kind"):
-        xs = operands(tup)
+        xs = operands(tup, name)
         if not xs:
             raise ValueError(f"{name}: need at least one array to concatenate")
-        return generic(name, jfn, (cast_all(xs, dtype),), {})
+        res = generic(name, jfn, (cast_all(xs, dtype, casting, name),), {})
+        # (dstack joins along a new axis of each part: C order, as NumPy's)
+        return res if name == "dstack" else joined_order(xs, res)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}`` (NumPy's result dtype); named axes are mapped over."
     return f
@@ -81,7 +84,8 @@ def append(arr, values, axis=None):
     xs = cast_all(operands([arr, values]))
     if axis is not None:
         _join_check("append", xs, axis, False)
-    return generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
+    res = generic("append", jnp.append, (xs[0], xs[1]), {"axis": axis})
+    return res if axis is None else joined_order(xs, res)
 
 
 _insert = wrap(numpy_args(jnp.insert, "insert"), "insert")
@@ -132,8 +136,29 @@ def _block(arrays):
 _block.__name__ = _block.__qualname__ = "block"
 
 
+_jblock = wrap(_block, "block")
+
+
 # jax.numpy: its own promotion (float16 for int16 with float16 blocks)
-block = wrap(_block, "block")
+def block(arrays):
+    """``numpy.block`` in NumPy's common dtype of the blocks, and in Fortran
+    order where every block is Fortran-contiguous (NumPy's joined layout).
+
+    >>> import namedarray as np
+    >>> np.block([[np.ones(2, dtype=np.int16)], [np.ones(2, dtype=np.float16)]]).dtype
+    dtype('float32')
+    """
+    res = _jblock(arrays)
+    parts = [v for v in _blocks(arrays) if isinstance(v, NamedArray)]
+    return joined_order(parts, res) if parts and isinstance(res, NamedArray) else res
+
+
+def _blocks(a):
+    if isinstance(a, list):
+        for v in a:
+            yield from _blocks(v)
+    else:
+        yield a
 
 
 __all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack",

@@ -18,25 +18,23 @@ True
 """
 from __future__ import annotations
 
+import warnings
+
 import jax
-import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import UFUNCS
-from .engines.args import numpy_args
 from .engines.declare import _checked, _real_only
-from .engines.generic import wrap
 from .engines.select import result_type
 from .reductions import REDUCTIONS
 
-_isclose = wrap(numpy_args(jnp.isclose, "isclose"), "isclose")
-
-
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (aligned
-    by name)."""
+    by name), NumPy's algorithm on namedarray's ufuncs: NumPy 2's scalar rules
+    (a Python float next to a float32 array is a float32), ``atol``/``rtol``
+    arrays broadcast, and NumPy's warning for a tolerance that is not finite."""
     # NumPy makes ``b`` inexact (a Python int a float), and ``a``'s arithmetic
     # with it is then inexact too: an int too big for an array is a float of
     # the other operand's inexact dtype (float16's inf for 2**64)
@@ -48,13 +46,47 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if all(isinstance(v, (int, float, complex, onp.generic)) for v in (a, b)):
         # two scalars: NumPy's bool scalar (its own answer, on the host)
         return onp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    x, y = asarray(a), asarray(b)
+    x, y, atol, rtol = (v if isinstance(v, (int, float, complex)) else asarray(v)
+                        for v in (a, b, atol, rtol))
+    shapes = [v.shape for v in (x, y, atol, rtol) if isinstance(v, NamedArray)]
     try:
-        onp.broadcast_shapes(x.shape, y.shape)
+        onp.broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError(f"isclose: operands could not be broadcast together with "
-                         f"shapes {x.shape} {y.shape}") from None
-    return _isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+                         f"shapes {' '.join(map(str, shapes))}") from None
+    if isinstance(y, NamedArray):
+        y = y.astype(result_type(y, 1.0), copy=False)
+    elif isinstance(y, int):
+        y = float(y)
+    _check_tolerances(atol, rtol)
+    u = UFUNCS
+    with onp.errstate(invalid="ignore"):    # (Python operators: Python scalars stay so)
+        r = u["less_equal"](abs(x - y), atol + rtol * abs(y)) & u["isfinite"](y) | (
+            u["equal"](x, y))
+        if equal_nan:
+            r = r | (u["isnan"](x) & u["isnan"](y))
+    return r[()] if r.ndim == 0 and not r.names else r
+
+
+def _check_tolerances(atol, rtol):
+    """NumPy's warning (or error, as ``errstate(invalid=)`` says) for a
+    tolerance that is not finite (values known now only)."""
+    hs = []
+    for v in (atol, rtol):
+        d = v.data if isinstance(v, NamedArray) else v
+        if isinstance(d, jax.core.Tracer):
+            return
+        hs.append(onp.asarray(d))
+    if all(onp.all(onp.isfinite(h)) for h in hs):
+        return
+    msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+    mode = onp.geterr()["invalid"]
+    if mode == "warn":
+        warnings.warn(f"isclose: {msg}", RuntimeWarning, stacklevel=3)
+    elif mode == "raise":
+        raise FloatingPointError(f"isclose: {msg}")
+    elif mode == "print":
+        print(msg)
 
 
 def _beyond_64_bits(v) -> bool:

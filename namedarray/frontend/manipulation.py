@@ -26,6 +26,7 @@ from .engines.declare import _checked, _decl, _host
 from .engines.generic import along_names, generic, has_names, index_names, wrap
 from .engines.index_rules import check_bounds
 from .engines.out import store_out
+from .engines.views import stays_view
 from .engines.select import result_type, where as select
 
 
@@ -33,10 +34,15 @@ from .engines.select import result_type, where as select
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     """``numpy.reshape`` of the positional axes (named axes ride along)."""
     if shape is None:
+        if newshape is None:
+            raise TypeError("reshape: reshape() missing 1 required positional argument: "
+                            "'shape'")
         shape = newshape
     x = asarray(a)
     dims = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
     try:
+        if any(isinstance(d, (bool, onp.bool_)) for d in dims):
+            raise TypeError      # (NumPy: a bool is no length)
         dims = tuple(operator.index(d) for d in dims)
     except TypeError:
         raise TypeError(f"reshape: shape must be ints, got {shape!r}") from None
@@ -50,6 +56,9 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if order not in ("C", "F", "A", None):
         raise ValueError(f"reshape: order must be 'C', 'F' or 'A', got {order!r}")
     order = "F" if order == "F" else "C"    # ("A": the data is C-ordered)
+    if copy is False and not stays_view(x, lambda v: reshape(v, dims, order)):
+        raise ValueError("reshape: Unable to avoid creating a copy while reshaping (copy="
+                         f"False; shape {x.shape} to {dims} in order {order!r})")
     h = None if x.names or x.mapped else host.buffer(x.data)
     if h is not None:       # on the host: no program to compile
         return positional(to_device(h.reshape(dims, order=order)))
@@ -313,6 +322,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 def broadcast_to(array, shape):
     """``numpy.broadcast_to``: read-only, as NumPy's (a write into it raises)."""
+    dims = shape if onp.iterable(shape) else (shape,)
+    if any(isinstance(n, (int, onp.integer)) and n < 0 for n in dims):
+        raise ValueError(f"broadcast_to: all elements of broadcast shape must be "
+                         f"non-negative (shape={shape!r})")
     return read_only(_broadcast_to(array, shape))
 
 
@@ -367,9 +380,20 @@ def _along_in_place(arr, ind, axis):
 
 
 def _check_along(fn, arr, indices, axis):
+    """NumPy's checks of ``take_along_axis``/``put_along_axis``'s indices:
+    integers, one axis when ``axis=None``, in bounds (eagerly)."""
     if isinstance(axis, str):
         return
     x = asarray(arr)
+    dt, nd = getattr(indices, "dtype", None), getattr(indices, "ndim", None)
+    if dt is None:
+        h = onp.asarray(indices)
+        dt, nd = h.dtype, h.ndim
+    if onp.dtype(dt).kind not in "iu":
+        raise IndexError(f"{fn}: `indices` must be an integer array (got dtype {dt})")
+    if axis is None and nd != 1:
+        raise ValueError(f"{fn}: when axis=None, `indices` must have a single dimension "
+                         f"(got {nd})")
     if axis is None:
         check_bounds(fn, as_data(indices), x.size, "the flattened array")
     else:
@@ -512,6 +536,28 @@ packbits = _checked("packbits", _whole_0d)
 unpackbits = _checked("unpackbits", _unpack_empty)
 
 
+_rollaxis = _decl("rollaxis")
+
+
+# jax.numpy: a start out of range is not NumPy's AxisError
+def rollaxis(a, axis, start=0):
+    """``numpy.rollaxis``; an ``axis`` or ``start`` out of range raises NumPy's
+    ``AxisError`` (``start`` may be ``ndim``: after the last axis).
+
+    >>> import namedarray as np
+    >>> np.rollaxis(np.zeros((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    """
+    x = asarray(a)
+    normalize_axis("rollaxis", axis, x.ndim)
+    s = operator.index(start)
+    if not -x.ndim <= s <= x.ndim:
+        raise onp.exceptions.AxisError(
+            f"rollaxis: 'start' arg requires {-x.ndim} <= start < {x.ndim + 1}, but "
+            f"{start} was passed in")
+    return _rollaxis(x, axis, start)
+
+
 # jax.numpy: repeated axes are not NumPy's ValueError
 def moveaxis(a, source, destination):
     """``numpy.moveaxis``; repeated axes raise ``ValueError`` as in NumPy.  The
@@ -521,13 +567,10 @@ def moveaxis(a, source, destination):
     >>> np.moveaxis(np.zeros((2, 3)).tag("b", None), "b", -1).shape
     (3, 2)
     """
-    for arg, v in (("source", source), ("destination", destination)):
-        vs = list(v) if isinstance(v, (list, tuple)) else [v]
-        if len(set(vs)) != len(vs):
-            raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
-    single = not isinstance(source, (list, tuple))
+    single = isinstance(source, str) or not onp.iterable(source)
     src = [source] if single else list(source)
-    dst = [destination] if not isinstance(destination, (list, tuple)) else list(destination)
+    dst = [destination] if isinstance(destination, str) or not onp.iterable(destination) \
+        else list(destination)
     x = asarray(a)
     for v in dst:
         if isinstance(v, str):
@@ -535,12 +578,19 @@ def moveaxis(a, source, destination):
                 f"moveaxis: destination={destination!r} names an axis, but a destination "
                 f"is a position (an int); the array has named axes {x.named_shape} and "
                 f"positional shape {x.shape}; to name a positional axis use x.tag(...)")
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: `source` and `destination` arguments must have the "
+                         f"same number of elements (got {source!r} and {destination!r})")
     if any(isinstance(v, str) for v in src):
-        if len(src) != len(dst):
-            raise ValueError(f"moveaxis: `source` {source!r} and `destination` "
-                             f"{destination!r} must have the same number of elements")
+        if len(set(src)) != len(src):
+            raise ValueError("moveaxis: repeated axis in `source` argument")
         x, src = _untag_listed("moveaxis", x, src, "source")
         source = src[0] if single else src
+    # NumPy's order: each argument's axes in bounds, then not repeated
+    for arg, vs in (("source", src), ("destination", dst)):
+        vs = [normalize_axis(f"moveaxis: {arg}", v, x.ndim) for v in vs]
+        if len(set(vs)) != len(vs):
+            raise ValueError(f"moveaxis: repeated axis in `{arg}` argument")
     return _moveaxis(x, source, destination)
 
 
@@ -570,8 +620,13 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     array([[1, 7, 8],
            [3, 4, 9]])
     """
+    def as_array(*a, **k):      # NumPy's asanyarray of each result (a tuple stacks)
+        r = func1d(*a, **k)
+        return jnp.asarray(jax.tree_util.tree_map(
+            lambda v: v.data if isinstance(v, NamedArray) else v, r,
+            is_leaf=lambda v: isinstance(v, NamedArray)))
     try:
-        return _apply_along_axis(func1d, axis, arr, *args, **kwargs)
+        return _apply_along_axis(as_array, axis, arr, *args, **kwargs)
     except Exception:
         x = arr if isinstance(arr, NamedArray) else asarray(arr)
         if x.names or isinstance(x.data, jax.core.Tracer):

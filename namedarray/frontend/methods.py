@@ -254,8 +254,8 @@ def install(ns: dict):
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
-        if order not in ("C", None):
-            return ns["reshape"](self, shape, order=order)
+        if order not in ("C", None) or copy is not None:
+            return ns["reshape"](self, shape, order=order, copy=copy)
         f = lambda a: ns["reshape"](a, shape)  # noqa: E731
         if not views.stays_view(self, f):     # NumPy copies
             return f(self)

@@ -314,6 +314,7 @@ def test_assignment_drops_the_values_leading_ones_as_numpy(shape, index, value_s
 
 def test_assignment_of_a_value_that_does_not_fit_names_the_shapes():
     c = np.zeros((2, 2))
+    # (NumPy writes the shapes without spaces)
     with pytest.raises(ValueError, match=r"__setitem__: could not broadcast input array "
-                                         r"from shape \(2, 2\) into shape \(2,\)"):
+                                         r"from shape \(2,2\) into shape \(2,\)"):
         c[0] = np.ones((2, 2))

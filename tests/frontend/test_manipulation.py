@@ -156,8 +156,8 @@ def test_errors():
         np.transpose(a, (0,))
     with pytest.raises(onp.exceptions.AxisError, match="swapaxes: axis 5 is out of bounds"):
         np.swapaxes(a, 0, 5)
-    with pytest.raises(ValueError, match="concatenate: all the input arrays must have the "
-                                         "same number of dimensions"):
+    with pytest.raises(ValueError, match="concatenate: all the input arrays must have "
+                                         "same number of dimensions"):   # (NumPy's words)
         np.concatenate([a, np.ones(3)])
     with pytest.raises(ValueError, match="concatenate: .*along dimension 1"):
         np.concatenate([np.ones((2, 3)), np.ones((2, 4))])

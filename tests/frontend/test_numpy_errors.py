@@ -102,7 +102,8 @@ CASES += [
      r"with shape \(1, 3\) doesn't match the broadcast shape \(3, 3\)",
      lambda m: m.cos(m.zeros((3, 3)), m.zeros((1, 3)))),
     ("append of another ndim along an axis", ValueError, r"append: all the input arrays "
-     r"must have the same number of dimensions, got shapes \[\(2, 3\), \(3,\)\]",
+     r"must have same number of dimensions, but the array at index 0 has 2 dimension\(s\) "
+     r"and the array at index 1 has 1 dimension\(s\)",
      lambda m: m.append([[1, 2, 3], [4, 5, 6]], [7, 8, 9], axis=0)),
     ("bincount negative minlength", ValueError, "bincount: 'minlength' must not be "
      r"negative \(got -1\)", lambda m: m.bincount(m.arange(3), minlength=-1)),

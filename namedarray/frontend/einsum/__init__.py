@@ -30,8 +30,10 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core.array import NamedArray, new, normalize_axis, rewrap
-from ..engines.out import store_out
-from ._engine import opt_path, as_operand, contract, plan
+from ..engines.out import cast_out, store_out
+from ..engines.views import fortran, viewed
+from ._spec import parse
+from ._engine import as_operand, contract, numpy_path, numpy_strategy, opt_path, plan
 
 __all__ = ["einsum", "einsum_path", "dot", "matmul", "tensordot", "vecdot", "inner",
            "outer", "matvec", "vecmat"]
@@ -66,7 +68,7 @@ def _sublist_spec(args):
     return spec, ops
 
 
-def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
+def einsum(subscripts=None, *operands, out=None, dtype=None, order="K", casting="safe",
            optimize="auto", precision=None, preferred_element_type=None):
     """``numpy.einsum`` with named axes in braces.
 
@@ -94,28 +96,85 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         if order.upper() not in ("C", "F", "A", "K"):
             raise ValueError(f"einsum: order must be one of 'C', 'F', 'A', or 'K' (got "
                              f"{order!r})")
-    if not isinstance(subscripts, str):
-        subscripts, operands = _sublist_spec((subscripts,) + operands)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"einsum: casting must be one of 'no', 'equiv', 'safe', "
+                         f"'same_kind', or 'unsafe' (got {casting!r})")
+    subscripts, operands = _spec_operands("einsum", subscripts, operands)
     ops = [as_operand(x) for x in operands]
     res = contract("einsum", subscripts, ops, preferred_element_type, dtype, casting,
                    optimize, precision)
+    if out is None and dtype is None and preferred_element_type is None and \
+            isinstance(operands[0], NamedArray) and _sums_nothing(subscripts, ops):
+        return viewed("einsum", operands[0], lambda x: einsum(subscripts, x), result=res)
+    if order is not None and order.upper() in "FA" and _fortran_order(order, ops):
+        res = fortran(res)
+    if out is not None:
+        _check_out_array("einsum", out)
+        res = cast_out("einsum", out, res, casting, "einsum")
     return store_out("einsum", out, res)
 
 
-def einsum_path(subscripts, *operands, optimize="greedy"):
-    """``numpy.einsum_path``: the contraction order from ``opt_einsum``, as
-    ``(["einsum_path", (i, j), ...], report)``; names in braces allowed.
+def _fortran_order(order, ops):
+    """Whether the result is laid out in Fortran order: ``order="F"``, or
+    ``"A"`` with every operand Fortran-contiguous (NumPy's memory orders)."""
+    if order.upper() == "F":
+        return True
+    return all(x.ndim < 2 or (x.flags.f_contiguous and not x.flags.c_contiguous)
+               for x in ops) and any(x.ndim >= 2 for x in ops)
+
+
+def _check_out_array(fn, out):
+    if not isinstance(out, (NamedArray, onp.ndarray)):
+        raise TypeError(f"{fn}: out must be an array, got {type(out).__name__}")
+
+
+def _spec_operands(fn, subscripts, operands):
+    """``(subscripts string, operands)`` of NumPy's two calling forms (a
+    string, or operands interleaved with sublists)."""
+    if subscripts is None and not operands:
+        raise ValueError(f"{fn}: No input operands")
+    if isinstance(subscripts, str):
+        return subscripts, operands
+    try:
+        return _sublist_spec((subscripts,) + operands)
+    except TypeError:
+        raise TypeError(f"{fn}: subscripts must be a str, or the operands interleaved "
+                        f"with sublists of ints (got {type(subscripts).__name__} "
+                        "first)") from None
+
+
+def _sums_nothing(subscripts, ops):
+    """Whether ``einsum(subscripts, *ops)`` is NumPy's view of its one
+    positional operand: every subscript is kept (a transpose, a diagonal)."""
+    if len(ops) != 1 or ops[0].names or ops[0].mapped or "{" in subscripts:
+        return False
+    spec = parse(subscripts, "einsum")
+    lets = spec.inputs[0].letters
+    if spec.output is None:         # NumPy's implicit output: a repeat is summed
+        return len(set(lets)) == len(lets)
+    return set(lets) <= set(spec.output.letters)
+
+
+def einsum_path(subscripts=None, *operands, optimize="greedy"):
+    """``numpy.einsum_path``: the contraction order, as ``(["einsum_path", (i,
+    j), ...], report)``: NumPy's own for NumPy's ``optimize`` values
+    (``"greedy"``, ``"optimal"``, a bool, a ``(strategy, memory limit)`` pair,
+    an explicit path), ``opt_einsum``'s for its other strategies; names in
+    braces allowed.
 
     >>> import namedarray as np
     >>> a, b = np.ones((2, 3)), np.ones((3, 4)).tag(None, "m")
     >>> np.einsum_path("ij,j{m}->i{m}", a, b)[0]
     ['einsum_path', (0, 1)]
     """
-    if not isinstance(subscripts, str):
-        subscripts, operands = _sublist_spec((subscripts,) + operands)
+    subscripts, operands = _spec_operands("einsum_path", subscripts, operands)
     ops = [as_operand(x) for x in operands]
-    p = plan("einsum_path", subscripts, ops)[0]
-    path, info = opt_path(p.eq, p.opt_shapes, optimize)
+    if numpy_strategy(optimize) and "{" not in subscripts and not any(x.names for x in ops):
+        # NumPy's subscripts: NumPy's own path and report
+        path, info = numpy_path("einsum_path", subscripts, [x.shape for x in ops], optimize)
+    else:
+        p = plan("einsum_path", subscripts, ops)[0]
+        path, info = opt_path(p.eq, p.opt_shapes, optimize, "einsum_path")
     return ["einsum_path", *path], str(info)
 
 

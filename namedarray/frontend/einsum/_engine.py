@@ -37,6 +37,8 @@ transposes back to its input dtype.
 """
 from __future__ import annotations
 
+import string
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -97,17 +99,53 @@ def _sum(data, axes):
     return jnp.sum(data, axis=axes, dtype=data.dtype)
 
 
-def opt_path(eq, shapes, optimize):
-    """(path, PathInfo) from opt_einsum; ``optimize=False`` is left to right."""
+def opt_path(eq, shapes, optimize, fn="einsum"):
+    """(path, report) for ``eq`` over operands of ``shapes``: an explicit path
+    (checked as NumPy checks it), NumPy's own ``"greedy"``/``"optimal"``
+    (``True``; or a ``(strategy, memory limit)`` pair) as NumPy's
+    ``einsum_path`` finds it, ``False`` left to right, any other strategy
+    from ``opt_einsum``.  A path entry may contract more than two operands."""
     if optimize is False:
         n = len(shapes)
         path = [(0,)] if n == 1 else [(0, 1)] + [(0, n - 1 - i) for i in range(1, n - 1)]
         optimize = path
-    elif optimize is True:
-        optimize = "greedy"
-    elif isinstance(optimize, (list, tuple)):
-        optimize = [tuple(p) for p in optimize if p != "einsum_path"]
+    if numpy_strategy(optimize):
+        return numpy_path(fn, eq, shapes, optimize)
     return opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=optimize)
+
+
+def numpy_strategy(optimize) -> bool:
+    """Whether ``optimize`` is one of NumPy's values (not an ``opt_einsum``
+    strategy): a bool, ``"greedy"``, ``"optimal"``, a ``(strategy, memory
+    limit)`` pair, or an explicit path."""
+    if isinstance(optimize, bool) or optimize in ("greedy", "optimal"):
+        return True
+    if not isinstance(optimize, (list, tuple)) or not optimize:
+        return False
+    if optimize[0] == "einsum_path" or all(isinstance(p, (list, tuple)) for p in optimize):
+        return True
+    return len(optimize) == 2 and optimize[0] in ("greedy", "optimal")
+
+
+def numpy_path(fn, eq, shapes, optimize):
+    """NumPy's ``einsum_path(eq)`` over stand-in operands of ``shapes`` (no
+    data: the path depends on the shapes only); its errors named ``fn``."""
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] != "einsum_path" \
+            and all(isinstance(p, (list, tuple)) for p in optimize):
+        optimize = ["einsum_path", *(tuple(p) for p in optimize)]
+    ops = [onp.broadcast_to(onp.zeros((), bool), s) for s in shapes]
+    syms = list(dict.fromkeys(c for c in eq if c not in ",->"))
+    if any(not (c.isascii() and c.isalpha()) for c in syms):
+        # the engine's symbols (names) as NumPy's letters: the same path
+        if len(syms) > 52:
+            return opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=optimize)
+        letters = dict(zip(syms, string.ascii_letters))
+        eq = "".join(letters.get(c, c) for c in eq)
+    try:
+        path, report = onp.einsum_path(eq, *ops, optimize=optimize)
+    except (ValueError, TypeError, RuntimeError, KeyError) as e:
+        raise type(e)(f"{fn}: {e}") from None
+    return [tuple(p) for p in path[1:]], report
 
 
 def _labels(fn, spec, ops, bound):
@@ -252,13 +290,19 @@ class Plan:
             sym[l] for l in out_pos + ["{" + m for m in out_names if "{" + m in sizes])
         self.opt_shapes = [tuple(s) for s in self.shapes]
         n = len(ops)
-        self.path = opt_path(self.eq, self.opt_shapes, optimize)[0] if n >= 3 else None
-        slots = list(range(n))             # opt_einsum's operand list, as slots
-        for pair in (self.path or [(0, 1)] * (n - 1)):
-            i, j = sorted(pair)
-            rest = [labels[slots[t]] for t in range(len(slots)) if t not in (i, j)]
-            self._contract(slots[i], slots[j], out.union(*[set(m) for m in rest]))
-            slots = [s for t, s in enumerate(slots) if t not in (i, j)] + [slots[i]]
+        self.path = opt_path(self.eq, self.opt_shapes, optimize, fn)[0] if n >= 3 or (
+            isinstance(optimize, (list, tuple)) and numpy_strategy(optimize)) else None
+        slots = list(range(n))             # the path's operand list, as slots
+        for group in (self.path or [(0, 1)] * (n - 1)):
+            # the group's operands contracted pairwise into its first slot,
+            # which goes to the end of the list (NumPy's and opt_einsum's rule)
+            idx = sorted(group)
+            chosen = [slots[t] for t in idx]
+            slots = [s for t, s in enumerate(slots) if t not in idx]
+            for k in range(1, len(chosen)):
+                rest = [labels[s] for s in slots + chosen[k + 1:]]
+                self._contract(chosen[0], chosen[k], out.union(*[set(m) for m in rest]))
+            slots.append(chosen[0])
         if slots[0] != 0:
             self.steps.append(_move(slots[0]))
             for v in (labels, self.shapes, self.dts):

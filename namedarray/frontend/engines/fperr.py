@@ -197,8 +197,11 @@ def flags(name, res, ins, where=None):
                     r.dtype, jnp.signedinteger):
                 over = over | ((ins[0] == jnp.iinfo(r.dtype).min) & (ins[1] == -1))
     bits = jnp.int32(0)
+    shape = jnp.shape(outs[0])
     for b, m in ((1, div), (2, over), (4, under), (8, inv)):
         if m is not False:
+            # (over the result's elements: an operand's zero meets none of an empty result)
+            m = jnp.broadcast_to(m, jnp.broadcast_shapes(jnp.shape(m), shape))
             if where is not None:
                 m = m & where
             bits = bits | jnp.where(jnp.any(m), jnp.int32(b), jnp.int32(0))

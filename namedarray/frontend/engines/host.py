@@ -249,6 +249,8 @@ def _host_arg(v):
     if t is NamedArray or t is View:     # (a selection's data is not its values)
         if v.mapped or v.dims.count(None) != len(v.dims):
             return _NO
+        if t is View and v.ndim > 1 and v.flags.f_contiguous and not v.flags.c_contiguous:
+            return _NO      # (Fortran order: the compiled path keeps NumPy's layout)
         h = view(v.data)
         return _NO if h is None else h
     if t in _PLAIN or t is onp.dtype or t is type:

@@ -142,6 +142,40 @@ def scalar_bools(x: NamedArray, idx):
     return new(data, dims, x.mapped), tuple(out)
 
 
+_PLAIN = (int, slice, type(None), type(Ellipsis), list, str, dict, bool, NamedArray)
+
+
+def numpy_index(idx):
+    """An index as NumPy reads it: a tuple subclass is a tuple (of items); an
+    item that is no array, number or slice but has ``__index__`` is that int,
+    and one with ``__array__`` is that array."""
+    if type(idx) is tuple:
+        if all(type(i) in _PLAIN for i in idx):
+            return idx
+        return tuple(_index_item(i) for i in idx)
+    if type(idx) in _PLAIN:
+        return idx
+    if isinstance(idx, tuple) and not hasattr(idx, "_fields"):
+        return tuple(_index_item(i) for i in idx)
+    return _index_item(idx)
+
+
+def _index_item(i):
+    if isinstance(i, tuple):        # a sequence inside the index: an array index
+        return list(i)
+    if type(i) in _PLAIN or isinstance(i, (NamedArray, jax.Array, onp.ndarray, onp.generic,
+                                           list, slice)):
+        return i
+    if hasattr(i, "__index__"):
+        try:
+            return operator.index(i)
+        except TypeError:
+            return i
+    if hasattr(i, "__array__"):
+        return onp.asarray(i)
+    return i
+
+
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
               "and integer or boolean arrays are valid indices")
 
@@ -151,6 +185,7 @@ def check_index(fn, shape, idx):
     float indices, too many indices.  Device index arrays are not synced."""
     items = idx if isinstance(idx, tuple) else (idx,)
     consumed = []
+    bad_slice = None
     for it in items:
         if it is None:
             consumed.append(0)
@@ -167,6 +202,12 @@ def check_index(fn, shape, idx):
             if dt != bool and onp.dtype(dt).kind not in "iu":
                 raise IndexError(f"{fn}: {_BAD_INDEX}; got an array of dtype {dt}")
         elif isinstance(it, slice):
+            for part in (it.start, it.stop, it.step):
+                if part is not None and not isinstance(part, (NamedArray, jax.Array)):
+                    try:
+                        operator.index(part)
+                    except TypeError:
+                        bad_slice = bad_slice or it
             consumed.append(1)
         else:
             try:
@@ -208,3 +249,6 @@ def check_index(fn, shape, idx):
                     raise IndexError(f"{fn}: index {i} is out of bounds for axis {ax} "
                                      f"with size {shape[ax]}")
         ax += c
+    if bad_slice is not None:       # (after the items' IndexErrors, as NumPy)
+        raise TypeError(f"{fn}: slice indices must be integers or None or have an "
+                        f"__index__ method (got {bad_slice!r})")

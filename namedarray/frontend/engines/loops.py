@@ -293,7 +293,8 @@ _COMPLEX = {
 }
 # branch cuts: the sign of a zero imaginary part (real part, for the odd ones)
 # picks the side
-_CUTS = {"sqrt": _upper, "log": _upper, "arccos": _upper, "acos": _upper,
+_CUTS = {"sqrt": _upper, "log": _upper, "log2": _upper, "log10": _upper, "log1p": _upper,
+         "arccos": _upper, "acos": _upper,
          "arccosh": _upper, "acosh": _upper, "arcsinh": _odd_upper, "asinh": _odd_upper,
          "arctanh": _odd_upper, "atanh": _odd_upper}
 _BITS = {jnp.dtype(jnp.float64): jnp.int64, jnp.dtype(jnp.float32): jnp.int32}
@@ -511,15 +512,34 @@ class _Special:
                  if isinstance(t, type) else t.kind)
             if k in self._kind or (k == "V" and "f" in self._kind):
                 return self._fixed
-        return self._plain
+        return self._plain.for_types(types) if isinstance(self._plain, _Special) else \
+            self._plain
 
     def __getattr__(self, k):
         return getattr(self._f, k)
 
 
+def _log2(x):
+    """``log2`` of real floats exact at powers of two (``jax.numpy``'s
+    ``log(x) / log(2)`` gives ``log2(8.0) == 2.9999999999999996``): the
+    exponent plus the ``log2`` of the mantissa taken in ``[sqrt(1/2),
+    sqrt(2))``; zeros, negatives, infinities and NaN as ``jax.numpy`` has them."""
+    m, e = jnp.frexp(x)
+    low = m < math.sqrt(0.5)
+    m = jnp.where(low, m * 2, m)
+    r = (e - low).astype(x.dtype) + jnp.log(m) / jnp.asarray(math.log(2), x.dtype)
+    return jnp.where(jnp.isfinite(x) & (x > 0), r, jnp.log2(x))
+
+
+# real floating: computed whole by another formula (the complex fixes apply after)
+_REAL = {"log2": _log2}
+
+
 def special(name, jfn):
     """``jfn`` (the ``jax.numpy`` ufunc ``name``) with its special values fixed,
     or ``jfn`` itself when it has none to fix."""
+    if name in _REAL:
+        jfn = _Special(jfn, None, "f", whole=_REAL[name])
     if name in _COMPLEX:
         return _Special(jfn, _COMPLEX[name], "c", cut=_CUTS.get(name))
     if name in _VIA:

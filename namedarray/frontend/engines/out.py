@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as onp
 
-from ...core.array import NamedArray, operand
+from ...core.array import NamedArray, operand, rewrap
 
 
 def store_out(fn, out, res):
@@ -21,9 +21,7 @@ def store_out(fn, out, res):
         if len(out) == 1 and not isinstance(res, tuple):
             out = out[0]
         else:
-            for o, r in zip(out, res):
-                store_out(fn, o, r)
-            return out
+            return tuple(store_out(fn, o, r) for o, r in zip(out, res))
     if type(out) is onp.ndarray and isinstance(res, NamedArray) and not res.names:
         return _store_numpy(fn, out, res)
     if not isinstance(out, NamedArray):
@@ -40,6 +38,25 @@ def store_out(fn, out, res):
                              f"{out.shape} doesn't match the broadcast shape {res.shape}")
     out._assign(fn, res if isinstance(res, NamedArray) else operand(res))
     return out
+
+
+def cast_out(fn, out, res, casting, what):
+    """NumPy's output casting: each result (of ``what``, a ufunc or einsum)
+    cast to its ``out=``'s dtype where ``casting`` allows it (NumPy's
+    ``TypeError`` otherwise)."""
+    if isinstance(res, tuple):
+        outs = out if isinstance(out, tuple) else (out,)
+        return tuple(cast_out(fn, o, r, casting, what)
+                     for o, r in zip(outs, res)) + res[len(outs):]
+    if isinstance(out, tuple):
+        out = out[0]
+    if out is None or not isinstance(res, NamedArray) or not hasattr(out, "dtype") or \
+            out.dtype == res.dtype:
+        return res
+    if not onp.can_cast(res.dtype, out.dtype, casting):
+        raise TypeError(f"{fn}: Cannot cast {what} output from {res.dtype!r} to "
+                        f"{out.dtype!r} with casting rule '{casting}'")
+    return rewrap(res, res.data.astype(out.dtype))
 
 
 def _store_numpy(fn, out, res):

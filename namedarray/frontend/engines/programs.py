@@ -6,6 +6,8 @@ operations on a CPU, NumPy's own loops on the host buffers (see
 """
 from __future__ import annotations
 
+import struct
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -58,8 +60,10 @@ _PACK_DTYPES = {float: onp.float64, int: onp.int64, complex: onp.complex128}
 def _pack(t, values):
     """The Python scalars ``values`` of type ``t`` as one device array (kept
     for the next call with the same values: a loop transfers nothing)."""
-    key = (t, tuple(v.hex() for v in values) if t is float else tuple(
-        (v.real.hex(), v.imag.hex()) for v in values) if t is complex else tuple(values))
+    # (a float's bits: NaN's sign and payload too, which ``float.hex`` drops)
+    key = (t, struct.pack(f"<{len(values)}d", *values) if t is float else struct.pack(
+        f"<{2 * len(values)}d", *(p for v in values for p in (v.real, v.imag)))
+        if t is complex else tuple(values))
     d = _PACKS.get(key)
     if d is None:
         d = _PACKS.put(key, _to_device(onp.asarray(values, _PACK_DTYPES[t])))

@@ -31,7 +31,7 @@ from .host import (EXACT, HOST_DTYPES, any_host, host_method, numpy_answers, num
                    on_host_first)
 from .index_rules import check_index
 from .join import concatenate
-from .out import store_out
+from .out import cast_out, store_out
 from .reduction import ufunc_reduce
 from .results import finish
 from .select import where as _select
@@ -323,16 +323,21 @@ class ufunc:
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
         nin = self.nin
+        if not isinstance(casting, str):
+            raise TypeError(f"{self.__name__}: casting must be str, not "
+                            f"{type(casting).__name__}")
         if casting not in _CASTINGS:
             raise ValueError(f"{self.__name__}: casting must be one of 'no', 'equiv', "
                              f"'safe', 'same_kind', or 'unsafe' (got {casting!r})")
         if len(args) != nin:
-            if len(args) > nin and out is None:
-                out = args[nin:] if len(args) - nin > 1 else args[nin]
+            n, most = len(args), nin + self.nout
+            if nin < n <= most and out is None:
+                out = args[nin:] if n - nin > 1 else args[nin]
                 args = args[:nin]
             else:
-                raise TypeError(f"{self.__name__}() takes {nin} positional arguments "
-                                f"but {len(args)} were given")
+                raise TypeError(f"{self.__name__}: {self.__name__}() takes from {nin} to "
+                                f"{most} positional arguments but {n} "
+                                f"{'was' if n == 1 else 'were'} given")
         ops = [operand(a) for a in args]
         out_dts = None
         jfn = self._impl
@@ -380,9 +385,11 @@ class ufunc:
         else:
             res = tuple(finish(r, out_dts[i] if out_dts else None, dims, mapped)
                         for i, r in enumerate(res))
+        _check_out(self.__name__, out)
+        if out is not None:
+            res = cast_out(self.__name__, out, res, casting, f"ufunc '{self.__name__}'")
         if where is not True:
             res = _where(where, res, out)
-        _check_out(self.__name__, out)
         res = store_out(self.__name__, out, res)
         st = fperr.state()
         if st is not None and (self._np.__name__ in fperr.INT_DIVIDE or any(

@@ -195,8 +195,9 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         if len(args) <= operand or not isinstance(r, NamedArray):
             return r
         a = args[operand]
-        if not isinstance(a, NamedArray) or r is a or (when and not when(*args, **kwargs)):
-            return r
+        if not isinstance(a, NamedArray) or r is a or kwargs.get("copy") is True or (
+                when and not when(*args, **kwargs)):
+            return r        # (copy=True: a copy, never a view)
 
         def f(x):
             return fn(*args[:operand], x, *args[operand + 1:], **kwargs)
