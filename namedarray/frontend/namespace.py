@@ -28,15 +28,16 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
+from . import emath as scimath, stride_tricks  # noqa: F401  (numpy.lib.*: the same)
 from ..core import config, hooks
-from ..core.array import NamedArray, View, is_scalar, zero_dim_array
+from ..core.array import NamedArray, View, is_scalar, new, zero_dim_array
 from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
                histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
 from . import polynomial, reductions, setops, sorting, statistics, windows
 from .docstrings import document
 from .engines.args import numpy_args
 from .engines.generic import wrap
-from .engines.host import host_data
+from .engines.host import host_data, numpy_call
 from .engines.select import nonzero
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
@@ -64,15 +65,14 @@ _MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, so
             polynomial, windows, arraypad, statistics)
 
 
-def _host_args(f):
-    """NumPy's own helper ``f`` given NumPy's arrays for NamedArray arguments
-    (``min_scalar_type(np.arange(4.0))``)."""
+def _host_args(f, name):
+    """NumPy's own helper ``f`` (``numpy.name``) given NumPy's arrays for
+    NamedArray arguments (``min_scalar_type(np.arange(4.0))``; a NamedArray
+    ``out=`` receives NumPy's values: ``host.numpy_call``)."""
     @functools.wraps(f)
     def g(*args, **kwargs):
         if builtins.any(isinstance(v, NamedArray) for v in (*args, *kwargs.values())):
-            args = [onp.asarray(v) if isinstance(v, NamedArray) else v for v in args]
-            kwargs = {k: onp.asarray(v) if isinstance(v, NamedArray) else v
-                      for k, v in kwargs.items()}
+            return numpy_call(name, args, kwargs)
         return f(*args, **kwargs)
     return g
 
@@ -82,7 +82,7 @@ def _declare(ns):
     out = {}
     for n in _NUMPY_OWN:
         if hasattr(onp, n):
-            out[n] = _host_args(getattr(onp, n))
+            out[n] = _host_args(getattr(onp, n), n)
     for n in sorted(dir(onp)):
         if n.startswith("_") or n in ns or n in out:
             continue
@@ -137,6 +137,32 @@ def _layout_keywords(f, n):
     return g
 
 
+def _order_case(f, n):
+    """``f`` reading a memory ``order`` in either case, as NumPy reads it
+    (``order="f"`` is ``"F"``; ``sort``'s ``order`` names fields instead)."""
+    try:
+        params = inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        return f
+    if "order" not in params or n in ("sort", "argsort", "partition", "argpartition"):
+        return f
+    names = list(params)
+    pos = names.index("order") if builtins.all(
+        params[k].kind is params[k].POSITIONAL_OR_KEYWORD
+        for k in names[:names.index("order") + 1]) else None
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        o = kwargs.get("order")
+        if type(o) is str and o.islower():
+            kwargs["order"] = o.upper()
+        elif pos is not None and len(args) > pos and type(args[pos]) is str and \
+                args[pos].islower():
+            args = args[:pos] + (args[pos].upper(),) + args[pos + 1:]
+        return f(*args, **kwargs)
+    return g
+
+
 def _numpy_objects(ns):
     """NumPy's dtypes, scalar types and constants that ``ns`` lacks."""
     out = {}
@@ -149,14 +175,6 @@ def _numpy_objects(ns):
     out["True_"], out["False_"] = onp.True_, onp.False_
     out["newaxis"] = None
     return out
-
-
-def _einsum_view(spec=None, *operands, **kwargs):
-    """NumPy's einsum of one operand without a summed index is a view of it."""
-    if not isinstance(spec, str) or "{" in spec or "->" not in spec or len(operands) != 1:
-        return False
-    ins, out = spec.replace(" ", "").split("->")
-    return set(ins) - {"."} == set(out) - {"."}
 
 
 def _c_order(a, *args, order="C", **kwargs):
@@ -174,8 +192,7 @@ _VIEWS = {
     "ravel": {"when": lambda a, order="C": order in ("C", None),
               "reshapes": "ravel"},
     "diagonal": {"writable": False}, "broadcast_to": {"writable": False},
-    "einsum": {"operand": 1, "when": _einsum_view},
-}
+}   # (einsum's views: einsum/__init__.py)
 
 
 def _memory_orders(ravel, reshape, transpose):
@@ -193,10 +210,10 @@ def _memory_orders(ravel, reshape, transpose):
             order = "F" if isinstance(a, NamedArray) and a.ndim > 1 and \
                 memory_axes(a, "A") != tuple(range(a.ndim)) else "C"
         if order == "F" and isinstance(a, NamedArray) and not a.names and \
-                copy is None and not kwargs:
+                copy is not True and not kwargs:
             # F order is C order of the reversed axes: a view where NumPy's is
             sh = (shape,) if isinstance(shape, int) else tuple(shape)
-            return transpose(reshape(transpose(a), sh[::-1]))
+            return transpose(reshape(transpose(a), sh[::-1], copy=copy))
         return reshape(a, shape, order=order, copy=copy, **kwargs)
     ravel_.__wrapped__, reshape_.__wrapped__ = ravel, reshape
     ravel_.__name__, reshape_.__name__ = "ravel", "reshape"
@@ -210,6 +227,8 @@ def _attribute(name):
     def f(val):
         if type(val) in (int, float, complex, builtins.bool):  # bool is NumPy's here
             return getattr(val, name)
+        if isinstance(val, onp.generic):        # a NumPy scalar's: a scalar
+            return getattr(creation.asarray(val)[()], name)
         return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array (a "
@@ -217,13 +236,23 @@ def _attribute(name):
     return f
 
 
-#: functions whose 0-d result NumPy gives as a 0-d array, not a scalar
+# The result kind of a 0-d result (DESIGN.md 1: NumPy's scalar or its 0-d
+# array), where a function's engine does not already give NumPy's, measured
+# over every public function on 0-d arrays and NumPy scalars
+# (tests/frontend/test_fuzz_numpy.py compares the kind of every result):
+#: functions whose 0-d results (also inside a tuple) are 0-d arrays, whatever
+#: the arguments (NumPy builds them as arrays: ``zeros_like``, ``pad``, ``block``)
 _ARRAY_0D = ("cov", "cross", "piecewise", "copy", "i0", "zeros", "ones", "empty", "full",
-             "empty_like")
+             "empty_like", "zeros_like", "ones_like", "full_like", "roll", "block", "pad",
+             "isin", "select", "apply_along_axis", "broadcast_arrays", "unique_all",
+             "unique_inverse")
+#: functions whose 0-d result is NumPy's scalar even for a 0-d array argument
+#: (a ufunc's result, or NumPy's ``m[()]``: ``flip``, ``nan_to_num``)
+_SCALAR_0D = ("flip", "nan_to_num", "clip", "round", "around")
 # functions whose 0-d result is (a view or copy of) their *array* argument: a
 # 0-d array in NumPy (``squeeze(ones((1, 1)))``; a scalar argument gives a scalar)
 _KEEPS_0D = ("squeeze", "transpose", "permute_dims", "real", "imag", "trim_zeros",
-             "isin", "broadcast_arrays", "unique_all", "unique_inverse")
+             "diff", "astype")
 
 
 def _keeps_0d(f):
@@ -296,14 +325,33 @@ def _ravel_multi_index(f, clip, remainder):
     return g
 
 
-def _array_0d(f):
-    """``f`` with a 0-d positional result made NumPy's 0-d array
-    (``zero_dim_array``): ``np.cov([1, 2, 3.5])`` is ``array(1.58333333)``."""
+def _zero_dim_results(f, make):
+    """``f`` with its 0-d positional results (a tuple's items too, named tuples
+    kept) given as ``make`` gives them."""
+    def kind(r):
+        if isinstance(r, NamedArray):
+            return make(r) if r.ndim == 0 and not r.mapped else r
+        if isinstance(r, tuple):
+            items = [kind(v) for v in r]
+            return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
+        return r
+
     @functools.wraps(f)
     def g(*args, **kwargs):
-        r = f(*args, **kwargs)
-        return zero_dim_array(r) if isinstance(r, NamedArray) and r.ndim == 0 else r
+        return kind(f(*args, **kwargs))
     return g
+
+
+def _array_0d(f):
+    """``f`` with 0-d positional results made NumPy's 0-d arrays
+    (``zero_dim_array``): ``np.cov([1, 2, 3.5])`` is ``array(1.58333333)``."""
+    return _zero_dim_results(f, zero_dim_array)
+
+
+def _scalar_0d(f):
+    """``f`` with 0-d positional results made NumPy's scalars (a fresh value,
+    not a view): ``np.flip(np.array(2.5))`` is ``np.float64(2.5)``."""
+    return _zero_dim_results(f, lambda r: new(r.data, (), ()) if not is_scalar(r) else r)
 
 
 class _ArrayType(type):
@@ -347,6 +395,8 @@ def _namespace():
     ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
     for n in _ARRAY_0D:
         ns[n] = _array_0d(ns[n])
+    for n in _SCALAR_0D:
+        ns[n] = _scalar_0d(ns[n])
     for k in (1, 2, 3):
         ns[f"atleast_{k}d"] = _atleast(ns[f"atleast_{k}d"], k)
     ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])
@@ -355,7 +405,7 @@ def _namespace():
     for n, v in ns.items():
         if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") and \
                 callable(getattr(onp, n, None)) and not isinstance(getattr(onp, n), type):
-            ns[n] = _layout_keywords(v, n)
+            ns[n] = _order_case(_layout_keywords(v, n), n)
     ns.update(real=_attribute("real"), imag=_attribute("imag"),
               shares_memory=shares_memory, may_share_memory=may_share_memory)
     for n in _KEEPS_0D:
