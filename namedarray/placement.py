@@ -103,6 +103,16 @@ def vmapped_only() -> tuple:
     return tuple(n for n, b in _state.stack.items() if b.kinds == ("vmap",))
 
 
+def mesh_only(names) -> dict:
+    """Those of ``names`` that enclosing mesh maps alone bind (a mesh group,
+    no local ``vmap`` among their maps) -> their :class:`Binding`: an
+    instance holds a part of each (a split name's block, one element of
+    another), found by :func:`instance_index`."""
+    bound = _state.stack
+    return {n: bound[n] for n in names
+            if n in bound and bound[n].groups and "vmap" not in bound[n].kinds}
+
+
 @contextlib.contextmanager
 def bind(new_bindings: dict):
     """Bind names for the duration of a map's body."""

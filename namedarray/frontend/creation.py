@@ -19,6 +19,7 @@ import numpy as onp
 from ..core import config
 from ..core.array import (NamedArray, View, new, operand, positional, read_only, rewrap,
                           zero_dim_array)
+from .elementwise import UFUNCS, exact_divide
 from .engines import host
 from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype
 from .engines.declare import _decl
@@ -368,7 +369,6 @@ def _numpy_linspace(start, stop, num, endpoint, retstep, dt, axis, zero):
     the whole array underflows to 0, ``arange / div * delta``), the last
     sample ``stop``; each division correctly rounded (XLA turns a division by
     a constant into a multiplication by its reciprocal)."""
-    from .elementwise import exact_divide
     start, stop = jnp.asarray(start, dt), jnp.asarray(stop, dt)
     div = num - 1 if endpoint else num
     delta = stop - start
@@ -455,7 +455,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
         onp.dtype(onp.float64) if config.numpy_dtypes() else None)
     dt = result_type(*xs, float(num), *(() if want is None else (want,)))
 
-    from .elementwise import UFUNCS
     a, b = (x.astype(dt) for x in xs)
     # NumPy's steps, each by its ufunc: ends rotated by the sign of start,
     # a logspace between their logarithms, the ends set exactly, rotated back
@@ -540,7 +539,6 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     >>> np.logspace(0, 3, 4)
     array([   1.,   10.,  100., 1000.])
     """
-    from .elementwise import UFUNCS
     check_dtype("logspace", dtype)
     if isinstance(base, (list, tuple)):
         base = np_asarray(base)

@@ -25,7 +25,7 @@ from ..core.array import NamedArray, align_plan, check_name, meet, new, position
 from ..core.vmap import nested_vmap
 from ..frontend.engines.args import untraced
 from ..parallel import axis_index, gather_names
-from ..placement import bindings, instance_index, localize, vmapped_only
+from ..placement import instance_index, localize, mesh_only, vmapped_only
 
 _R = jax.random
 _IMPL = "threefry2x32"
@@ -283,9 +283,7 @@ def _local(draw, shape, sizes):
     ``vmap`` among their maps) -> their binding: this instance draws only its
     part of them (a split name's block, one element of another), at its
     global counters, when ``draw`` allows (:func:`_counter_draw`)."""
-    bound = bindings()
-    local = {n: bound[n] for n in sizes if n in bound and bound[n].groups
-             and "vmap" not in bound[n].kinds}
+    local = mesh_only(sizes)
     return local if local and _counter_draw(draw, shape, sizes) else {}
 
 
