@@ -330,7 +330,7 @@ def _zero_dim_results(f, make):
     kept) given as ``make`` gives them."""
     def kind(r):
         if isinstance(r, NamedArray):
-            return make(r) if r.ndim == 0 and not r.mapped else r
+            return make(r) if not r.dims and not r.mapped else r
         if isinstance(r, tuple):
             items = [kind(v) for v in r]
             return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
