@@ -5,8 +5,9 @@ init and data, trained under jax.jit.
     python benchmarks/bench_models.py [PAIR ...] [--steps N] [--repeat R]
 
 PAIR: gpt, mixer, stacked (the default: all three), gpt-dict, gpt-take,
-stacked-dict, stacked-take, vit, vit-dp, vit-shard (the last two on 8 CPU
-devices, which the script then simulates).
+stacked-dict, stacked-take, stacked-dp, stacked-shard, moe, moe-dp,
+moe-shard, vit, vit-dp, vit-shard, vit-uniform, vit-uniform-dp (the ``-dp``
+and ``-shard`` pairs on 8 CPU devices, which the script then simulates).
 
 For each pair it prints what ``bench_model.py`` prints (float32 losses, which
 must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
@@ -33,6 +34,22 @@ within 10% of the plain program's).
   and the mask ``ndim > 1`` (``stacked-dict``, ``stacked-take``: the lookup
   written as in ``gpt-dict``, ``gpt-take``).
 
+- ``stacked-dp``, ``moe-dp``: the pair data-parallel over 8 devices (batch
+  8, one row per device), as ``vit-dp``: the named loss under a mesh
+  ``np.nmap`` (the tokens split into inputs and targets before the map:
+  ``nmap`` wants "seq" one size in every argument), the plain one under
+  ``jax.shard_map`` with ``lax.pmean`` of the loss and gradients;
+  ``stacked-shard``, ``moe-shard``: placed by ``np.shard`` against
+  ``jax.device_put`` with ``NamedSharding``, as ``vit-shard``.
+- ``moe``: a Mixture-of-Experts transformer (2 layers, d_model 64, 4 heads,
+  4 experts of MLP 128, sequence 32, batch 8, vocabulary 128): pre-LN
+  (``nn.layer_norm``), causal ``nn.dot_product_attention``, a router
+  ``nn.softmax`` over the named axis "expert", dense top-2 gates (the gates
+  below ``np.top_k``'s second value zeroed, the rest renormalised), every
+  expert's ``nn.gelu`` MLP with weights ("expert", "embed", "mlp") and one
+  named einsum ``{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}
+  ->{batch,seq,embed}`` mixing them; ``nn.cross_entropy``, AdamW with
+  ``nn.decay_mask``.  The plain twin: ``jax.lax.top_k``, ``jnp.einsum``.
 - ``vit``: a ViT-style classifier on 8x8 digit-like images (one random
   stroke pattern per class plus noise, from a fixed key): 2x2 patches by a
   positional reshape of each image (``images.untag("row", "col")``), then
@@ -54,13 +71,22 @@ within 10% of the plain program's).
 - ``vit-shard``: ``vit``'s step on parameters and batch placed by
   ``np.shard(..., {"batch": "data"})`` against ``jax.device_put`` with a
   ``NamedSharding`` (XLA partitions both).
+- ``vit-uniform``, ``vit-uniform-dp``: ``vit``, ``vit-dp`` with the dropout
+  drawn the NumPy way: a keyed Generator per block,
+  ``rng = np.random.default_rng(jax.random.fold_in(key, i))``, and per mask
+  ``keep = rng.uniform(np.zeros_like(x), 1.0) >= rate`` (float64 draws, as
+  NumPy's), ``np.where(keep, x / (1 - rate), 0.0)``.  The plain twin draws
+  ``jax.random.uniform(k, shape, float64)`` with the Generator's keys (each
+  draw splits the key into (next key, this draw's key)), so the masks agree.
 
 Measured on commit ``702978a`` (2-core CPU, load average 0.2-1.5), plain ->
 named transposes + copies, step and trace+compile ratios (median): ``vit``
 78 + 314 -> 81 + 297, 0.93, 0.90; ``vit-dp`` 70 + 306 -> 83 + 299, 0.95,
 0.98; ``vit-shard`` 90 + 326 -> 93 + 309, 0.96, 0.99; ``gpt`` 0.97, 1.03;
 ``mixer`` 0.95, 0.96; ``stacked`` 0.96, 0.90 (every pair and lookup style
-meets the targets; the table is in ``benchmarks/README.md``).
+meets the targets; the table is in ``benchmarks/README.md``, with the
+mesh pairs' ``stacked-dp``, ``stacked-shard``, ``moe``, ``moe-dp``,
+``moe-shard``, ``vit-uniform``, ``vit-uniform-dp``).
 
 ``tests/frontend/test_bench_model.py`` runs two steps of each in CI and checks
 the losses and the HLO counts (never the times).
@@ -384,10 +410,18 @@ def stacked_loss_plain(p, tokens, c=STACKED):
     return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
 
 
+def shift(tokens):
+    """``(inputs, targets)`` of ``tokens`` (names ("batch", "seq"), length seq +
+    1), or ``tokens`` if already split (as the data-parallel steps pass them:
+    ``nmap`` wants "seq" one size in every argument)."""
+    if isinstance(tokens, tuple):
+        return tokens
+    return tokens[{"seq": slice(None, -1)}], tokens[{"seq": slice(1, None)}]
+
+
 def stacked_loss_named(p, tokens, c=STACKED):
     """``tokens``: names ("batch", "seq"), length seq + 1."""
-    x_in = tokens[{"seq": slice(None, -1)}]
-    y = tokens[{"seq": slice(1, None)}]
+    x_in, y = shift(tokens)
 
     def block(x, w):
         h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
@@ -430,7 +464,7 @@ def stacked_setup(seed=0, c=STACKED):
 # vit: a ViT-style classifier on 8x8 digit-like images, dropout, AdamW
 # --------------------------------------------------------------------------
 VIT = dict(blocks=2, image=8, patch=2, d_model=64, heads=4, mlp=128, classes=10,
-           batch=32, rate=0.1, plain_mask="named")
+           batch=32, rate=0.1, plain_mask="named", dropout="nn")
 VIT_NAMES = {"w_in": ("pixel", "embed"), "b_in": ("embed",), "pos": ("patch", "embed"),
              "g1": ("embed",), "b1": ("embed",), "g2": ("embed",), "b2": ("embed",),
              "wq": ("embed", "head", "kv"), "wk": ("embed", "head", "kv"),
@@ -469,20 +503,24 @@ def digits(key, c=VIT):
     return templates[labels] + 0.3 * jax.random.normal(kn, (c["batch"], S, S), F32), labels
 
 
-def dropout_plain(key, x, rate, perm=(0, 2, 1), axis_name=None):
+def dropout_plain(key, x, rate, perm=(0, 2, 1), axis_name=None, uniform=False):
     """Dropout with ``jax.random.bernoulli``, drawn as ``nn.dropout`` draws: the
     key split once (a keyed Generator's draw takes ``split(key)[1]``) and the
     mask's values those of the shape in the sorted order of the named twin's
     axis names (("batch", "embed", "patch") for (batch, patch, embed): ``perm``),
     laid out as ``x``.  ``axis_name``: inside ``shard_map`` over it, the batch
     is this device's block; the mask is the global one's block (as a named
-    draw inside ``nmap``)."""
+    draw inside ``nmap``).  ``uniform``: the mask drawn as
+    ``rng.uniform(np.zeros_like(x), 1.0) >= rate`` keeps (``vit-uniform``)."""
     sub = jax.random.split(key)[1]
     shape = [x.shape[i] for i in perm]
     if axis_name is not None:
         shape[perm.index(0)] *= jax.lax.axis_size(axis_name)
-    drop = jax.random.bernoulli(sub, rate, shape).transpose(
-        [perm.index(i) for i in range(len(perm))])
+    if uniform:     # ``rng.uniform(np.zeros_like(x), 1.0) >= rate`` keeps: float64 draws
+        drop = jax.random.uniform(sub, shape, jnp.float64) < rate
+    else:
+        drop = jax.random.bernoulli(sub, rate, shape)
+    drop = drop.transpose([perm.index(i) for i in range(len(perm))])
     if axis_name is not None:
         b = x.shape[0]
         drop = jax.lax.dynamic_slice_in_dim(drop, jax.lax.axis_index(axis_name) * b, b)
@@ -495,17 +533,21 @@ def vit_loss_plain(p, batch, key, c=VIT, axis_name=None):
     of a plain program that need not match, for comparison)."""
     images, labels = batch
     perm = (0, 2, 1) if c["plain_mask"] == "named" else (0, 1, 2)
+    uni = c.get("dropout") == "uniform"
     x = patches(images, c["patch"]) @ p["w_in"] + p["b_in"] + p["pos"]  # (b, patch, d)
     for i in range(c["blocks"]):
         w = p[f"block{i}"]
         k1, k2 = jax.random.split(jax.random.fold_in(key, i))
+        if uni:     # as one keyed Generator per block: two draws, the key split each
+            k1 = jax.random.fold_in(key, i)
+            k2 = jax.random.split(k1)[0]
         h = layer_norm_plain(x, w["g1"], w["b1"])
         q, k, v = (jnp.einsum("bnd,dhk->bnhk", h, w[n]) for n in ("wq", "wk", "wv"))
         o = jnp.einsum("bnhk,hkd->bnd", jax.nn.dot_product_attention(q, k, v), w["wo"])
-        x = x + dropout_plain(k1, o, c["rate"], perm, axis_name)
+        x = x + dropout_plain(k1, o, c["rate"], perm, axis_name, uni)
         h = layer_norm_plain(x, w["g2"], w["b2"])
         u = jax.nn.gelu(h @ w["w1"] + w["b_1"]) @ w["w2"] + w["b_2"]
-        x = x + dropout_plain(k2, u, c["rate"], perm, axis_name)
+        x = x + dropout_plain(k2, u, c["rate"], perm, axis_name, uni)
     logits = layer_norm_plain(x, p["g"], p["b"]).mean(axis=1) @ p["w_out"] + p["b_out"]
     logp = jax.nn.log_softmax(logits, axis=-1)
     return -jnp.take_along_axis(logp, labels[:, None], axis=-1).mean()
@@ -522,6 +564,15 @@ def vit_loss_named(p, batch, key, c=VIT):
     for i in range(c["blocks"]):
         w = p[f"block{i}"]
         k1, k2 = jax.random.split(jax.random.fold_in(key, i))
+        if c.get("dropout") == "uniform":
+            # the NumPy way: a keyed Generator per block, a uniform draw per mask
+            rng = np.random.default_rng(jax.random.fold_in(key, i))
+
+            def drop(_, x, rng=rng):
+                keep = rng.uniform(np.zeros_like(x), 1.0) >= c["rate"]
+                return np.where(keep, x / (1 - c["rate"]), 0.0)
+        else:
+            drop = functools.partial(nn.dropout, rate=c["rate"])
         h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
         q, k, v = (np.einsum("{batch,patch,embed},{embed,head,kv}->{batch,patch,head,kv}",
                              h, w[n]) for n in ("wq", "wk", "wv"))
@@ -529,19 +580,21 @@ def vit_loss_named(p, batch, key, c=VIT):
                                      query_axis="patch", key_axis="key")
         o = np.einsum("{batch,patch,head,kv},{head,kv,embed}->{batch,patch,embed}", o,
                       w["wo"])
-        x = x + nn.dropout(k1, o, c["rate"])
+        x = x + drop(k1, o)
         h = nn.layer_norm(x, "embed", w["g2"], w["b2"])
         u = nn.gelu(np.einsum("{batch,patch,embed},{embed,mlp}->{batch,patch,mlp}", h,
                               w["w1"]) + w["b_1"])
         u = np.einsum("{batch,patch,mlp},{mlp,embed}->{batch,patch,embed}", u,
                       w["w2"]) + w["b_2"]
-        x = x + nn.dropout(k2, u, c["rate"])
+        x = x + drop(k2, u)
     x = nn.layer_norm(x, "embed", p["g"], p["b"]).mean(axis="patch")
     logits = np.einsum("{batch,embed},{embed,class}->{batch,class}", x,
                        p["w_out"]) + p["b_out"]
     return nn.cross_entropy(logits, labels, axis="class").mean(axis="batch")
 
 
+#: ``vit-uniform``: the dropout masks drawn the NumPy way
+VIT_UNIFORM = {**VIT, "dropout": "uniform"}
 VIT_OPT_PLAIN = optax.adamw(1e-3, weight_decay=1e-4, mask=lambda p: jax.tree_util.tree_map(
     lambda v: v.ndim > 1, p))
 VIT_OPT_NAMED = optax.adamw(1e-3, weight_decay=1e-4, mask=nn.decay_mask)
@@ -633,12 +686,161 @@ def _vit_steps(c, dp=False):
     return step(grads[0], VIT_OPT_PLAIN), step(grads[1], VIT_OPT_NAMED)
 
 
+# --------------------------------------------------------------------------
+# moe: a Mixture-of-Experts transformer, experts along a named axis
+# --------------------------------------------------------------------------
+MOE = dict(layers=2, d_model=64, heads=4, experts=4, mlp=128, seq=32, batch=8,
+           vocab=128, lookup="untag")
+MOE_NAMES = {"emb": ("vocab", "embed"), "pos": ("seq", "embed"),
+             "unemb": ("embed", "vocab"), "g": ("embed",), "b": ("embed",),
+             "g1": ("embed",), "b1": ("embed",), "g2": ("embed",), "b2": ("embed",),
+             "wq": ("embed", "head", "kv"), "wk": ("embed", "head", "kv"),
+             "wv": ("embed", "head", "kv"), "wo": ("head", "kv", "embed"),
+             "router": ("embed", "expert"), "w1": ("expert", "embed", "mlp"),
+             "b_1": ("expert", "mlp"), "w2": ("expert", "mlp", "embed")}
+
+
+def moe_init(key, c=MOE):
+    D, H, E, M, V, S = c["d_model"], c["heads"], c["experts"], c["mlp"], c["vocab"], \
+        c["seq"]
+    keys = iter(jax.random.split(key, 3 + 7 * c["layers"]))
+    p = {"emb": _normal(keys, (V, D), 0.02), "pos": _normal(keys, (S, D), 0.02),
+         "unemb": _normal(keys, (D, V), D ** -0.5),
+         "g": jnp.ones((D,), F32), "b": jnp.zeros((D,), F32)}
+    for i in range(c["layers"]):
+        p[f"block{i}"] = {
+            "g1": jnp.ones((D,), F32), "b1": jnp.zeros((D,), F32),
+            "g2": jnp.ones((D,), F32), "b2": jnp.zeros((D,), F32),
+            **{n: _normal(keys, (D, H, D // H), D ** -0.5) for n in ("wq", "wk", "wv")},
+            "wo": _normal(keys, (H, D // H, D), D ** -0.5),
+            "router": _normal(keys, (D, E), D ** -0.5),
+            "w1": _normal(keys, (E, D, M), D ** -0.5), "b_1": jnp.zeros((E, M), F32),
+            "w2": _normal(keys, (E, M, D), M ** -0.5)}
+    return p
+
+
+def moe_loss_plain(p, tokens, c=MOE):
+    x_in, y = tokens[:, :-1], tokens[:, 1:]
+    x = p["emb"][x_in] + p["pos"]
+    for i in range(c["layers"]):
+        w = p[f"block{i}"]
+        h = layer_norm_plain(x, w["g1"], w["b1"])
+        q, k, v = (jnp.einsum("bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
+        o = jax.nn.dot_product_attention(q, k, v, is_causal=True)
+        x = x + jnp.einsum("bshk,hkd->bsd", o, w["wo"])
+        h = layer_norm_plain(x, w["g2"], w["b2"])
+        probs = jax.nn.softmax(h @ w["router"], axis=-1)             # (b, s, expert)
+        top = jax.lax.top_k(probs, 2)[0]
+        gates = jnp.where(probs >= top[..., -1:], probs, 0.0)
+        gates = gates / gates.sum(axis=-1, keepdims=True)
+        u = jax.nn.gelu(jnp.einsum("bsd,edm->bsem", h, w["w1"]) + w["b_1"])
+        x = x + jnp.einsum("bsem,emd,bse->bsd", u, w["w2"], gates)
+    logits = layer_norm_plain(x, p["g"], p["b"]) @ p["unemb"]
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
+
+
+def moe_loss_named(p, tokens, c=MOE):
+    """``tokens``: names ("batch", "seq"), length seq + 1.  Dense top-2 gating:
+    the router's softmax over "expert", the gates of all but the two largest
+    zeroed and renormalised, every expert run and mixed by a named einsum."""
+    x_in, y = shift(tokens)
+    x = LOOKUPS[c["lookup"]](p["emb"], x_in) + p["pos"]
+    for i in range(c["layers"]):
+        w = p[f"block{i}"]
+        h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
+        q, k, v = (np.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
+                             h, w[n]) for n in ("wq", "wk", "wv"))
+        o = nn.dot_product_attention(q, k.rename(seq="key"), v.rename(seq="key"), "kv",
+                                     query_axis="seq", key_axis="key", is_causal=True)
+        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
+                          w["wo"])
+        h = nn.layer_norm(x, "embed", w["g2"], w["b2"])
+        probs = nn.softmax(np.einsum("{batch,seq,embed},{embed,expert}->{batch,seq,expert}",
+                                     h, w["router"]), axis="expert")
+        top, _ = np.top_k(probs, 2, axis="expert")
+        gates = np.where(probs >= top[..., -1], probs, 0.0)
+        gates = gates / gates.sum(axis="expert")
+        u = nn.gelu(np.einsum("{batch,seq,embed},{expert,embed,mlp}->{batch,seq,expert,mlp}",
+                              h, w["w1"]) + w["b_1"])
+        x = x + np.einsum("{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}"
+                          "->{batch,seq,embed}", u, w["w2"], gates)
+    logits = np.einsum("{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
+                       nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"])
+    return nn.cross_entropy(logits, y, axis="vocab").mean(axis=("batch", "seq"))
+
+
+MOE_OPT_PLAIN = STACKED_OPT_PLAIN
+MOE_OPT_NAMED = STACKED_OPT_NAMED
+
+
+def moe_setup(seed=0, c=MOE):
+    kp, kd = jax.random.split(jax.random.key(seed))
+    plain = moe_init(kp, c)
+    named = _named(plain, MOE_NAMES)
+    tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
+    return (plain, MOE_OPT_PLAIN.init(plain), tokens), (
+        named, MOE_OPT_NAMED.init(named), np.asarray(tokens).tag("batch", "seq"))
+
+
+# --------------------------------------------------------------------------
+# data parallel (-dp) and placed (-shard) variants of the single-batch pairs
+# --------------------------------------------------------------------------
+def _dp_steps(name, c):
+    """The pair ``name``'s training steps data-parallel over 8 devices: the
+    named loss under ``np.nmap(..., axes="batch", mesh=, axis_resources=)``
+    (the gradient taken outside the map, the batch means become collectives);
+    the plain one under ``jax.shard_map`` with ``lax.pmean`` of the local loss
+    and gradients (equal blocks: the mean of the block means)."""
+    _, _, loss_plain, loss_named, (opt_plain, opt_named) = PAIRS[name]
+    mesh, P = _mesh(), jax.sharding.PartitionSpec
+
+    def local(p, b):
+        loss, g = jax.value_and_grad(loss_plain)(p, b, c)
+        return jax.lax.pmean(loss, "data"), jax.lax.pmean(g, "data")
+    # check_vma=False: as in vit_grads
+    grads_plain = jax.shard_map(local, mesh=mesh, in_specs=(P(), P("data")),
+                                out_specs=(P(), P()), check_vma=False)
+    loss_mapped = np.nmap(lambda p, b: loss_named(p, b, c), axes="batch", mesh=mesh,
+                          axis_resources={"batch": "data"})
+
+    def step_plain(p, s, b):
+        loss, g = grads_plain(p, b)
+        u, s = opt_plain.update(g, s, p)
+        return optax.apply_updates(p, u), s, loss
+
+    def step_named(p, s, b):
+        b = shift(b)
+        loss, g = jax.value_and_grad(lambda q: loss_mapped(q, b).data)(p)
+        u, s = opt_named.update(g, s, p)
+        return optax.apply_updates(p, u), s, loss
+    return step_plain, step_named
+
+
+def _shard_setup(name):
+    """The pair ``name``'s setup placed on the 8-device mesh (as
+    :func:`vit_shard_setup`): ``np.shard(tree, mesh, {"batch": "data"})``
+    against ``jax.device_put`` with ``NamedSharding``."""
+    def setup(seed=0, c=None):
+        _, base_setup, _, _, (opt_plain, opt_named) = PAIRS[name]
+        (pp, _, bp), (pn, _, bn) = base_setup(seed, c)
+        mesh = _mesh()
+        S, P = jax.sharding.NamedSharding, jax.sharding.PartitionSpec
+        pp = jax.device_put(pp, S(mesh, P()))
+        bp = jax.device_put(bp, S(mesh, P("data")))
+        pn, bn = np.shard((pn, bn), mesh, {"batch": "data"})
+        return (pp, opt_plain.init(pp), bp), (pn, opt_named.init(pn), bn)
+    return setup
+
+
 #: name -> (config, setup, loss_plain, loss_named, (plain's, named's optimizer))
 PAIRS = {"gpt": (GPT, gpt_setup, gpt_loss_plain, gpt_loss_named, (GPT_OPT, GPT_OPT)),
          "mixer": (MIXER, mixer_setup, mixer_loss_plain, mixer_loss_named,
                    (MIXER_OPT, MIXER_OPT)),
          "stacked": (STACKED, stacked_setup, stacked_loss_plain, stacked_loss_named,
-                     (STACKED_OPT_PLAIN, STACKED_OPT_NAMED))}
+                     (STACKED_OPT_PLAIN, STACKED_OPT_NAMED)),
+         "moe": (MOE, moe_setup, moe_loss_plain, moe_loss_named,
+                 (MOE_OPT_PLAIN, MOE_OPT_NAMED))}
 for _style in ("dict", "take"):      # the transformers with the lookup in another style
     for _model in ("gpt", "stacked"):
         PAIRS[f"{_model}-{_style}"] = ({**PAIRS[_model][0], "lookup": _style},) + \
@@ -647,7 +849,15 @@ for _style in ("dict", "take"):      # the transformers with the lookup in anoth
 #: (``vit-dp`` needs 8 devices: the script simulates them on the CPU)
 STEP_PAIRS = {"vit": (VIT, vit_setup, _vit_steps),
               "vit-dp": (VIT, vit_setup, functools.partial(_vit_steps, dp=True)),
-              "vit-shard": (VIT, vit_shard_setup, _vit_steps)}
+              "vit-shard": (VIT, vit_shard_setup, _vit_steps),
+              "vit-uniform": (VIT_UNIFORM, vit_setup, _vit_steps),
+              "vit-uniform-dp": (VIT_UNIFORM, vit_setup,
+                                 functools.partial(_vit_steps, dp=True))}
+for _model in ("stacked", "moe"):    # 8 rows per step: one per device
+    STEP_PAIRS[f"{_model}-dp"] = ({**PAIRS[_model][0], "batch": 8},
+                                  PAIRS[_model][1], functools.partial(_dp_steps, _model))
+    PAIRS[f"{_model}-shard"] = ({**PAIRS[_model][0], "batch": 8},
+                                _shard_setup(_model)) + PAIRS[_model][2:]
 DEFAULT = ("gpt", "mixer", "stacked")
 
 

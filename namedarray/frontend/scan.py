@@ -139,12 +139,33 @@ def _scan(fn, f, init, xs, axis, length, reverse, unroll):
         ys_meta[:] = [ytree, [(v.dims, v.mapped) for v in ys]]
         return got, [v.data for v in ys]
 
+    datas = _varying_like([v for _, v in want], datas)
     out, ys = jax.lax.scan(body, [v for _, v in want], datas, length=length,
                            reverse=reverse, unroll=unroll)
     ytree, ymeta = ys_meta
     stacked = [new(*_front(d, dims, axis), mapped) for d, (dims, mapped) in zip(ys, ymeta)]
     return (jax.tree_util.tree_unflatten(ctree, out),
             jax.tree_util.tree_unflatten(ytree, stacked))
+
+
+def _varying(d) -> frozenset:
+    """The mesh axes along which ``d`` varies inside ``shard_map`` (empty elsewhere)."""
+    t = getattr(jax.typeof(d), "manual_axis_type", None)
+    return t.varying if t is not None else getattr(jax.typeof(d), "vma", frozenset())
+
+
+def _varying_like(carry, xs):
+    """``xs`` cast once, before the loop, to vary along the mesh axes the carry
+    varies along (a mesh ``nmap``'s batch): otherwise each step's slice of a
+    replicated ``xs`` (stacked layer weights) meets the carry through its own
+    implicit ``pvary`` and the backward pass keeps every varying slice as a
+    residual (a copy of the weights per step).  The values and the gradient
+    (``pvary``'s transpose sums the instances' cotangents) are the same."""
+    axes = frozenset().union(*(_varying(c) for c in jax.tree_util.tree_leaves(carry)))
+    if not axes:
+        return xs
+    return [jax.lax.pcast(d, tuple(sorted(axes - _varying(d))), to="varying")
+            if axes - _varying(d) else d for d in xs]
 
 
 def _front(data, dims, axis):

@@ -28,7 +28,6 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 from ..core.array import NamedArray, align, meet, new, positional, rewrap
 from ..core.cache import Cache
-from ..core.dims import order_names
 from ..core.sharding import abstract_mesh
 from ..parallel import gather_names
 from ..placement import Binding, bind, bindings, localize
@@ -269,15 +268,15 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
         if any(b.kinds and "mesh" in b.kinds for b in bindings().values()):
             return _nested(inner, user_mesh, used, leaves, tree, arr_idx, arrays)
         mesh = _call_mesh(user_mesh)
-        _, udims, _ = align("nmap", [x for x in arrays if x.names])
-        union = tuple(d for d in udims if d is not None)
+        align("nmap", [x for x in arrays if x.names])    # the arguments must meet
         datas, layouts = [], []
         for x in arrays:
             if x.mapped:
                 raise ValueError(f"nmap: an argument is mapped over {dict(x.mapped)} by an "
                                  "enclosing local nmap; a mesh nmap cannot run inside one")
-            want = tuple(d for d in union if d in x.names)
-            x = order_names(x, want)
+            # each argument keeps its own order of names: reordering it to a
+            # common order would transpose it (and its gradient) outside the map
+            want = x.names
             spec = PartitionSpec(*([None] * x.ndim), *[_spec_entry(used.get(d, ()))
                                                        for d in want])
             datas.append(jax.device_put(x.data, NamedSharding(mesh, spec)))

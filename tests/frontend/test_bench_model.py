@@ -39,7 +39,14 @@ def test_timing_ratio_is_the_median_of_interleaved_rounds():
 
 @pytest.mark.parametrize("name, config", [("gpt", {"layers": 1}), ("mixer", {"blocks": 1}),
                                           ("stacked", {"layers": 1}), ("vit", {"blocks": 1}),
-                                          ("vit-dp", {"blocks": 1})])
+                                          ("vit-dp", {"blocks": 1}),
+                                          ("vit-uniform", {"blocks": 1}),
+                                          ("vit-uniform-dp", {"blocks": 1}),
+                                          ("stacked-dp", {"layers": 1}),
+                                          ("stacked-shard", {"layers": 1}),
+                                          ("moe", {"layers": 1}),
+                                          ("moe-dp", {"layers": 1}),
+                                          ("moe-shard", {"layers": 1})])
 def test_user_style_pairs_same_losses_and_graph(name, config):
     """Models written from the docs, not tuned for: a transformer with the lookup
     ``emb.untag("vocab")[tokens]`` and ``take_along_axis(axis="vocab")``, an
@@ -47,7 +54,15 @@ def test_user_style_pairs_same_losses_and_graph(name, config):
     ``namedarray.nn`` with its layers stacked along "layer" under ``np.scan``
     and AdamW with ``nn.decay_mask``, a ViT-style classifier with ``nn.dropout``
     (keyed per step) and AdamW, on one device and data-parallel over 8 with
-    ``np.nmap`` against ``jax.shard_map`` (one layer each, to compile fast)."""
+    ``np.nmap`` against ``jax.shard_map`` (one layer each, to compile fast).
+    ``vit-uniform``: the ViT's dropout drawn the NumPy way,
+    ``rng.uniform(np.zeros_like(x), 1.0) >= rate`` from a keyed Generator;
+    ``moe``: a Mixture-of-Experts transformer (router softmax over "expert",
+    dense top-2 gates by ``np.top_k``, expert weights contracted by a named
+    einsum); ``-dp``: under a mesh ``np.nmap`` against ``jax.shard_map`` with
+    ``lax.pmean`` of the gradients, ``-shard``: placed by ``np.shard`` against
+    ``jax.device_put`` with ``NamedSharding`` (8 devices).  A mesh map must
+    not move the per-device blocks' layout: the transposes+copies bound."""
     plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
@@ -78,6 +93,30 @@ def test_vit_plain_dropout_draws_the_named_masks():
         lambda x: bench.dropout_plain(key, x, 0.5, axis_name="data"), mesh=bench._mesh(),
         in_specs=P("data"), out_specs=P("data")))(x)
     numpy.testing.assert_allclose(numpy.asarray(blocks), want, rtol=1e-6)
+
+
+def test_vit_plain_uniform_dropout_draws_the_generator_masks():
+    """``vit-uniform``'s plain dropout (``jax.random.uniform``, float64) keeps
+    what a keyed Generator's ``rng.uniform(np.zeros_like(x), 1.0) >= rate``
+    keeps, draw after draw (each draw splits the Generator's key)."""
+    import jax
+    import jax.numpy as jnp
+    import numpy
+
+    import namedarray as np
+    bench = load("bench_models")
+    key = jax.random.key(7)
+    x = jax.random.normal(jax.random.key(2), (8, 6, 4), jnp.float32)
+    xn = np.asarray(x).tag("batch", "patch", "embed")
+    rng = np.random.default_rng(key)
+    k = key
+    for _ in range(2):
+        keep = rng.uniform(np.zeros_like(xn), 1.0) >= 0.5
+        want = numpy.asarray(np.where(keep, xn / 0.5, 0.0).untag("batch", "patch", "embed"))
+        got = numpy.asarray(bench.dropout_plain(k, x, 0.5, uniform=True))
+        numpy.testing.assert_allclose(got, want, rtol=1e-6)
+        assert 0 < (got == 0).mean() < 1
+        k = jax.random.split(k)[0]
 
 
 def test_vit_data_parallel_gradients_are_the_one_device_gradients():
