@@ -164,7 +164,7 @@ DUNDER_RESULTS = {
     "__dlpack__": "Any", "__dlpack_device__": "Any", "__reduce__": "Any",
     "__setstate__": "None", "__round__": "NamedArray", "__trunc__": "NamedArray",
     "__copy__": "NamedArray", "__deepcopy__": "NamedArray", "__getitem__": "NamedArray",
-    "__init__": "None",
+    "__init__": "None", "__array_wrap__": "NamedArray", "__next__": "Any",
 }
 _OPERATOR = re.compile(r"__(r|i)?(add|sub|mul|truediv|floordiv|mod|pow|and|or|xor|lshift|"
                        r"rshift|matmul|eq|ne|lt|le|gt|ge|neg|pos|abs|invert)__$")

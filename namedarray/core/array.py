@@ -113,6 +113,11 @@ def to_jax(x, dtype=None):
                 f"cannot convert a NamedArray with named axes {x.named_shape} "
                 "to a plain array; call .untag(...) first")
         x = x.data
+    elif not isinstance(x, (jax.Array, onp.ndarray, onp.generic)) and hasattr(
+            type(x), "__array__"):
+        x = x.__array__()       # (one giving a NamedArray: NumPy's asarray refuses it)
+        if isinstance(x, NamedArray):
+            return to_jax(x, dtype)
     if dtype is None:
         if isinstance(x, jax.Array):
             return x
@@ -388,7 +393,7 @@ class NamedArray:
     array([2., 4., 6.])
     """
 
-    __slots__ = ("data", "dims", "mapped", "_array0d", "__weakref__")
+    __slots__ = ("data", "dims", "mapped", "_array0d", "_ro", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(self, data, dims=None):
@@ -705,6 +710,8 @@ class NamedArray:
             pickle.dump(self, f)
 
     def byteswap(self, inplace=False):
+        if inplace:
+            check_writeable("byteswap", self, "array to be byte-swapped")
         swapped = jnp.asarray(onp.asarray(self._plain("byteswap")).byteswap())
         if inplace:
             self.data = swapped
@@ -723,7 +730,8 @@ class NamedArray:
     def flags(self):
         """NumPy's flags of a C-ordered array of this shape that owns its data
         (a stand-in with each length capped at 2 has the same contiguity)."""
-        return onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype).flags
+        f = onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype)
+        return Flags(self, f)
 
     def _no_views(self, what, *a, **k):
         raise NotImplementedError(
@@ -732,7 +740,28 @@ class NamedArray:
 
     getfield = lambda self, *a, **k: self._no_views("getfield")  # noqa: E731
     setfield = lambda self, *a, **k: self._no_views("setfield")  # noqa: E731
-    setflags = lambda self, *a, **k: self._no_views("setflags")  # noqa: E731
+
+    def setflags(self, write=None, align=None, uic=None):
+        """NumPy's ``setflags``: ``write=False`` makes the array read-only (a
+        later write into it or into a view made of it since raises
+        ``ValueError``); ``write=True`` undoes it where its base is writeable."""
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if align is False:
+            raise ValueError("setflags: align=False is not supported (namedarray's "
+                             "arrays are always aligned); leave align unset")
+        if write is None or is_value(self):      # a scalar is a value: always read-only
+            return
+        if not write:
+            self._ro = True
+            return
+        if isinstance(self, View) and not self._owns and not (
+                self._write is not None and writeable(self._base)):
+            raise ValueError(
+                "cannot set WRITEABLE flag to True of this array" + (
+                    f" (the result of {self._what} cannot write through to its source; "
+                    "use a copy)" if getattr(self, "_what", None) else ""))
+        self._ro = False
     ctypes = property(lambda self: self._no_views("ctypes"))
 
     def __setstate__(self, state):
@@ -742,6 +771,7 @@ class NamedArray:
     # -- mutation: rebind .data functionally --------------------------------
     def _assign(self, fn: str, value: "NamedArray"):
         """Store ``value`` (broadcast to self) into self, NumPy-cast to self.dtype."""
+        check_writeable(fn, self)
         extra = set(value.names) - set(self.names)
         if extra:
             raise ValueError(
@@ -808,12 +838,13 @@ class View(NamedArray):
 
     @data.setter
     def data(self, value):
-        if self._write is None:
+        if not writeable(self):     # (checked along the chain before anything changes)
+            what = _read_only_origin(self)
             raise ValueError(
                 "assignment destination is read-only" + (
-                    f": this array is the result of {self._what}, which cannot write "
+                    f": this array is the result of {what}, which cannot write "
                     "through to its source here; write into a copy (x = x.copy())"
-                    if self._what else ""))
+                    if what else ""))
         _DATA.__set__(self, value)
         base = self._base
         if self._base_shape is None or base.data.shape == self._base_shape:
@@ -834,10 +865,89 @@ def is_value(x) -> bool:
     return type(x) is NamedArray and is_scalar(x)
 
 
+class Flags:
+    """NumPy's flags of ``x`` (read from ``stand_in``, a NumPy array laid out
+    as ``x``); setting ``writeable`` (``x.flags.writeable = False``,
+    ``x.flags["W"] = False``) is ``x.setflags(write=...)``, as in NumPy."""
+
+    __slots__ = ("_x", "_f")
+    _KEYS = {"writeable": "write", "w": "write", "aligned": "align", "a": "align",
+             "writebackifcopy": "uic", "x": "uic"}
+
+    def __init__(self, x, stand_in):
+        stand_in.flags.writeable = writeable(x)
+        object.__setattr__(self, "_x", x)
+        object.__setattr__(self, "_f", stand_in.flags)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+    def __getitem__(self, k):
+        return self._f[k]
+
+    def _set(self, k, v):
+        key = self._KEYS.get(k.lower()) if isinstance(k, str) else None
+        if key is None:
+            raise AttributeError(f"flags: {k!r} cannot be set (NumPy sets only writeable, "
+                                 "aligned and writebackifcopy)")
+        self._x.setflags(**{key: bool(v)})
+        if key == "write":
+            self._f.writeable = writeable(self._x)
+
+    __setattr__ = __setitem__ = _set
+
+    def __eq__(self, other):
+        return self._f == (other._f if isinstance(other, Flags) else other)
+
+    def __repr__(self):
+        return repr(self._f)
+
+
+def writeable(x) -> bool:
+    """NumPy's ``x.flags.writeable``: ``False`` after ``x.setflags(write=False)``,
+    for a view made of a read-only array, and for a read-only result (or a
+    view whose writes would reach one; a scalar, which is a value)."""
+    if is_value(x):
+        return False
+    while x is not None:
+        if getattr(x, "_ro", False) or (isinstance(x, View) and x._write is None):
+            return False
+        x = x._base if isinstance(x, View) and not x._owns else None
+    return True
+
+
+def _read_only_origin(x):
+    """What made the read-only result that ``x`` is or writes through to
+    (``None``: made read-only by ``setflags``)."""
+    while isinstance(x, View) and not getattr(x, "_ro", False):
+        if x._write is None:
+            return x._what
+        x = x._base
+    return None
+
+
+def check_writeable(fn, x, what="assignment destination"):
+    """NumPy's ``ValueError`` for a write into ``x`` made read-only by
+    ``setflags`` (a read-only result raises when its data is set)."""
+    if getattr(x, "_ro", False):
+        raise ValueError(f"{fn}: {what} is read-only" if what != "assignment destination"
+                         else f"{what} is read-only")
+
+
 def view(data, dims, base, index, mapped=()) -> View:
-    """A basic slice ``base[index]`` (data given) that writes through."""
-    return derived(data, dims, base, lambda src: hooks.getitem_data(base, src, index),
+    """A basic slice ``base[index]`` (data given) that writes through.  (It
+    holds ``base`` once, as NumPy's view does: its reader keeps the layout.)"""
+    layout = _Layout(base.dims, base.mapped)
+    return derived(data, dims, base, lambda src: hooks.getitem_data(layout, src, index),
                    lambda b, v: hooks.setitem(b, index, v), mapped)
+
+
+class _Layout:
+    """An array's ``dims`` and ``mapped`` without its data."""
+    __slots__ = ("dims", "mapped")
+
+    def __init__(self, dims, mapped):
+        self.dims, self.mapped = dims, mapped
 
 
 def derived(data, dims, base, read, write, mapped=()) -> View:
@@ -855,6 +965,8 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._base_shape = base.data.shape if base is not None else None
     v._base_dims = base.dims if base is not None else None
     v._owns = False
+    if getattr(base, "_ro", False):
+        v._ro = True        # NumPy: a view of a read-only array is read-only
     return v
 
 

@@ -139,6 +139,9 @@ def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
     >>> np.astype(np.arange(3.0), "bfloat16")
     array([0, 1, 2], dtype=bfloat16)
     """
+    if not (hasattr(x, "dtype") or onp.isscalar(x)):     # (a list: NumPy's TypeError)
+        raise TypeError("astype: Input should be a NumPy array or scalar. It is a "
+                        f"{type(x)} instead.")
     a = asarray(x)
     try:
         dt = onp.dtype(dtype)
@@ -184,7 +187,8 @@ def real_if_close(a, tol=100):
     x = asarray(a)
     if not jnp.iscomplexobj(x.data):
         return x
-    eps = onp.finfo(x.dtype).eps * (tol if tol > 1 else 1)
+    # NumPy's: tol > 1 counts machine epsilons, else it is the bound itself
+    eps = onp.finfo(x.dtype).eps * tol if tol > 1 else tol
     if bool(jnp.all(jnp.abs(x.data.imag) < eps)):
         return rewrap(x, x.data.real)
     return x

@@ -27,7 +27,7 @@ from .engines.generic import generic, wrap
 from .engines.loops import runtime_zero, unfused
 from .engines.results import allocating
 from .engines.select import result_type
-from .engines.views import contiguous, fortran
+from .engines.views import contiguous, fortran, laid_out, memory_axes
 from .joining import stack
 
 
@@ -272,7 +272,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 def _full(shape, fill_value, dtype):
     check_dtype("full", dtype)
     dims = _shape_arg("full", shape)
-    if isinstance(fill_value, (str, bytes)):
+    if isinstance(fill_value, (str, bytes)) or fill_value is None:
         raise unsupported_dtype("full", onp.asarray(fill_value).dtype, fill_value)
     v = operand(fill_value)
     if isinstance(v, NamedArray):
@@ -474,11 +474,25 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     return y if dtype is None or onp.dtype(dtype) == dt else y.astype(dtype)
 
 
+def _vander(d, N, increasing):
+    """NumPy's powers: each column the previous one times ``x`` (its
+    ``multiply.accumulate``), so ``(1+1j)**2`` is ``2j`` exactly (jax.numpy's
+    complex power goes through exp and log)."""
+    if d.ndim != 1:
+        raise ValueError(f"vander: x must be a one-dimensional array or sequence (got "
+                         f"{d.ndim} dimensions)")
+    n = d.shape[0] if N is None else operator.index(N)
+    if n <= 0 or d.dtype.kind not in "fc":
+        return jnp.vander(d, n, increasing)
+    _, cols = jax.lax.scan(lambda acc, _: (acc * d, acc), jnp.ones_like(d), None, length=n)
+    return cols.T if increasing else cols[::-1].T
+
+
 def vander(x, N=None, increasing=False):
     """``numpy.vander`` (result dtype ``promote_types(x.dtype, int)``)."""
     v = asarray(x)
     dt = onp.promote_types(v.dtype, onp.int_) if config.numpy_dtypes() else v.dtype
-    return generic("vander", lambda d: jnp.vander(d.astype(dt), N, increasing), (v,), {})
+    return generic("vander", lambda d: _vander(d.astype(dt), N, increasing), (v,), {})
 
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
@@ -494,6 +508,64 @@ def fromiter(iter, dtype, count=-1, *, like=None):
 
 
 _full_like = _decl("full_like")
+_zeros_like, _ones_like, _empty_like = (_decl(n) for n in ("zeros_like", "ones_like",
+                                                             "empty_like"))
+
+
+def _like_order(fn, a, r, order, shape):
+    """``r``, the result of ``fn(a, ..., shape=shape)``, in NumPy's memory
+    ``order``: ``"C"``, ``"F"``, ``"A"`` (``"F"`` where ``a`` is Fortran- and
+    not C-contiguous), ``"K"`` (``a``'s order of strides, where ``r`` has
+    ``a``'s number of dimensions; else C)."""
+    if order is None:
+        order = "K"
+    if not isinstance(order, str):
+        raise TypeError(f"{fn}: order must be str, not {type(order).__name__}")
+    o = order.upper()
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError(f"{fn}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if not isinstance(r, NamedArray) or r.ndim < 2 or r.names or r.mapped or o == "C":
+        return r
+    src = a if isinstance(a, (NamedArray, onp.ndarray)) and not getattr(
+        a, "names", ()) else None
+    if o == "A":
+        o = "F" if src is not None and src.flags.f_contiguous and \
+            not src.flags.c_contiguous else "C"
+    if o == "K":
+        if src is None or src.ndim != r.ndim:
+            return r
+        if isinstance(src, onp.ndarray):
+            axes = sorted(range(src.ndim), key=lambda k: -abs(src.strides[k]))
+        else:
+            axes = memory_axes(src, "K")
+        return laid_out(r, axes)
+    return fortran(r) if o == "F" else r
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.zeros_like``, laid out in NumPy's memory ``order``.
+
+    >>> import namedarray as np
+    >>> np.zeros_like(np.ones((2, 3)), order="F").flags.f_contiguous
+    True
+    """
+    check_dtype("zeros_like", dtype)
+    return _like_order("zeros_like", a, _zeros_like(a, dtype, shape=shape, device=device),
+                       order, shape)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.ones_like``, laid out in NumPy's memory ``order``."""
+    check_dtype("ones_like", dtype)
+    return _like_order("ones_like", a, _ones_like(a, dtype, shape=shape, device=device),
+                       order, shape)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.empty_like`` (zeros here), laid out in NumPy's memory ``order``."""
+    check_dtype("empty_like", dtype)
+    return _like_order("empty_like", prototype, _empty_like(
+        prototype, dtype, shape=shape, device=device), order, shape)
 
 
 _fromfunction = _decl("fromfunction")
@@ -515,7 +587,8 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *,
         fill_value = bool(fill_value) if dt.kind == "b" else fill_value.real
     elif dt.kind == "b" and onp.dtype(getattr(fill_value, "dtype", onp.int8)).kind == "c":
         fill_value = asarray(fill_value) != 0
-    return _full_like(a, fill_value, dtype, shape=shape)
+    return _like_order("full_like", a, _full_like(a, fill_value, dtype, shape=shape,
+                                                  device=device), order, shape)
 
 
 # jax.numpy: a scalar shape is not NumPy's TypeError

@@ -263,23 +263,31 @@ UFUNCS = _ufuncs()
 globals().update(UFUNCS)
 
 
-def clip(a, /, min=None, max=None, out=None, *, a_min=None, a_max=None, **kwargs):
+def clip(a, a_min=onp._NoValue, a_max=onp._NoValue, out=None, *, min=onp._NoValue,
+         max=onp._NoValue, **kwargs):
     """``numpy.clip``: ``minimum(maximum(a, min), max)`` with NumPy dtypes; the
-    bounds are ``min``/``max`` (the Array API's names, positional or keyword)
-    or NumPy's ``a_min``/``a_max`` keywords; ``kwargs`` are the ufunc keywords
-    (``casting``, ``dtype``, ``where``, ...), as NumPy's clip ufunc takes them.
+    bounds are NumPy's ``a_min``/``a_max`` (positional: both or neither) or
+    the Array API's ``min``/``max`` keywords, as NumPy reads them; ``kwargs``
+    are the ufunc keywords (``casting``, ``dtype``, ``where``, ...), as
+    NumPy's clip ufunc takes them.
 
     >>> import namedarray as np
     >>> np.clip(np.arange(5), 1, 3)
     array([1, 1, 2, 3, 3])
-    >>> np.clip(np.arange(5), a_max=2)
+    >>> np.clip(np.arange(5), max=2)
     array([0, 1, 2, 2, 2])
     """
-    for npname, v, name in (("a_min", a_min, min), ("a_max", a_max, max)):
-        if v is not None and name is not None:
-            raise TypeError(f"clip: give {npname}= or {npname[2:]}=, not both")
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    no = onp._NoValue
+    if a_min is no and a_max is no:
+        lo, hi = (None if min is no else min), (None if max is no else max)
+    elif a_min is no or a_max is no:
+        raise TypeError("clip: clip() missing 1 required positional argument: "
+                        f"'{'a_min' if a_min is no else 'a_max'}'")
+    elif min is not no or max is not no:
+        raise ValueError("clip: Passing `min` or `max` keyword argument when `a_min` and "
+                         "`a_max` are provided is forbidden.")
+    else:
+        lo, hi = a_min, a_max
     r = operand(a)
     if lo is None and hi is None and getattr(r, "dtype", None) == onp.bool_:
         # NumPy clips without bounds by its `positive` ufunc, which has no bool loop

@@ -195,8 +195,34 @@ _convolve = wrap(numpy_args(_by_parts(jnp.convolve, False), "convolve"), "convol
 _correlate = wrap(numpy_args(_by_parts(jnp.correlate, True), "correlate"), "correlate")
 
 
+_CONV_MODES = ("valid", "same", "full")
+
+
+def _conv_mode(mode):
+    """NumPy's ``mode`` of convolve/correlate as its name: one of the names,
+    or its number 0, 1, 2 (NumPy's errors otherwise)."""
+    if isinstance(mode, str):
+        if mode not in _CONV_MODES:
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate "
+                             f"mode (got {mode!r})")
+        return mode
+    if isinstance(mode, (int, onp.integer)) and not isinstance(mode, (bool, onp.bool_)):
+        if not 0 <= mode <= 2:
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2 "
+                             f"(got {mode})")
+        return _CONV_MODES[int(mode)]
+    raise TypeError(f"convolve/correlate mode not understood (got {mode!r})")
+
+
 def _int_conv(name, f):
     def g(a, v, mode="full" if name == "convolve" else "valid"):
+        try:
+            mode = _conv_mode(mode)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{name}: {e}") from None
+        for what, x in (("a", a), ("v", v)):
+            if onp.size(x) == 0 and not getattr(x, "names", ()):
+                raise ValueError(f"{name}: {what} cannot be empty")
         da, dv = getattr(a, "dtype", None), getattr(v, "dtype", None)
         if da is None:
             da = onp.asarray(a).dtype
@@ -232,6 +258,22 @@ def _convolve_by_products(a, v, mode, fast):
 # jax.numpy: integers accumulated in floats, complex products by XLA's three-term form
 convolve = _int_conv("convolve", _convolve)
 correlate = _int_conv("correlate", _correlate)
+
+
+_cross = wrap(numpy_args(jnp.cross, "cross"), "cross")
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """``numpy.cross`` (NumPy's common dtype of ``a`` and ``b``); a 0-d
+    operand is NumPy's ``ValueError``.
+
+    >>> import namedarray as np
+    >>> np.cross([1, 0, 0], [0, 1, 0])
+    array([0, 0, 1])
+    """
+    if onp.ndim(a) == 0 or onp.ndim(b) == 0:
+        raise ValueError("cross: At least one array has zero dimension")
+    return _cross(a, b, axisa, axisb, axisc, axis)
 
 
 _piecewise = wrap(jnp.piecewise, "piecewise")
@@ -323,14 +365,16 @@ class _HostUfunc:
 
 
 # jax.numpy: none (an object ufunc runs on the host)
-def frompyfunc(func, /, nin, nout, *, identity=None):
+def frompyfunc(func, /, nin, nout, *, identity=onp._NoValue):
     """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data.
 
     >>> import namedarray as np
     >>> np.frompyfunc(oct, 1, 1)(np.asarray([10, 30, 100]))
     array(['0o12', '0o36', '0o144'], dtype=object)
     """
-    kw = {} if identity is None else {"identity": identity}
+    # (identity=None, given: a reorderable ufunc without identity; not given:
+    # not reorderable, as NumPy tells them apart)
+    kw = {} if identity is onp._NoValue else {"identity": identity}
     return _HostUfunc(onp.frompyfunc(func, nin, nout, **kw))
 
 
@@ -534,7 +578,25 @@ gradient = wrap(numpy_args(_gradient, "gradient"), "gradient", named="keep")
 gradient.__doc__ = _gradient.__doc__ + "\n\n``axis`` may name an axis (it is kept)."
 
 
-_nan_to_num = _decl("nan_to_num")
+def _nan_to_num_data(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """jax.numpy's nan_to_num replaces one after another (``nan=np.inf``
+    would then be rewritten by ``posinf``); NumPy's each from the input's
+    own NaNs and infinities."""
+    x = jnp.asarray(x)
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return x
+    if jnp.issubdtype(x.dtype, jnp.complexfloating):
+        return jax.lax.complex(_nan_to_num_data(x.real, copy, nan, posinf, neginf),
+                               _nan_to_num_data(x.imag, copy, nan, posinf, neginf))
+    info = jnp.finfo(x.dtype)
+    big = jnp.where(x > 0, jnp.asarray(info.max if posinf is None else posinf, x.dtype),
+                    jnp.asarray(info.min if neginf is None else neginf, x.dtype))
+    return jnp.where(jnp.isnan(x), jnp.asarray(nan, x.dtype), jnp.where(jnp.isinf(x), big, x))
+
+
+# jax.numpy: replaces NaN, then +inf, then -inf in turn (a replacement can be
+# replaced again)
+_nan_to_num = wrap(numpy_args(_nan_to_num_data, "nan_to_num"), "nan_to_num")
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -553,5 +615,6 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return x
 
 
-__all__ = ["select", "nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "trace", "angle",
+__all__ = ["select", "nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "cross",
+           "trace", "angle",
            "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]

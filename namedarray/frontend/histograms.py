@@ -31,6 +31,7 @@ from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import exact_divide
 from .engines.declare import _checked, _decl, _host
+from .engines.fperr import _stacklevel
 from .engines.generic import wrap
 
 _UNSIGNED = {onp.dtype(s): onp.dtype(u) for s, u in
@@ -314,6 +315,15 @@ def _bins_arg(fn, bins):
     return None, edges
 
 
+def _from_bool(a):
+    """NumPy's conversion of bool data to uint8 for a histogram, with its warning."""
+    if a.dtype != bool:
+        return a
+    warnings.warn("Converting input from bool to <class 'numpy.uint8'> for "
+                  "compatibility.", RuntimeWarning, stacklevel=_stacklevel())
+    return a.astype(onp.uint8)
+
+
 def _histogram(fn, a, bins, range, density, weights):
     """(counts, edges) of positional ``jax`` data, NumPy's steps."""
     if weights is not None:
@@ -322,9 +332,7 @@ def _histogram(fn, a, bins, range, density, weights):
             raise ValueError(f"{fn}: weights should have the same shape as a "
                              f"({weights.shape} vs {jnp.shape(a)}).")
         weights = jnp.ravel(weights)
-    a = jnp.ravel(a)
-    if a.dtype == bool:    # NumPy: "Converting input from bool to uint8"
-        a = a.astype(onp.uint8)
+    a = _from_bool(jnp.ravel(a))
     if isinstance(bins, str):
         bins = _estimated(fn, a, bins, range, weights)
     n, edges = _bins_arg(fn, bins)
@@ -345,9 +353,7 @@ def _histogram(fn, a, bins, range, density, weights):
 
 def _edges_only(fn, a, bins, range, weights):
     weights = None if weights is None else jnp.asarray(weights)
-    a = jnp.ravel(a)
-    if a.dtype == bool:
-        a = a.astype(onp.uint8)
+    a = _from_bool(jnp.ravel(a))
     if isinstance(bins, str):
         bins = _estimated(fn, a, bins, range, weights)
     n, edges = _bins_arg(fn, bins)

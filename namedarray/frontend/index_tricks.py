@@ -20,6 +20,8 @@ array([1, 2, 3])
 """
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as onp
@@ -187,11 +189,64 @@ array([[1, 3],
 _unravel = _decl("unravel_index")
 
 
+def int_indices(fn, v):
+    """``v``'s values on the host (None under a transformation), with NumPy's
+    ``TypeError`` for indices that are not integers (an empty list or tuple,
+    which NumPy reads as float, too)."""
+    if isinstance(v, (list, tuple)) and not v or isinstance(v, (list, tuple)) and all(
+            isinstance(e, (list, tuple)) and not e for e in v):
+        raise TypeError(f"{fn}: indices must be integral: the provided empty sequence was "
+                        "inferred as float. Wrap it with 'np.array(indices, dtype=np.intp)'")
+    h = _host(v if isinstance(v, NamedArray) else onp.asarray(v) if isinstance(
+        v, (list, tuple)) else v)
+    if h is not None and h.dtype.kind not in "biu":
+        raise TypeError(f"{fn}: only int indices permitted (got indices of dtype {h.dtype})")
+    return h
+
+
+def _size_of(fn, shape, what):
+    """The number of elements of ``shape``, NumPy's ``ValueError`` past intp."""
+    dims = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
+    size = 1
+    for d in dims:
+        size *= int(d)
+    if size > onp.iinfo(onp.intp).max:
+        raise ValueError(f"{fn}: " + (
+            "dimensions are too large; arrays and shapes with a total size greater "
+            "than 'intp' are not supported" if what == "shape" else
+            "invalid dims: array size defined by dims is larger than the maximum "
+            "possible size") + f" (got {what}={dims})")
+    return dims, size
+
+
+def check_multi_index(multi_index, dims):
+    """NumPy's checks of ``ravel_multi_index``'s arguments that jax.numpy's
+    lacks: integer indices, the size of ``dims``, no index into an empty shape."""
+    fn = "ravel_multi_index"
+    if isinstance(multi_index, (list, tuple)):
+        hs = [int_indices(fn, m) for m in multi_index]
+    else:
+        hs = [int_indices(fn, multi_index)]
+    dims, size = _size_of(fn, dims, "dims")
+    if size == 0 and (any(h is None for h in hs) or _broadcast_size(hs)):
+        raise ValueError(f"{fn}: cannot unravel if shape has zero entries (is empty) "
+                         f"(dims={dims})")
+
+
+def _broadcast_size(hs) -> int:
+    """The number of entries the index arrays ``hs`` broadcast to (NumPy checks
+    the broadcast entries: none when one array is empty)."""
+    try:
+        return math.prod(onp.broadcast_shapes(*[h.shape for h in hs]))
+    except ValueError:
+        return 1        # (not broadcastable: the call's own error)
+
+
 # jax.numpy: out-of-bounds indices clipped (NumPy: ValueError)
 def unravel_index(indices, shape, order="C"):
     """``numpy.unravel_index``; an index outside the array raises ``ValueError``."""
-    h = _host(indices)
-    size = int(onp.prod(shape))
+    h = int_indices("unravel_index", indices)
+    shape, size = _size_of("unravel_index", shape, "shape")
     if h is not None and h.size:
         bad = h[(h < 0) | (h >= size)]
         if bad.size:
@@ -200,6 +255,11 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise ValueError(f"unravel_index: only 'C' or 'F' order is permitted (got "
                          f"order={order!r})")
+    if not shape:
+        if onp.ndim(indices) if h is None else h.ndim:
+            raise ValueError("unravel_index: multiple indices are not supported for 0d "
+                             "arrays (shape=())")
+        return ()
     if order == "F":    # the first index varies fastest: C order of the reversed shape
         shape = (shape,) if isinstance(shape, (int, onp.integer)) else tuple(shape)
         return tuple(reversed(_unravel(indices, shape[::-1])))
@@ -216,12 +276,21 @@ def ix_(*args):
     xs = []
     for a in args:
         x = asarray(a)
+        if x.size == 0 and not isinstance(a, NamedArray) and not x.names:
+            x = x.astype(onp.intp)      # NumPy: an empty untyped sequence indexes
         if x.dtype == onp.bool_:
             if x.ndim != 1:
                 raise ValueError("ix_: cross index must be 1 dimensional")
             x = positional(jnp.asarray(onp.nonzero(onp.asarray(x.data))[0], onp.intp))
         xs.append(x)
-    return _jix(*xs)
+    if any(x.names for x in xs):
+        return _jix(*xs)
+    for x in xs:
+        if x.ndim != 1:
+            raise ValueError(f"ix_: Cross index must be 1 dimensional (got shape {x.shape})")
+    n = len(xs)       # (jax.numpy's ix_ makes an empty one intp whatever its dtype)
+    return tuple(x.reshape((1,) * k + (x.size,) + (1,) * (n - k - 1))
+                 for k, x in enumerate(xs))
 
 
 __all__ = ["c_", "index_exp", "mgrid", "ogrid", "r_", "s_", "unravel_index", "ix_"]

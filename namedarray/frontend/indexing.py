@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -18,8 +19,9 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import (NamedArray, meet, merge_mapped, new, normalize_axis, operand,
-                          positional, rewrap, view)
+from ..core.array import (NamedArray, View, check_writeable, meet, merge_mapped, new,
+                          normalize_axis, operand, positional, rewrap, view,
+                          zero_dim_array)
 from ..core.sharding import explicit_mesh, unshard
 from ..placement import implied
 from .engines import selection
@@ -28,7 +30,13 @@ from .engines.generic import index_names, wrap
 from .engines.out import store_out
 from .engines.masks import _device_mask, _plain, compact, size_error, traced
 from .engines.selection import Selection, lazy, padded
-from .engines.index_rules import check_index, numpy_index, scalar_bools, wide_index
+from .engines.views import laid_out, memory_axes
+from .engines.fperr import _stacklevel
+from .engines import host
+from .engines.args import to_device
+from ..core.cache import Cache
+from .engines.index_rules import (FLAT, check_index, flat_index, numpy_index, scalar_bools,
+                                  wide_index)
 
 
 def _data_index(idx):
@@ -40,7 +48,7 @@ def _data_index(idx):
         if any(isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx):
             return idx
         h = onp.asarray([i.tolist() if isinstance(i, NamedArray) else i for i in idx])
-        return jnp.asarray(h.astype(onp.intp) if h.size == 0 else h)
+        return to_device(h.astype(onp.intp) if h.size == 0 else h, fresh=True)
     if isinstance(idx, tuple):
         return tuple(_data_index(i) for i in idx)
     return idx
@@ -64,7 +72,14 @@ def _full(idx, k):
     return idx + (slice(None),) * k
 
 
+def _is_flat(x) -> bool:
+    """Whether ``x`` is ``a.flat`` (NumPy's flat iterator: its own index rules)."""
+    return type(x) is View and x._what == FLAT
+
+
 def getitem(x: NamedArray, idx):
+    if _is_flat(x):
+        return _flat_getitem(x, idx)
     idx = numpy_index(idx)
     dk = dict_key(idx)
     if dk is not None:
@@ -72,10 +87,33 @@ def getitem(x: NamedArray, idx):
     if selection.is_mask(idx):
         return selection.select(x, idx)
     res = _take(x, idx)
-    if res.dims.count(None) and _basic(idx):
-        # a basic slice: writes into it reach x (NumPy's views, for writes)
-        return view(res.data, res.dims, x, idx, res.mapped)
-    return res
+    if _basic(idx) and (res.dims.count(None) or _has_ellipsis(idx)):
+        # a basic slice: writes into it reach x (NumPy's views, for writes);
+        # with an ellipsis a 0-d result is an array (a view), not a scalar
+        v = view(res.data, res.dims, x, idx, res.mapped)
+        if not v.dims and not v.mapped:
+            v._array0d = True
+        return v
+    if not res.dims and not res.mapped and _has_ellipsis(idx):
+        return zero_dim_array(res)      # (x[np.array(1), ...]: NumPy's 0-d array)
+    return _index_order(res, idx)
+
+
+def _index_order(res, idx):
+    """The result of an advanced index laid out in memory as NumPy lays it
+    out: in the memory order of its one index array (a view of another order,
+    such as a transposed one) where the result has that array's axes only."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    arrays = [i for i in items if isinstance(i, NamedArray) or (
+        not isinstance(i, (int, onp.integer, slice)) and i is not Ellipsis)]
+    if len(arrays) != 1 or type(arrays[0]) is not View or arrays[0].ndim < 2 or \
+            arrays[0].dtype == bool or res.ndim != arrays[0].ndim or res.names:
+        return res
+    return laid_out(res, memory_axes(arrays[0], "K"))
+
+
+def _has_ellipsis(idx) -> bool:
+    return idx is Ellipsis or (isinstance(idx, tuple) and any(i is Ellipsis for i in idx))
 
 
 def getitem_data(base: NamedArray, src, idx):
@@ -122,6 +160,11 @@ def _take(x: NamedArray, idx):
         ints = _ints(x.shape, idx)
         if ints is not None:
             return positional(_int_take(x.data, *ints))
+        key = _index_key(x, idx)
+        if key is not None:
+            r = host.within_budget(_HOST_SPENT, key, _host_take, x, idx)
+            if r is not None:
+                return r
     expanded = scalar_bools(x, idx)
     if expanded is not None:
         return _take(*expanded)
@@ -141,6 +184,7 @@ def _take(x: NamedArray, idx):
 def setitem(x: NamedArray, idx, value):
     """``x[idx] = value``; on data placed on an Explicit mesh outside
     ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
+    check_writeable("__setitem__", x)
     d = x.data
     if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
             not isinstance(d.sharding, _SINGLE) and jax.sharding.get_abstract_mesh().empty:
@@ -151,7 +195,50 @@ def setitem(x: NamedArray, idx, value):
     return _setitem(x, idx, value)
 
 
-def _setitem(x: NamedArray, idx, value):
+def _flat_getitem(x, idx):
+    """``a.flat[idx]``: a copy (NumPy's flat iterator never gives a view)."""
+    idx = flat_index("__getitem__", x.size, idx)
+    if selection.is_mask(idx):
+        return selection.select(x, idx)
+    return _take(x, idx)
+
+
+def _flat_setitem(x, idx, value):
+    """``a.flat[idx] = value``: the values of ``value`` in order, repeated over
+    the selected elements as NumPy's flat iterator repeats them."""
+    fn = "__setitem__"
+    idx = flat_index(fn, x.size, idx, assign=True)
+    v = operand(_from_strings(x.dtype, value))
+    if not isinstance(v, NamedArray) or v.names or v.size == 1:
+        return _setitem(x, idx, value, False)
+    if isinstance(idx, (int, onp.integer)):
+        raise ValueError(f"{fn}: Error setting single item of array: a.flat[i] = v takes "
+                         f"one value, got {v.size}")
+    if idx is Ellipsis:
+        shape = (x.size,)
+    elif isinstance(idx, slice):
+        shape = (len(range(*idx.indices(x.size))),)
+    elif getattr(idx, "dtype", None) == bool:
+        d = getattr(idx, "data", idx)
+        if traced(d):
+            return _setitem(x, idx, value, False)
+        shape = (int(onp.count_nonzero(onp.asarray(d))),)
+    else:
+        shape = tuple(idx.shape)
+    n = math.prod(shape)
+    if v.size == 0:
+        if n:
+            raise ValueError(f"{fn}: could not broadcast input array from shape (0,) into "
+                             f"shape ({n},)")
+        return None
+    if v.size != n or v.shape != shape:
+        value = positional(jnp.resize(v.data.reshape(-1), n).reshape(shape))
+    return _setitem(x, idx, value, False)
+
+
+def _setitem(x: NamedArray, idx, value, flat=True):
+    if flat and _is_flat(x):
+        return _flat_setitem(x, idx, value)
     idx = numpy_index(idx)
     value = _from_strings(x.dtype, value)
     dk = dict_key(idx)
@@ -172,9 +259,18 @@ def _setitem(x: NamedArray, idx, value):
         x.data = x2.data.reshape(x.data.shape)
         return
     idx = _data_index(idx)
-    value = _setitem_value(x.dtype, operand(value))
+    value = _setitem_value(x.dtype, value if type(value) in (list, tuple, onp.ndarray)
+                           else operand(value))     # (host data: converted on the host)
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
+        key = None if x.mapped or isinstance(value.data, jax.core.Tracer) or not isinstance(
+            x.data, jax.Array) or isinstance(x.data, jax.core.Tracer) else _index_key(x, idx)
+        if key is not None:
+            data = host.within_budget(_HOST_SPENT, ("set", value.data.shape) + key, _host_set,
+                                      x, idx, value.data)
+            if data is not None:
+                x.data = data
+                return
         try:
             data = _scatter(x.data, idx, value.data)
         except ValueError:
@@ -193,6 +289,81 @@ def _setitem(x: NamedArray, idx, value):
     region = _take(x, idx)
     region._assign("__setitem__", value)
     x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+#: the seconds of host runs of ``x[idx]`` spent per (shape, dtype, index form)
+_HOST_SPENT = Cache()
+
+
+def _index_key(x, idx):
+    """The key of the program ``x[idx]`` compiles (shape, dtype and the index's
+    form: its ints and slices, its arrays' shapes), or None where the index
+    holds something else (names, a traced bound)."""
+    out = [x.data.shape, x.data.dtype]
+    for it in (idx if type(idx) is tuple else (idx,)):
+        if it is None or it is Ellipsis or type(it) is int or type(it) is bool:
+            out.append(it)
+        elif type(it) is slice:
+            if not all(v is None or type(v) is int for v in (it.start, it.stop, it.step)):
+                return None
+            out.append((it.start, it.stop, it.step))
+        elif type(it) is NamedArray or type(it) is View:
+            if it.dims.count(None) != len(it.dims) or it.mapped:
+                return None
+            out.append((it.data.shape, it.data.dtype))
+        elif type(it) is onp.ndarray or (isinstance(it, jax.Array) and
+                                          not isinstance(it, jax.core.Tracer)):
+            out.append((it.shape, it.dtype))
+        elif type(it) is list and all(type(v) is int for v in it):
+            out.append(("list", len(it)))
+        else:
+            return None
+    return tuple(out)
+
+
+def _host_take(x, idx):
+    """``x[idx]`` by NumPy on the host buffer: eager, small data on a CPU
+    (``host.buffer``), where indexing only moves data, so NumPy's result is
+    the compiled one bit for bit and no program compiles for a new shape (the
+    eager tier, DESIGN.md 5a); None where it may not run there."""
+    h = host.buffer(x.data)
+    items = _host_items(idx)
+    if h is None or items is None:
+        return None
+    try:
+        r = h[items]
+    except (IndexError, TypeError, ValueError):
+        return None         # (the compiled path raises namedarray's error)
+    return positional(to_device(onp.asarray(r)))      # (a copy: r may be a view of h)
+
+
+def _host_items(idx):
+    """The index with its device arrays as their host buffers (None: one is not
+    on the host)."""
+    items = []
+    for it in (idx if type(idx) is tuple else (idx,)):
+        if isinstance(it, NamedArray):
+            it = it.data
+        if isinstance(it, jax.Array):
+            it = host.buffer(it)
+            if it is None:
+                return None
+        items.append(it)
+    return tuple(items)
+
+
+def _host_set(x, idx, v):
+    """``x[idx] = v`` (``v`` already of ``x``'s dtype) by NumPy on a host copy
+    of the buffer, as :func:`_host_take`: the new data, or None."""
+    h, hv, items = host.buffer(x.data), host.buffer(v), _host_items(idx)
+    if h is None or hv is None or items is None:
+        return None
+    out = onp.array(h)
+    try:
+        out[items] = hv
+    except (IndexError, TypeError, ValueError):
+        return None
+    return to_device(out, fresh=True)
 
 
 def _scatter(d, idx, v):
@@ -224,9 +395,10 @@ def _set_masked(x, idx, value) -> bool:
 
 
 def _from_strings(dtype, value):
-    """A value of strings (``x[0] = "1.5"``) converted to the array's dtype as
-    NumPy's assignment parses them (NumPy's ``ValueError`` where one does not
-    parse: ``could not convert string to float: 'a'``)."""
+    """A value of strings (``x[0] = "1.5"``) or of Python objects converted to
+    the array's dtype as NumPy's assignment converts them (NumPy's
+    ``ValueError`` where one does not parse: ``could not convert string to
+    float: 'a'``)."""
     if isinstance(value, (str, bytes)):
         return onp.array(value, dtype=dtype)
     if isinstance(value, (list, tuple, onp.ndarray)):
@@ -234,7 +406,7 @@ def _from_strings(dtype, value):
             h = onp.asarray(value)
         except (TypeError, ValueError):
             return value        # ragged: the assignment's own error
-        if h.dtype.kind in "US":
+        if h.dtype.kind in "USO":    # (objects: converted one by one, as NumPy does)
             return onp.array(value, dtype=dtype)
     return value
 
@@ -243,7 +415,24 @@ def _setitem_value(dtype, value):
     """The value cast to the target dtype as NumPy's assignment casts (unsafe for
     arrays; a Python int must fit an integer target, a complex needs a complex one)."""
     if isinstance(value, NamedArray):
-        return value if value.dtype == dtype else rewrap(value, value.data.astype(dtype))
+        if value.dtype == dtype:
+            return value
+        d = value.data
+        if jnp.iscomplexobj(d) and onp.dtype(dtype).kind != "c":
+            if onp.dtype(dtype).kind == "b":
+                d = d != 0
+            else:
+                warnings.warn("__setitem__: Casting complex values to real discards the "
+                              "imaginary part", onp.exceptions.ComplexWarning,
+                              stacklevel=_stacklevel())
+                d = jnp.real(d)
+        return rewrap(value, d.astype(dtype))
+    if isinstance(value, (onp.ndarray, onp.generic)) and value.dtype.kind == "c":
+        return _setitem_value(dtype, positional(jnp.asarray(value)))  # (ComplexWarning)
+    if isinstance(value, (list, tuple, onp.ndarray)) and not isinstance(value, NamedArray):
+        h = onp.asarray(value)
+        if h.dtype.kind in "biuf" and onp.can_cast(h.dtype, dtype, "safe"):
+            return positional(to_device(h.astype(dtype)))    # (no program compiles)
     _check_scalar(dtype, value)
     return positional(jnp.asarray(value).astype(dtype))
 
@@ -259,7 +448,8 @@ def _check_scalar(dtype, value):
     if isinstance(value, float) and dt.kind in "iu" and not onp.isfinite(value):
         raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
                          f"array's dtype is {dt})".replace("float nan", "float NaN"))
-    if isinstance(value, complex) and dt.kind not in "cb":     # (bool: nonzero)
+    if isinstance(value, complex) and not isinstance(value, onp.generic) and \
+            dt.kind not in "cb":     # (bool: nonzero; NumPy's complex: a ComplexWarning)
         raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
                         f"dtype {dt}")
 
@@ -784,6 +974,13 @@ def choose(a, choices, out=None, mode="raise"):
     >>> np.choose(np.asarray([0, 1, 0]), (np.zeros(3), np.full(3, 2.5)), out=o)
     array([0, 2, 0], dtype=int32)
     """
+    dt = onp.dtype(a.dtype if hasattr(a, "dtype") else onp.asarray(a).dtype)
+    if dt == onp.bool_:
+        # NumPy casts the index array to intp safely: bools are indices 0 and 1
+        a = a.astype(onp.intp) if hasattr(a, "astype") else onp.asarray(a, onp.intp)
+    elif not onp.can_cast(dt, onp.intp, "safe"):
+        raise TypeError(f"choose: Cannot cast array data from {dt!r} to "
+                        f"{onp.dtype(onp.intp)!r} according to the rule 'safe'")
     res = _choose(a, choices, mode=mode)
     if out is not None and hasattr(out, "dtype") and isinstance(res, NamedArray) and \
             res.dtype != out.dtype:

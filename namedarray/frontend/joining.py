@@ -11,12 +11,13 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, normalize_axis, rewrap
+from ..core.array import NamedArray, normalize_axis, operand, rewrap
 from .engines.args import numpy_args, numpy_promoted
 from .engines.generic import generic, wrap
 from .engines.join import (_join_check, _out_shape, concatenate, join_dtype, joined_order,
                            operands)
 from .engines.out import store_out
+from .engines.views import contiguous, fortran
 
 
 def cast_all(xs, dtype=None, casting="same_kind", fn="concatenate"):
@@ -89,6 +90,57 @@ def append(arr, values, axis=None):
 
 
 _insert = wrap(numpy_args(jnp.insert, "insert"), "insert")
+_delete = wrap(numpy_args(jnp.delete, "delete"), "delete")
+
+
+def _index_obj(fn, x, obj, axis):
+    """``obj`` of ``numpy.insert``/``numpy.delete`` as NumPy reads it: a
+    slice; or integer indices (a Python int stays one), each in ``[-n, n)``
+    (insert: ``[-n, n]``), else NumPy's ``IndexError``; an empty list or
+    tuple is no index; another non-integer dtype is NumPy's ``IndexError``;
+    a boolean ``obj`` is a mask (delete's: of the axis's length), one-dimensional
+    (NumPy's ``ValueError`` otherwise)."""
+    if isinstance(obj, slice):
+        return obj
+    n = x.size if axis is None else x.shape[normalize_axis(fn, axis, x.ndim)]
+    if isinstance(obj, NamedArray):
+        obj = obj._plain(fn)
+    idx = onp.asarray(obj)
+    if idx.size == 0 and isinstance(obj, (list, tuple)):
+        idx = idx.astype(onp.intp)
+    if idx.dtype == bool and fn == "delete":
+        if idx.ndim != 1 or idx.size != n:
+            raise ValueError(
+                f"delete: boolean array argument obj to delete must be one dimensional "
+                f"and match the axis length of {n} (got shape {idx.shape})")
+        return onp.flatnonzero(idx)
+    if idx.dtype == bool or idx.ndim > 1 and fn == "insert":
+        if idx.ndim != 1:
+            raise ValueError(f"insert: {'boolean' if idx.dtype == bool else 'index'} array "
+                             f"argument obj to insert must be one dimensional (got shape "
+                             f"{idx.shape})")
+        return onp.flatnonzero(idx)
+    if idx.dtype.kind not in "iu":
+        if fn == "insert" and idx.ndim == 0:
+            raise TypeError(f"insert: slice indices must be integers or None or have an "
+                            f"__index__ method (got obj={obj!r})")
+        raise IndexError(f"{fn}: arrays used as indices must be of integer (or boolean) "
+                         f"type (got obj of dtype {idx.dtype})")
+    top = n + 1 if fn == "insert" else n
+    bad = idx[(idx < -n) | (idx >= top)]
+    if bad.size:
+        raise IndexError(f"{fn}: index {bad.flat[0]} is out of bounds for axis "
+                         f"{0 if axis is None else axis} with size {n}")
+    return int(idx) if idx.ndim == 0 and not isinstance(obj, onp.ndarray) else idx
+
+
+def _kept_order(x, res):
+    """``res`` in NumPy's memory order for insert/delete: Fortran where
+    ``x`` is Fortran- and not C-contiguous."""
+    if res.ndim > 1 and x.ndim > 1 and not x.names and contiguous(x, "F") and \
+            not contiguous(x, "C"):
+        return fortran(res)
+    return res
 
 
 def insert(arr, obj, values, axis=None):
@@ -100,22 +152,25 @@ def insert(arr, obj, values, axis=None):
     array([1, 9, 2])
     """
     x = operands([arr])[0]
-    if not isinstance(obj, slice):
-        idx = onp.asarray(obj.data if isinstance(obj, NamedArray) else obj)
-        if idx.dtype.kind in "iu" and idx.size:
-            n = x.size if axis is None else x.shape[normalize_axis("insert", axis,
-                                                                    x.ndim)]
-            bad = idx[(idx < -n) | (idx > n)]
-            if bad.size:
-                ax = 0 if axis is None else axis
-                raise IndexError(f"insert: index {bad.flat[0]} is out of bounds for "
-                                 f"axis {ax} with size {n}")
+    obj = _index_obj("insert", x, obj, axis)
     if isinstance(values, (int, float, complex, list, tuple)):
         try:        # NumPy casts host values as numpy.array(values, dtype=arr.dtype)
             onp.array(values, dtype=x.dtype)
         except OverflowError as e:
             raise OverflowError(f"insert: {e}") from None
-    return _insert(x, obj, values, axis=axis)
+    return _kept_order(x, _insert(x, obj, values, axis=axis))
+
+
+def delete(arr, obj, axis=None):
+    """``numpy.delete``: NumPy's reading of ``obj`` (a boolean mask of the
+    axis's length, integer indices in range) and NumPy's memory order.
+
+    >>> import namedarray as np
+    >>> np.delete(np.arange(5), [True, False, False, True, False])
+    array([1, 2, 4])
+    """
+    x = operand(arr)
+    return _kept_order(x, _delete(x, _index_obj("delete", x, obj, axis), axis=axis))
 
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
@@ -162,4 +217,4 @@ def _blocks(a):
 
 
 __all__ = ["stack", "concatenate", "concat", "hstack", "vstack", "dstack",
-           "column_stack", "append", "insert", "row_stack", "block"]
+           "column_stack", "append", "insert", "delete", "row_stack", "block"]

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 
@@ -16,8 +17,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, normalize_axis, operand, positional, read_only,
-                          rewrap, to_jax, unknown_name)
+from ..core.array import (NamedArray, check_writeable, normalize_axis, operand, positional,
+                          read_only, rewrap, to_jax, unknown_name)
 from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host
@@ -263,6 +264,7 @@ def putmask(a, mask, values):
     """``numpy.putmask``: ``a[mask] = values`` with values repeated as needed."""
     if not isinstance(a, NamedArray) or a.names:
         raise TypeError("putmask: a must be a positional NamedArray (updated in place)")
+    check_writeable("putmask", a, "output array")
     m = to_jax(mask).astype(bool)
     v = jnp.ravel(to_jax(values))
     rep = jnp.resize(v, (a.size,)).reshape(a.shape).astype(a.dtype)
@@ -327,6 +329,97 @@ def broadcast_to(array, shape):
         raise ValueError(f"broadcast_to: all elements of broadcast shape must be "
                          f"non-negative (shape={shape!r})")
     return read_only(_broadcast_to(array, shape))
+
+
+class _BroadcastIter:
+    """One iterator of :class:`broadcast`: the elements of ``base`` broadcast
+    to the common shape, in C order (NumPy's ``flatiter`` there)."""
+
+    def __init__(self, base, shape):
+        self.base, self._shape = base, shape
+        self._values = None
+        self.index = 0
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return math.prod(self._shape)
+
+    def __next__(self):
+        if self.index >= len(self):
+            raise StopIteration
+        if self._values is None:    # (read once, on the host)
+            self._values = broadcast_to(self.base, self._shape).reshape(-1)
+        v = self._values[self.index]
+        self.index += 1
+        return v
+
+    @property
+    def coords(self):
+        return tuple(int(i) for i in onp.unravel_index(self.index, self._shape)) \
+            if self._shape else ()
+
+
+class broadcast:
+    """``numpy.broadcast``: the shape that its arguments broadcast to, and an
+    iterator over their elements broadcast together (tuples, C order);
+    ``iters`` are one iterator per array (``base``: that array; the arrays of
+    a ``broadcast`` argument are its own).
+
+    >>> import namedarray as np
+    >>> b = np.broadcast(np.ones((2, 1)), np.arange(3))
+    >>> b.shape, b.numiter, b.size
+    ((2, 3), 2, 6)
+    """
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            raise ValueError("broadcast: keyword arguments not accepted.")
+        arrays = []
+        for a in args:
+            if isinstance(a, broadcast):
+                arrays.extend(it.base for it in a.iters)
+            else:
+                arrays.append(a if isinstance(a, (NamedArray, onp.ndarray)) else asarray(a))
+        if len(arrays) > 64:
+            raise ValueError("broadcast: Need at least 0 and at most 64 array objects.")
+        for a in arrays:
+            if getattr(a, "names", ()):
+                raise ValueError(f"broadcast: an argument has named axes {a.named_shape}; "
+                                 "broadcast takes positional arrays (untag them first)")
+        try:
+            self.shape = tuple(onp.broadcast_shapes(*[onp.shape(a) for a in arrays]))
+        except ValueError as e:
+            raise ValueError(f"broadcast: {e}") from None
+        self.iters = tuple(_BroadcastIter(a, self.shape) for a in arrays)
+        self.index = 0
+
+    ndim = nd = property(lambda self: len(self.shape))
+    numiter = property(lambda self: len(self.iters))
+    size = property(lambda self: math.prod(self.shape))
+
+    def reset(self):
+        """Back to the first element (every iterator too)."""
+        self.index = 0
+        for it in self.iters:
+            it.index = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        self.index += 1
+        return tuple(next(it) for it in self.iters)
+
+
+# NumPy's signatures (``broadcast(*arrays)``; a keyword is refused above)
+broadcast.__signature__ = inspect.Signature(
+    [inspect.Parameter("arrays", inspect.Parameter.VAR_POSITIONAL)])
+broadcast.reset.__signature__ = inspect.Signature(
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)])
 
 
 _take_along = wrap(numpy_args(jnp.take_along_axis, "take_along_axis"), "take_along_axis",
@@ -440,6 +533,9 @@ def put_along_axis(arr, indices, values, axis):
 
 def place(arr, mask, vals):
     """``numpy.place``: ``arr[mask] = vals`` (vals cycled), in place."""
+    if not isinstance(arr, NamedArray):     # (NumPy's check comes first)
+        raise TypeError(f"place: argument 1 must be an array (it is updated in place), "
+                        f"not {type(arr).__name__}")
     x = asarray(arr)
     check_py_ints("place", x.dtype, vals)
     if hasattr(vals, "dtype") and not onp.can_cast(vals.dtype, x.dtype, "safe"):
@@ -449,7 +545,7 @@ def place(arr, mask, vals):
     if onp.size(v) == 0 if not isinstance(v, (jax.Array, NamedArray)) else v.size == 0:
         m = as_data(mask)
         if isinstance(m, jax.core.Tracer) or bool(jnp.any(asarray(m).data)):
-            raise ValueError("place: cannot insert from an empty array (vals is empty and "
+            raise ValueError("place: Cannot insert from an empty array! (vals is empty and "
                              "mask selects elements)")
         return       # nothing selected, nothing to place: NumPy leaves arr as it is
     res = generic("place", lambda d, m, w: jnp.place(d, m, w, inplace=False),

@@ -20,12 +20,13 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, View, is_scalar, is_value, new, read_only,
-                          rewrap, zero_dim_array)
+from ..core.array import (NamedArray, View, check_writeable, is_scalar, is_value, new,
+                          read_only, rewrap, zero_dim_array)
 from . import indexing
 from .engines import views
 from .engines.views import viewed
-from .engines.args import check_dtype, host_data_error
+from .engines.index_rules import FLAT
+from .engines.args import check_dtype, host_data_error, subclass_refused
 from .engines.generic import generic
 from .engines.host import HOST_CLASSES
 
@@ -161,6 +162,14 @@ def _read_only_attribute(x, name):
                              "writable (a scalar is a value)")
 
 
+def _flat(v):
+    """``a.flat``: the flat view, marked so that indexing it follows NumPy's
+    flat-iterator rules (``index_rules.flat_index``)."""
+    if isinstance(v, View):
+        v._what = FLAT
+    return v
+
+
 def _resize_flat(ns, x, v):
     """``x.flat = v``: the values of ``v`` repeated over ``x``'s elements."""
     v = ns["ravel"](ns["asarray"](v))
@@ -189,6 +198,7 @@ def install(ns: dict):
         def iop(self, other):
             if is_value(self):     # a scalar is a value: `s += 1` rebinds s only
                 return f(self, other)
+            check_writeable(f"__i{f.__name__}__", self, "output array")
             self._assign(f"__i{f.__name__}__", f(self, other))
             return self
         return op, rop, iop
@@ -215,6 +225,7 @@ def install(ns: dict):
     def imatmul(self, other):
         if is_value(self):
             return matmul(self, other)
+        check_writeable("__imatmul__", self, "output array")
         self._assign("__imatmul__", matmul(self, other))
         return self
     NamedArray.__imatmul__ = imatmul
@@ -251,6 +262,12 @@ def install(ns: dict):
     def compress(self, condition, axis=None, out=None):
         return ns["compress"](condition, self, axis=axis, out=out)
 
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        """``ndarray.clip``: bounds ``min``/``max`` (one may be given alone),
+        as NumPy's method takes them."""
+        return ns["clip"](self, min=min, max=max, out=out, **kwargs)
+    NamedArray.clip = clip
+
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
@@ -278,14 +295,24 @@ def install(ns: dict):
     def _real(self):
         if not jnp.iscomplexobj(self.data):
             return _viewed("real", self, lambda a: rewrap(a, a.data), lambda b, v: v)
-        return _viewed("real", self, lambda a: re(a), lambda b, v: ns["add"](
-            v.astype(re(b).dtype), ns["multiply"](im(b), 1j)))
+        return _viewed("real", self, lambda a: re(a), lambda b, v: _parts(re(b), im(b), v,
+                                                                          None))
 
     def _imag(self):
         if not jnp.iscomplexobj(self.data):
             return read_only(im(self))
-        return _viewed("imag", self, lambda a: im(a), lambda b, v: ns["add"](
-            re(b), ns["multiply"](v.astype(re(b).dtype), 1j)))
+        return _viewed("imag", self, lambda a: im(a), lambda b, v: _parts(re(b), im(b), None,
+                                                                          v))
+
+    def _parts(r, i, new_r, new_i):
+        """The complex array of real part ``r`` and imaginary part ``i``, one
+        of them replaced (``new_r``/``new_i``, cast to the part's dtype): the
+        parts kept bit for bit (``-0.0``, ``inf``, NaN), as NumPy writes them."""
+        r = r if new_r is None else new_r.astype(r.dtype)
+        i = i if new_i is None else new_i.astype(i.dtype)
+        if r.dims == i.dims and r.mapped == i.mapped and r.data.shape == i.data.shape:
+            return new(jax.lax.complex(r.data, i.data), r.dims, r.mapped)
+        return generic("complex", jax.lax.complex, (r, i), {})
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         # to data namedarray cannot hold (object, str, longdouble): NumPy's
@@ -334,6 +361,9 @@ def install(ns: dict):
         if type is not None and not (isinstance(type, builtins.type) and
                                      issubclass(type, NamedArray)):
             raise TypeError(f"view: type must be namedarray.ndarray, got {type!r}")
+        if type is not None and not type.__module__.startswith("namedarray."):
+            # a user's subclass (the package's own kinds, View, are NamedArrays)
+            raise TypeError(subclass_refused("view", f"type={type.__name__}"))
         if dtype is None or onp.dtype(dtype) == self.dtype:
             return _viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
         return bitcast(self, dtype)
@@ -347,14 +377,20 @@ def install(ns: dict):
     def __array_namespace__(self, *, api_version=None):
         return sys.modules[ns["__package__"]]
 
+    def __array_wrap__(self, array, context=None, return_scalar=False, /):
+        """``numpy.ndarray.__array_wrap__``: ``array`` as an array of this class
+        (a 0-d one as a scalar with ``return_scalar=True``)."""
+        r = ns["asarray"](array)
+        return r[()] if return_scalar and r.ndim == 0 else r
+
     props = {
         "T": lambda self: transpose(self),
         "mT": lambda self: _viewed("mT", self, lambda a: ns["swapaxes"](a, -1, -2),
                                   lambda b, v: ns["swapaxes"](v, -1, -2)),
         "real": _real,
         "imag": _imag,
-        "flat": lambda self: _viewed("flat", self, lambda a: ns["ravel"](a),
-                                    lambda b, v: ns["reshape"](v, b.shape)),
+        "flat": lambda self: _flat(_viewed("flat", self, lambda a: ns["ravel"](a),
+                                           lambda b, v: ns["reshape"](v, b.shape))),
     }
     def set_imag(self, value):
         _read_only_attribute(self, "imag")
@@ -371,8 +407,10 @@ def install(ns: dict):
                "imag": set_imag,
                "flat": lambda self, v: _read_only_attribute(self, "flat") or props[
                    "flat"](self).__setitem__(Ellipsis, _resize_flat(ns, self, v))}
-    for k, f in props.items():
-        setattr(NamedArray, k, property(f, setters.get(k)))
+    for k, f in props.items():      # (NumPy's documentation, less its examples)
+        doc = getattr(onp.ndarray, k).__doc__
+        setattr(NamedArray, k, property(f, setters.get(k),
+                                        doc=doc and doc.split("Examples\n")[0].rstrip()))
     View.flags = property(views.view_flags)
     View.strides = property(views.view_strides)
     def fill(self, value):
@@ -446,7 +484,7 @@ def install(ns: dict):
         return ns["not_equal"](self, other)
     NamedArray.__eq__, NamedArray.__ne__ = eq, ne
     for f in (reshape, astype, fill, sort, partition, view, flatten, to_device,
-              __array_namespace__, transpose, compress, ravel, resize):
+              __array_namespace__, __array_wrap__, transpose, compress, ravel, resize):
         setattr(NamedArray, f.__name__, f)
     def copy(self, order="C"):
         if order == "C" or self.ndim < 2:

@@ -30,17 +30,18 @@ import numpy as onp
 from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
 from . import emath as scimath, stride_tricks  # noqa: F401  (numpy.lib.*: the same)
 from ..core import config, hooks
-from ..core.array import NamedArray, View, is_scalar, new, zero_dim_array
+from ..core.array import NamedArray, View, is_scalar, new, read_only, zero_dim_array
 from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
                histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
 from . import polynomial, reductions, setops, sorting, statistics, windows
 from .docstrings import document
-from .engines.args import numpy_args
+from .engines.args import numpy_args, subclass_refused
 from .engines.generic import wrap
 from .engines.host import host_data, numpy_call
 from .engines.select import nonzero
 from .engines.ufunc import ufunc
-from .engines.views import may_share_memory, memory_axes, shares_memory, view_function
+from .engines.views import (fortran, may_share_memory, memory_axes, shares_memory,
+                            view_function)
 from .indexing import getitem_data, setitem
 
 # what a named `axis` means for these functions
@@ -120,16 +121,21 @@ def _layout_keywords(f, n):
             return f(*args, **kwargs)
         more = {p.name: kwargs.pop(p.name) for p in own if p.name in kwargs}
         b = sig.bind(*args, **kwargs)
+        fortran_order = False
         for k in extra:
             v = b.arguments.pop(k, None)
             if k == "order" and v is not None and (not isinstance(v, str) or
                                                     v.upper() not in ("C", "F", "A", "K")):
                 raise (TypeError if not isinstance(v, str) else ValueError)(
                     f"{n}: order must be one of 'C', 'F', 'A', or 'K' (got {v!r})")
+            if k == "order" and v is not None:
+                fortran_order = v.upper() == "F"
             if k == "like" and v is not None and not hasattr(v, "__array_function__"):
                 raise TypeError(f"{n}: like= must be an array (with __array_function__) or "
                                 f"None, got {type(v).__name__}")
-        return f(*b.args, **b.kwargs, **more)
+        r = f(*b.args, **b.kwargs, **more)
+        # order="F": the result laid out as NumPy's (its flags, ravel(order="K"), views)
+        return fortran(r) if fortran_order and isinstance(r, NamedArray) else r
     params = list(sig.parameters.values())
     at = builtins.next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD),
                        len(params))
@@ -299,6 +305,10 @@ def _trim_zeros(f):
     of that sequence (a list stays a list); of an array, an array."""
     @functools.wraps(f)
     def g(filt, trim="fb", axis=None):
+        if not isinstance(trim, str) or trim.lower() not in ("fb", "bf", "f", "b"):
+            raise ValueError(f"trim_zeros: unexpected character(s) in `trim`: {trim!r} "
+                             "(use 'f', 'b' or 'fb')")
+        trim = trim.lower()
         if type(filt) in (list, tuple) and builtins.all(
                 type(v) in (int, float, complex, builtins.bool) for v in filt):
             return onp.trim_zeros(filt, trim, axis)
@@ -306,11 +316,23 @@ def _trim_zeros(f):
     return g
 
 
+def _empty_broadcast(arrays) -> bool:
+    """Whether the index arrays broadcast to no element."""
+    try:
+        shapes = [builtins.tuple(onp.shape(a)) for a in arrays]
+        return builtins.bool(shapes) and onp.prod(onp.broadcast_shapes(*shapes)) == 0
+    except (TypeError, ValueError):
+        return False
+
+
 def _ravel_multi_index(f, clip, remainder):
     """``ravel_multi_index`` with NumPy's per-dimension ``mode`` (a tuple:
     ``mode=("clip", "wrap")``)."""
     @functools.wraps(f)
     def g(multi_index, dims, mode="raise", order="C"):
+        index_tricks.check_multi_index(multi_index, dims)
+        if mode == "raise" and _empty_broadcast(multi_index):
+            mode = "clip"       # (no entry to check: NumPy checks none, even -1)
         if not isinstance(mode, (tuple, list)):
             return f(multi_index, dims, mode=mode, order=order)
         dims = (dims,) if isinstance(dims, int) else tuple(dims)
@@ -355,11 +377,17 @@ def _scalar_0d(f):
 
 
 class _ArrayType(type):
-    # NumPy's own ndarray (host data, an array from SciPy) is one too
+    # NumPy's own ndarray (host data, an array from SciPy) is one too; a
+    # user's subclass of np.ndarray has instances of its own only (none can
+    # be made: namedarray keeps no subclasses)
     def __instancecheck__(cls, x):
+        if cls is not ndarray:
+            return type.__instancecheck__(cls, x)
         return isinstance(x, (NamedArray, onp.ndarray))
 
     def __subclasscheck__(cls, c):
+        if cls is not ndarray:
+            return type.__subclasscheck__(cls, c)
         return issubclass(c, (NamedArray, onp.ndarray))
 
 
@@ -376,11 +404,37 @@ class ndarray(NamedArray, metaclass=_ArrayType):
     __slots__ = ()
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-        if buffer is not None or strides is not None or offset:
-            raise TypeError("ndarray: buffer=, offset= and strides= are not supported (a "
-                            "device array has no raw memory to lay out); use "
-                            "np.frombuffer(buffer, dtype, offset=...).reshape(shape)")
+        if cls is not ndarray:
+            raise TypeError(subclass_refused(cls.__name__, f"class {cls.__name__}"))
+        if buffer is not None:
+            return _over_buffer(shape, dtype, buffer, offset, strides, order)
+        if strides is not None or offset:
+            raise TypeError("ndarray: offset= and strides= lay out a buffer, and no "
+                            "buffer= is given (a new array is laid out by order=)")
         return creation.empty(shape, dtype, order="C" if order is None else order)
+
+
+def _over_buffer(shape, dtype, buffer, offset, strides, order):
+    """``numpy.ndarray(shape, dtype, buffer, ...)``: NumPy's own array over the
+    buffer where namedarray cannot hold the dtype (object, strings: host data,
+    DESIGN.md 6c); of an immutable buffer (``bytes``), a read-only copy (as
+    NumPy's array over it, which no write can change either).  A writable
+    buffer would be shared (a write through the array changes it), which a
+    device array cannot do: ``TypeError``."""
+    try:
+        readonly = memoryview(buffer).readonly
+    except TypeError:
+        raise TypeError(f"ndarray: buffer= must support the buffer protocol (bytes, "
+                        f"bytearray, memoryview), got {type(buffer).__name__}") from None
+    h = onp.ndarray(shape, dtype, buffer, offset, strides, order)   # NumPy's checks
+    if not config.holds(h.dtype):
+        return h
+    if not readonly:
+        raise TypeError("ndarray: buffer= of a writable buffer is not supported: NumPy's "
+                        "array would share its memory (writes reach the buffer), which a "
+                        "device array cannot; np.frombuffer(buffer, dtype, offset=...)"
+                        ".reshape(shape) makes a copy")
+    return read_only(creation.array(h), "ndarray(buffer=...) of an immutable buffer")
 
 
 def _namespace():

@@ -15,6 +15,8 @@ from __future__ import annotations
 import builtins  # the module defines its own any/all/sum
 import functools
 import inspect
+import math
+import operator
 import warnings
 
 import jax
@@ -26,8 +28,9 @@ from jax.scipy.special import logsumexp as _jlogsumexp
 
 from .. import parallel
 from ..core import config
-from ..core.array import NamedArray, new, normalize_axis, operand
+from ..core.array import NamedArray, View, new, normalize_axis, operand
 from .elementwise import UFUNCS, _barrier_div, exact_divide
+from .engines import fperr
 from .engines.args import np_asarray, numpy_args
 from .engines.generic import wrap
 from .engines.reduction import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
@@ -95,14 +98,22 @@ def _initial_fits(initial, dtype):
 
 
 def _nan_extreme(jfn):
-    """nanmax/nanmin with NumPy's check of a Python int ``initial``."""
+    """nanmax/nanmin with NumPy's check of a Python int ``initial``, and
+    NumPy's "All-NaN slice encountered" RuntimeWarning (once, where a result
+    is NaN: eagerly only)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
         if not keepdims and initial is None and where is None:
-            return jfn(a, axis)
-        _check_axes(jfn.__name__, axis, a.ndim)
-        _initial_fits(initial, a.dtype)
-        return jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+            r = jfn(a, axis)
+        else:
+            _check_axes(jfn.__name__, axis, a.ndim)
+            _initial_fits(initial, a.dtype)
+            r = jfn(a, axis=axis, keepdims=keepdims, initial=initial, where=where)
+        if _onp.dtype(r.dtype).kind in "fc" and not isinstance(r, jax.core.Tracer) and \
+                bool(jnp.isnan(r).any()):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning,
+                          stacklevel=fperr._stacklevel())
+        return r
     return f
 
 
@@ -189,13 +200,24 @@ def _moment_in_dtype(a, dtype, kw) -> bool:
         _onp.dtype(dtype).kind == "f" and _onp.dtype(a.dtype) != _onp.dtype(dtype)
 
 
+def _ddof(name, ddof, correction):
+    """The ``ddof`` of var/std/nanvar/nanstd given ``ddof`` and the Array
+    API's ``correction`` (its other name), at most one of them, as NumPy."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"{name}: ddof and correction can't be provided simultaneously.")
+    return correction
+
+
 def _nan_moment(jfn):
     """nanvar/nanstd with a real ``dtype=`` other than the data's as NumPy's
     ``_nanvar``: ``_moment_in`` over the values that are not NaN, NaN where
     the degrees of freedom are not positive."""
     @functools.wraps(jfn)
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-          **kw):
+          correction=None, **kw):
+        ddof = _ddof(jfn.__name__, ddof, correction)
         if not _moment_in_dtype(a, dtype, kw):
             return jfn(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
                        where=where, **kw)
@@ -234,7 +256,7 @@ def _moment_ddof(jfn):
     @functools.wraps(jfn)
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
-        ddof = correction if correction is not None else ddof
+        ddof = _ddof(jfn.__name__, ddof, correction)
         if _integral(a, dtype) and not kw:
             return _integral_moment(jfn.__name__, a, axis, dtype, ddof, keepdims, where)
         if _moment_in_dtype(a, dtype, kw):
@@ -406,7 +428,11 @@ def _empty_median(jfn):
         if a.size == 0:
             shape = jnp.sum(jnp.zeros(a.shape, bool), axis=axis, keepdims=keepdims).shape
             if 0 not in shape:
-                warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
+                warnings.warn("Mean of empty slice", RuntimeWarning,
+                              stacklevel=fperr._stacklevel())
+                if jfn is jnp.median:   # NumPy's mean of the empty slice: 0/0 (nanmean: quiet)
+                    fperr.report("scalar divide" if shape == () else "divide", 8,
+                                 (8, _onp.geterr()))
             dt = a.dtype if jnp.issubdtype(a.dtype, jnp.inexact) else jnp.float64
             return jnp.full(shape, jnp.nan, dt)
         return _sorted_median(a, axis, keepdims, jfn is jnp.nanmedian)
@@ -532,6 +558,50 @@ def _zero_d_axis(f):
     return g
 
 
+_SIGS = {n: inspect.signature(getattr(_onp, n)) for n in ("mean", "var", "std")}
+
+
+def _empty_slice(f):
+    """mean/var/std with NumPy's warnings that depend on the shape alone:
+    "Mean of empty slice" where a slice has no element (mean), "Degrees of
+    freedom <= 0 for slice" where it has ``ddof`` or fewer (var, std);
+    positional arrays, integer axes and no ``where=`` (the counts are then
+    known without reading data)."""
+    name, sig = f.__name__, _SIGS[f.__name__]
+
+    @functools.wraps(f)
+    def g(*args, **kw):
+        r = f(*args, **kw)
+        try:
+            b = sig.bind(*args, **kw).arguments
+        except TypeError:
+            return r
+        a, axis = b.get("a"), b.get("axis")
+        if b.get("where", True) is not True or (isinstance(a, NamedArray) and type(
+                a) not in (NamedArray, View)) or getattr(a, "names", ()) or getattr(
+                    a, "mapped", ()):     # (a mask's selection: its size is the data's)
+            return r
+        shape = _onp.shape(a) if hasattr(a, "shape") else _onp.shape(np_asarray(a))
+        try:    # (integer axes, as NumPy reads them: operator.index; names: no count)
+            axes = range(len(shape)) if axis is None else [operator.index(k) for k in (
+                axis if isinstance(axis, (tuple, list)) else (axis,))]
+            n = math.prod(shape[k] for k in axes)
+        except (TypeError, IndexError):
+            return r
+        if name == "mean":
+            if n == 0:
+                warnings.warn("Mean of empty slice", RuntimeWarning,
+                              stacklevel=fperr._stacklevel())
+        else:
+            c = b.get("correction")
+            ddof = b.get("ddof", 0) if c is None else c
+            if isinstance(ddof, (int, float)) and ddof >= n:
+                warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                              stacklevel=fperr._stacklevel())
+        return r
+    return g
+
+
 def _mean_part(a, axis=None, dtype=None, keepdims=False, **kw):
     """What each instance of a map sums for a mean over mapped names: its part,
     in the mean's computation dtype (half precision sums in float32)."""
@@ -608,7 +678,7 @@ def _moment(name):
                     n not in dict(x.mapped) for n in names)):
             return general(a, axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            where=where, correction=correction, **kw)
-        ddof = correction if correction is not None else ddof
+        ddof = _ddof(name, ddof, correction)
         mean = REDUCTIONS["mean"]
         m = mean(x, axis, dtype=dtype, keepdims=True)
         d = UFUNCS["subtract"](x, m)
@@ -631,6 +701,8 @@ REDUCTIONS["std"] = _moment("std")
 # the reductions NumPy builds otherwise: axis 0 of a 0-d array is AxisError
 for _n in ("mean", "std", "var", "median", "nanmedian"):
     REDUCTIONS[_n] = _zero_d_axis(REDUCTIONS[_n])
+for _n in ("mean", "std", "var"):
+    REDUCTIONS[_n] = _empty_slice(REDUCTIONS[_n])
 
 
 def _exact_as(name):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
@@ -83,6 +84,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     checks it."""
     if isinstance(test_elements, (set, frozenset, dict)):
         test_elements = onp.zeros(0, bool)
+    # (as arrays first: a sequence of data namedarray cannot hold is NumPy's to answer)
+    element, test_elements = asarray(element), asarray(test_elements)
     if kind not in (None, "sort", "table"):
         raise ValueError(f"isin: Invalid kind: {kind!r}. Please use None, 'sort' or "
                          "'table'.")
@@ -90,6 +93,17 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
                                for v in (element, test_elements)):
         raise ValueError("isin: The 'table' method is only supported for boolean or "
                          "integer arrays. Please select 'sort' or None for kind.")
+    if kind == "table":
+        t = asarray(test_elements)
+        if t.size and t.dtype.kind in "iu" and not isinstance(t.data, jax.core.Tracer):
+            # NumPy's table of the range of test_elements, in their dtype (where
+            # the values are known: a traced call is not checked)
+            lo, hi = int(t.data.min()), int(t.data.max())
+            if hi - lo > onp.iinfo(t.dtype).max:
+                raise RuntimeError(
+                    "isin: You have specified kind='table', but the range of values in "
+                    f"`ar2` or `ar1` exceed the maximum integer of the datatype ({lo} to "
+                    f"{hi} in {t.dtype}). Please set `kind` to None or 'sort'.")
     return _isin(element, test_elements, assume_unique, invert)
 
 

@@ -678,23 +678,43 @@ def default_rng(seed=None):
 
 def _hosted(name, method):
     """``method`` drawing from the NumPy generator of a NumPy-seeded stream
-    when the call is eager and meets no NamedArray (then the draw is NumPy's,
-    moved to the device); otherwise (keyed, named, traced) ``method``."""
+    when the call is eager and meets no named or traced NamedArray (then the
+    draw is NumPy's, moved to the device; a positional NamedArray argument,
+    ``size=np.int64(10)`` or ``loc=np.zeros(3)``, is given as NumPy's data);
+    otherwise (keyed, named, traced, an array written in place) ``method``."""
     @functools.wraps(method)
     def run(self, *args, **kwargs):
         host = self._host
         if host is None or self._keyed or not untraced() or any(
-                isinstance(v, (NamedArray, jax.Array, dict))
+                isinstance(v, (jax.Array, dict)) or isinstance(v, NamedArray) and (
+                    v.names or v.mapped or isinstance(v.data, jax.core.Tracer))
                 or isinstance(v, tuple) and any(isinstance(e, dict) for e in v)
                 for v in (*args, *kwargs.values())):
             return method(self, *args, **kwargs)
+        # an array written in place (shuffle's, out=): NumPy's draw into a
+        # copy, written back
+        written = []
+
+        def plain(v, inplace=False):
+            if not isinstance(v, NamedArray):
+                return v
+            if not inplace:
+                return onp.asarray(v)
+            written.append((v, onp.array(v)))
+            return written[-1][1]
+        hargs = [plain(v, name == "shuffle" and not i) for i, v in enumerate(args)]
+        hkw = {k: plain(v, k == "out") for k, v in kwargs.items()}
         try:
-            res = getattr(host, name)(*args, **kwargs)
+            res = getattr(host, name)(*hargs, **hkw)
         except (TypeError, ValueError, IndexError, OverflowError) as e:
             # the JAX path raises its own message naming the function; where it
             # accepts the call, NumPy's error, named
             method(self, *args, **kwargs)
             raise type(e)(f"{name}: {e}") from None
+        for v, h in written:
+            v[...] = h
+            if res is h:
+                res = v
         if isinstance(res, (onp.ndarray, onp.generic)) and res.dtype.kind in "biufc":
             return positional(jnp.asarray(res))
         return res

@@ -534,10 +534,35 @@ def test_ndarray_is_the_array_type_and_numpy_s_constructor():
     assert x.shape == (2, 3) and x.dtype == onp.int32 and isinstance(x, np.ndarray)
     assert isinstance(np.arange(3)[1:], np.ndarray) and not isinstance([1], np.ndarray)
     assert np.ndarray((2,), order="F").flags.f_contiguous
-    with pytest.raises(TypeError, match=r"ndarray: buffer=, offset= and strides= are not "
+    # over an immutable buffer: a read-only copy (NumPy's array over bytes is
+    # read-only too); a writable one would be shared, which a device array cannot
+    assert np.ndarray((2,), buffer=b"\0" * 16).tolist() == [0.0, 0.0]
+    with pytest.raises(TypeError, match=r"ndarray: buffer= of a writable buffer is not "
                        r"supported"):
-        np.ndarray((2,), buffer=b"\0" * 16)
+        np.ndarray((2,), buffer=bytearray(16))
 
 
 def test_ndarray_subclass_check_is_the_array_type_s():
     assert issubclass(type(np.arange(3)[1:]), np.ndarray) and not issubclass(int, np.ndarray)
+
+
+def test_a_subclass_of_ndarray_is_refused_not_dropped():
+    # NumPy keeps the subclass through operations; namedarray cannot, so making
+    # one raises instead of returning a plain array that lost its methods
+    class Quantity(np.ndarray):
+        def unit(self):
+            return "m"
+    msg = (r"is a subclass of np.ndarray; namedarray does not keep subclasses \(every "
+           r"result is a NamedArray")
+    with pytest.raises(TypeError, match=r"view: type=Quantity " + msg):
+        np.arange(3.0).view(Quantity)
+    with pytest.raises(TypeError, match=r"Quantity: class Quantity " + msg):
+        Quantity((2,))
+    # np.ndarray itself, NamedArray and the package's own kinds stay valid view types
+    x = np.arange(3)
+    assert x.view(np.ndarray).tolist() == [0, 1, 2]
+    assert x.view(type=np.NamedArray).tolist() == [0, 1, 2]
+    assert x.view(type(x[1:])).tolist() == [0, 1, 2]
+    # no array is an instance of the subclass (np.ndarray's own check is wider)
+    assert not isinstance(x, Quantity) and not issubclass(type(x), Quantity)
+    assert isinstance(x, np.ndarray) and issubclass(Quantity, np.ndarray)

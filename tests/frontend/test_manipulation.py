@@ -283,7 +283,7 @@ def test_fill_diagonal_wrap_and_place_of_nothing():
     y = np.arange(3.0)
     np.place(y, y > 5, [])               # nothing selected: a no-op, as in NumPy
     assert y.tolist() == [0.0, 1.0, 2.0]
-    with pytest.raises(ValueError, match="place: cannot insert from an empty array"):
+    with pytest.raises(ValueError, match="place: Cannot insert from an empty array"):
         np.place(y, y > 1, [])
 
 

@@ -346,7 +346,7 @@ def test_clip_and_average_name_the_users_arguments():
     with pytest.raises(ValueError, match=r"^clip: .* in argument 1 "):
         np.clip(a, bad, 1.0)
     with pytest.raises(ValueError, match=r"^clip: .* in argument 2 "):
-        np.clip(a, a_max=bad)
+        np.clip(a, max=bad)
     with pytest.raises(ValueError, match=r"^average: axis name 'feat' has size 3 in a "
                                          r"\(named shape \{'b': 2, 'feat': 3\}\) but size 4 "
                                          r"in weights \(named shape \{'feat': 4\}\)$"):

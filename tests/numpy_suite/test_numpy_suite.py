@@ -9,7 +9,8 @@ runs every file (most of an hour on two cores) against the whole-set rows of
 ``BOUNDS``.  The bounds are on the tests passing
 (at least) and the value mismatches (at most: a silent wrong value, dtype or
 view is the worst defect), and tighten as fixes land.  ``DEVIATIONS`` are the
-tests that fail on purpose; each must still fail, so the table cannot go stale.
+tests that fail on purpose (not counted as mismatches); each must still fail,
+so the table cannot go stale.
 The environment passes through: ``NAMEDARRAY_HOST_TIER=off`` measures the suite
 with every call compiled (``BOUNDS`` has a row for it).
 """
@@ -27,9 +28,10 @@ HOST_TIER = os.environ.get("NAMEDARRAY_HOST_TIER", "on").lower() not in ("off", 
 SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
          "lib/tests/test_index_tricks.py", "lib/tests/test_ufunclike.py")
 #: (whole set?, host tier on?) -> (tests NumPy passes at least, of them passing
-#: at least, value mismatches at most).  Measured: the slice passes 168 of 194
-#: with 16 mismatches (163 and 18 before the host-data and result-kind rules),
-#: host tier on and off alike; the whole set passes 2112 of 2419 (87.3%) with
+#: at least, value mismatches at most; ``DEVIATIONS`` not counted).  Measured:
+#: the slice passes 175 of 194 with 1 mismatch besides the deviations (168 and
+#: 16 before this round's lib rules; 163 and 18 before the host-data and
+#: result-kind rules), host tier on and off alike; the whole set passes 2112 of 2419 (87.3%) with
 #: 141 mismatches (1810 and 211 before this round's family rules; 1348 and 311
 #: before the assertion helpers saw NumPy's values; 23 timeouts on a loaded
 #: machine: the floor leaves room for those); with the host tier off the whole
@@ -37,12 +39,94 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 BOUNDS = {
     (True, True): (2400, 2080, 145),
     (True, False): (2400, 2080, 145),
-    (False, True): (194, 168, 16),
-    (False, False): (194, 168, 16),
+    (False, True): (194, 175, 1),
+    (False, False): (194, 175, 1),
 }
 
-#: test id -> why namedarray fails it on purpose
-DEVIATIONS: dict[str, str] = {}
+#: why a test fails on purpose
+TYPE_IDENTITY = ("compares type(result) with np.ndarray by identity: a result's "
+                 "runtime class is NamedArray (or its view kind), of which np.ndarray "
+                 "is the abstract class (isinstance holds); checked to fail for this "
+                 "reason alone (passes with type() mapping NamedArray to np.ndarray)")
+SCALAR_TYPE = ("compares type(result) with a NumPy scalar type: a scalar result "
+               "computed here is a NamedArray of NumPy's scalar kind (repr "
+               "np.float64(0.0), immutable, not an array), not an instance of "
+               "numpy.float64; checked to fail for this reason alone")
+SUBCLASS = ("makes a subclass of np.ndarray: namedarray keeps no subclasses "
+            "(no __array_wrap__/__array_finalize__) and refuses to make one with a "
+            "TypeError rather than silently drop it")
+
+#: test id -> why namedarray fails it on purpose (docs/differences.md says why)
+DEVIATIONS: dict[str, str] = {
+    "_core/test_numeric.py::TestRequire::test_ensure_array": TYPE_IDENTITY,
+    "lib/test_arraysetops.py::TestUnique::test_unique_zero_sized": TYPE_IDENTITY,
+    "lib/test_shape_base.py::TestApplyAlongAxis::test_axis_insertion": TYPE_IDENTITY,
+    "lib/test_shape_base.py::TestSqueeze::test_basic": TYPE_IDENTITY,
+    "lib/test_type_check.py::TestNanToNum::test_array": TYPE_IDENTITY,
+    "lib/test_type_check.py::TestNanToNum::test_generic": TYPE_IDENTITY,
+    "lib/test_type_check.py::TestNanToNum::test_do_not_rewrite_previous_keyword":
+        TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestEig::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestEig::test_generalized_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestEig::test_generalized_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestEig::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestInv::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestInv::test_generalized_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestInv::test_generalized_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestInv::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestLstsq::test_empty_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestLstsq::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestLstsq::test_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestLstsq::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_empty_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_generalized_empty_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_generalized_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_generalized_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_generalized_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_nonsq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinv::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinvHermitian::test_empty_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinvHermitian::test_generalized_empty_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinvHermitian::test_generalized_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestPinvHermitian::test_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVD::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVD::test_generalized_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVD::test_generalized_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVD::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVDHermitian::test_empty_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVDHermitian::test_generalized_empty_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVDHermitian::test_generalized_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSVDHermitian::test_herm_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSolve::test_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSolve::test_generalized_empty_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSolve::test_generalized_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestSolve::test_sq_cases": TYPE_IDENTITY,
+    "lib/test_function_base.py::TestQuantile::test_correct_quantile_value": SCALAR_TYPE,
+    "lib/test_type_check.py::TestNanToNum::test_complex_bad": SCALAR_TYPE,
+    "lib/test_type_check.py::TestNanToNum::test_complex_bad2": SCALAR_TYPE,
+    "lib/test_type_check.py::TestNanToNum::test_complex_good": SCALAR_TYPE,
+    "lib/test_type_check.py::TestNanToNum::test_float": SCALAR_TYPE,
+    "lib/test_type_check.py::TestNanToNum::test_integer": SCALAR_TYPE,
+    "lib/test_ufunclike.py::TestUfunclike::test_scalar": SCALAR_TYPE,
+    "linalg/test_linalg.py::TestDet::test_zero": SCALAR_TYPE,
+    "_core/test_function_base.py::TestGeomspace::test_subclass": SUBCLASS,
+    "_core/test_function_base.py::TestLinspace::test_subclass": SUBCLASS,
+    "_core/test_function_base.py::TestLogspace::test_subclass": SUBCLASS,
+    "_core/test_indexing.py::TestSubclasses::test_basic": SUBCLASS,
+    "_core/test_numeric.py::TestNonzero::test_return_type": SUBCLASS,
+    "_core/test_numeric.py::TestResize::test_subclass": SUBCLASS,
+    "_core/test_umath.py::test_outer_subclass_preserve[arr0]": SUBCLASS,
+    "lib/test_function_base.py::TestAverage::test_subclasses": SUBCLASS,
+    "lib/test_function_base.py::TestPiecewise::test_subclasses": SUBCLASS,
+    "lib/test_function_base.py::TestVectorize::test_subclasses": SUBCLASS,
+    "lib/test_shape_base.py::TestApplyAlongAxis::test_subclass": SUBCLASS,
+    "lib/test_shape_base.py::TestApplyAlongAxis::test_subclass_preservation": SUBCLASS,
+    "lib/test_stride_tricks.py::test_subclasses": SUBCLASS,
+    "lib/test_shape_base.py::TestApplyAlongAxis::test_preserve_subclass": SUBCLASS,
+    "lib/test_shape_base.py::TestKron::test_return_type": SUBCLASS,
+    "lib/test_ufunclike.py::TestUfunclike::test_fix_with_subclass": SUBCLASS,
+}
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +153,7 @@ def test_numpy_tests_pass(results):
     floor_total, floor_passed, most_mismatches = BOUNDS[FULL, HOST_TIER]
     c = ns.counts(results)
     mismatches = [ns.describe(k, r) for k, (kind, r) in sorted(results.items())
-                  if kind == "mismatch"]
+                  if kind == "mismatch" and r["id"] not in DEVIATIONS]
     summary = ", ".join(f"{n} {k}" for k, n in c.items())
     assert len(results) >= floor_total, f"only {len(results)} tests NumPy passes ran"
     assert c["passed"] >= floor_passed, f"{c['passed']} of {len(results)} pass: {summary}"

@@ -23,15 +23,17 @@ array([[20000,   500],
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import string
 
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import NamedArray, new, normalize_axis, rewrap
+from ...core.array import NamedArray, View, new, normalize_axis, rewrap
 from ..engines.out import cast_out, store_out
-from ..engines.views import fortran, viewed
+from ..engines.views import fortran, laid_out, viewed
 from ._spec import parse
 from ._engine import as_operand, contract, numpy_path, numpy_strategy, opt_path, plan
 
@@ -108,10 +110,111 @@ def einsum(subscripts=None, *operands, out=None, dtype=None, order="K", casting=
         return viewed("einsum", operands[0], lambda x: einsum(subscripts, x), result=res)
     if order is not None and order.upper() in "FA" and _fortran_order(order, ops):
         res = fortran(res)
+    elif out is None and (order is None or order.upper() == "K"):
+        res = _order_k(subscripts, operands, ops, res)
     if out is not None:
         _check_out_array("einsum", out)
         res = cast_out("einsum", out, res, casting, "einsum")
     return store_out("einsum", out, res)
+
+
+def _order_k(subscripts, operands, ops, res):
+    """``res`` laid out in memory as NumPy's ``order="K"`` einsum lays it out:
+    NumPy's iterator orders the axes by the operands' strides (smallest
+    innermost; where operands disagree, C order wins), and the output takes
+    that order (``np.einsum("ij,jk->ki", a, b)`` is Fortran-ordered).  Eager,
+    positional calls only: under a trace the spec's order is the layout
+    (DESIGN.md §1, the layout rule)."""
+    if not isinstance(res, NamedArray) or res.ndim < 2 or res.names or res.mapped or \
+            isinstance(res.data, jax.core.Tracer) or "{" in subscripts or \
+            any(x.names or x.mapped for x in ops):
+        return res
+    try:
+        spec = parse(subscripts, "einsum")
+    except ValueError:
+        return res
+    terms = []
+    for t, x in zip(spec.inputs, ops):
+        labels = []
+        for let in t.letters:
+            if let == "...":
+                n = x.ndim - (len(t.letters) - 1)
+                labels += [("...", j) for j in range(n - 1, -1, -1)]
+            else:
+                labels.append(let)
+        if len(labels) != x.ndim:
+            return res
+        terms.append(labels)
+    n_ell = max([sum(1 for v in t if isinstance(v, tuple)) for t in terms] or [0])
+    ellipsis = [("...", j) for j in range(n_ell - 1, -1, -1)]
+    if spec.output is None:
+        counts = {}
+        for t in terms:
+            for v in t:
+                if not isinstance(v, tuple):
+                    counts[v] = counts.get(v, 0) + 1
+        out = ellipsis + sorted(v for v, c in counts.items() if c == 1)
+    else:
+        out = []
+        for let in spec.output.letters:
+            out += ellipsis if let == "..." else [let]
+    if len(out) != res.ndim or any(isinstance(v, tuple) and v not in out
+                                   for t in terms for v in t):
+        return res
+    strides = [_element_strides(a, x) for a, x in zip(operands, ops)]
+    axes = k_order(terms, out, [x.shape for x in ops], strides)
+    return laid_out(res, axes)
+
+
+def _element_strides(a, x):
+    """The strides of the operand (in elements) in the memory it lies in."""
+    if isinstance(a, onp.ndarray) and a.itemsize:
+        return [s // a.itemsize for s in a.strides]
+    if isinstance(a, View) and a.ndim > 1:
+        return [s // x.dtype.itemsize for s in a.strides]
+    return [math.prod(x.shape[k + 1:]) for k in range(x.ndim)]
+
+
+def k_order(terms, out, shapes, strides):
+    """The output axes of an einsum, outermost first, in NumPy's iterator's
+    ``order="K"``: the iteration axes (the output's, then the summed labels
+    in code order) sorted, innermost first, by the operands' absolute strides
+    (a stable insertion sort; an operand without the axis, or of length 1
+    along it, has no say; where operands disagree, the C order stays), as
+    NumPy's ``npyiter_find_best_axis_ordering``.
+
+    >>> k_order([["i", "j"], ["j", "k"]], ["k", "i"], [(2, 3), (3, 4)],
+    ...         [[3, 1], [4, 1]])
+    (1, 0)
+    """
+    it = list(out) + sorted({v for t in terms for v in t if v not in out},
+                            key=lambda v: (isinstance(v, tuple), str(v)))
+    n = len(it)
+    rows = []          # per iteration axis, the stride of each operand along it
+    for lab in it:
+        rows.append([sum(s[k] for k, v in enumerate(t) if v == lab and sh[k] != 1)
+                     for t, sh, s in zip(terms, shapes, strides)])
+    data = rows[::-1]  # NumPy's axis data: innermost (last C axis) first
+    perm = list(range(n))
+    for i0 in range(1, n):
+        ipos, s0 = i0, data[perm[i0]]
+        for i1 in range(i0 - 1, -1, -1):
+            ambiguous, swap = True, False
+            for a, b in zip(s0, data[perm[i1]]):
+                if a and b:
+                    if abs(b) <= abs(a):
+                        swap = False
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if not ambiguous:
+                if not swap:
+                    break
+                ipos = i1
+        if ipos != i0:
+            perm.insert(ipos, perm.pop(i0))
+    inner_first = [n - 1 - j for j in perm]
+    return tuple(k for k in reversed(inner_first) if k < len(out))
 
 
 def _fortran_order(order, ops):
@@ -119,8 +222,7 @@ def _fortran_order(order, ops):
     ``"A"`` with every operand Fortran-contiguous (NumPy's memory orders)."""
     if order.upper() == "F":
         return True
-    return all(x.ndim < 2 or (x.flags.f_contiguous and not x.flags.c_contiguous)
-               for x in ops) and any(x.ndim >= 2 for x in ops)
+    return all(x.flags.f_contiguous for x in ops)     # (a vector is: NumPy's test)
 
 
 def _check_out_array(fn, out):

@@ -109,6 +109,18 @@ def host_data_error(e) -> bool:
     return getattr(e, "host_data", False)
 
 
+def subclass_refused(fn, what) -> str:
+    """The message for a user subclass of ``np.ndarray`` made into an array
+    (``what``: the argument as written): namedarray does not keep subclasses
+    (no ``__array_wrap__``/``__array_finalize__`` protocol; every result is a
+    NamedArray), so an instance would silently lose the subclass's methods and
+    attributes at the next operation."""
+    return (f"{fn}: {what} is a subclass of np.ndarray; namedarray does not keep "
+            "subclasses (every result is a NamedArray, so the subclass's methods and "
+            "attributes would be lost at the next operation); hold the array in an "
+            "attribute of your class instead")
+
+
 def unsupported(fn, what):
     """The one error for data namedarray cannot hold: ``what`` (a dtype, or a
     NumPy module made for such data) named in ``fn``'s message."""
@@ -149,6 +161,13 @@ def check_dtype(fn, dtype):
 def np_asarray(v, dtype=None):
     """``numpy.asarray`` dtype inference, then onto the device."""
     check_dtype("asarray", dtype)
+    if hasattr(type(v), "__array__") and not isinstance(v, (onp.ndarray, NamedArray,
+                                                            jax.Array, onp.generic)):
+        # an object whose __array__ gives a NamedArray (NumPy would refuse it)
+        r = v.__array__()
+        if isinstance(r, NamedArray) and not r.names:
+            return r.data if dtype is None else r.data.astype(dtype)
+        v = r
     try:
         h = onp.asarray(v, dtype=dtype)
     except (TypeError, ValueError, jax.errors.UnexpectedTracerError):

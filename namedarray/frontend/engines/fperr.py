@@ -264,6 +264,58 @@ def check_reduce(r, x, axis=None, keepdims=False, where=None, st=None):
     report("reduce", int(_reduce_flags(r, x, axis, bool(keepdims), where)), st)
 
 
+_FOLDS = Cache()
+
+
+def _fold_kernel(name, f, axes, masked, initial):
+    """The jitted categories that ``name.reduce`` (a left fold of the binary
+    ``f`` over ``axes``, in C order) meets, step by step as its loop does."""
+    key = (name, f, axes, masked, initial)
+    k = _FOLDS.get(key)
+    if k is None:
+        def run(d, w):
+            front = tuple(range(len(axes)))
+            rest = tuple(n for i, n in enumerate(d.shape) if i not in axes)
+            m = jnp.moveaxis(d, axes, front).reshape((-1,) + rest)
+            w = jnp.ones(m.shape, bool) if w is None else jnp.moveaxis(
+                jnp.broadcast_to(w, d.shape), axes, front).reshape(m.shape)
+            start = jnp.zeros(rest, d.dtype) if initial is None else jnp.full(
+                rest, initial, d.dtype)
+            seen = jnp.full(rest, initial is not None)
+
+            def step(c, xw):
+                acc, seen, bits = c
+                x, take = xw
+                r = f(acc, x).astype(d.dtype)
+                bits = bits | flags(name, r, (acc, x), seen & take)
+                r = jnp.where(seen, r, x)
+                return (jnp.where(take, r, acc), seen | take, bits), None
+            (_, _, bits), _ = jax.lax.scan(step, (start, seen, jnp.int32(0)), (m, w))
+            return bits
+        k = _FOLDS.put(key, jax.jit(run) if masked else jax.jit(lambda d: run(d, None)))
+    return k
+
+
+def check_fold(name, f, d, axis, where=None, initial=None, st=None):
+    """Report, as NumPy's error state asks, what ``name.reduce`` of the data
+    ``d`` over ``axis`` (None: all; an int or a tuple) meets as NumPy's loop
+    folds it (``floor_divide.reduce`` of a 0 divisor: "divide by zero
+    encountered in reduce"); ``f``: the binary function folded; ``where``: a
+    boolean array broadcasting to ``d``, or None."""
+    st = state() if st is None else st
+    if st is None or d.size == 0 or any(isinstance(v, jax.core.Tracer) for v in (d, where)):
+        return
+    axes = tuple(range(d.ndim)) if axis is None else (
+        (axis,) if isinstance(axis, int) else tuple(axis))
+    axes = tuple(sorted(a % d.ndim for a in axes)) if d.ndim else ()
+    if not axes:
+        return
+    if initial is not None:
+        initial = initial.item() if hasattr(initial, "item") else initial
+    k = _fold_kernel(name, f, axes, where is not None, initial)
+    report("reduce", int(k(d) if where is None else k(d, where)), st)
+
+
 def check(name, jfn, datas, where=None, st=None):
     """Report, as NumPy's error state asks, what the ufunc ``name``
     (computed by ``jfn``) meets on the aligned operands ``datas``

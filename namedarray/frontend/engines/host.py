@@ -299,6 +299,9 @@ def whole(name, args, kwargs):
         return None
     if name == "diag" and hargs and onp.ndim(hargs[0]) != 1:
         return None         # NumPy's diagonal of a matrix is a view
+    if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
+            not args[0].flags.c_contiguous:
+        return None         # (its memory order is the result's: the compiled path's)
     try:
         with onp.errstate(all="raise"):
             r = getattr(onp, name)(*hargs, **hkw)

@@ -17,6 +17,7 @@ IndexError: __getitem__: index 7 is out of bounds for axis 0 with size 5
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import jax
@@ -42,6 +43,11 @@ def _first_bad(v, size: int):
     if isinstance(d, jax.Array):
         if d.size == 0 or not jnp.issubdtype(d.dtype, jnp.integer):
             return None
+        from .host import buffer        # (small eager data: checked on the host)
+        h = buffer(d)
+        if h is not None:
+            bad = h[(h < -size) | (h >= size)] if h.dtype != onp.uint64 else h[h >= size]
+            return int(bad.flat[0]) if bad.size else None
         found = _bad_device(d, onp.int64(size))
         if isinstance(found[0], jax.core.Tracer):
             return None     # a concrete index closed over by a jit: staged, unchecked
@@ -76,10 +82,13 @@ def check_bounds(fn: str, ind, size: int, what: str):
 def wide_index(d):
     """An integer index array narrower than ``intp`` widened to it (``jax.numpy``
     normalizes negative entries in the index dtype, which overflows when the
-    axis is longer than that dtype holds)."""
+    axis is longer than that dtype holds); a host one of non-native byte order
+    (``>i8``, which JAX cannot hold) read in native order."""
     if isinstance(d, (jax.Array, onp.ndarray)) and d.dtype.kind in "iu" and \
             d.dtype.itemsize < 8:
         return d.astype(onp.intp)
+    if isinstance(d, onp.ndarray) and not d.dtype.isnative:
+        return d.astype(d.dtype.newbyteorder("="))
     return d
 
 
@@ -180,6 +189,53 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
               "and integer or boolean arrays are valid indices")
 
 
+MAXDIMS = 64     # NumPy's NPY_MAXDIMS (and NPY_MAXARGS): its limits on an index
+
+
+def _check_limits(fn, shape, items, consumed, used):
+    """NumPy's limits on advanced indexing (its iterator takes at most 64
+    operands, its arrays at most 64 dimensions): more than 64 advanced
+    indices, a result of more than 64 dimensions, or 64 or more index arrays
+    with no subspace (no axes left, or only axes of length 1) raise
+    ``IndexError``, as in NumPy (``jax.numpy`` has no such limit)."""
+    arrays, fancy_nd = 0, 0
+    for it, c in zip(items, consumed):
+        if _scalar_bool(it):
+            arrays, fancy_nd = arrays + 1, max(fancy_nd, 1)
+        elif isinstance(it, (NamedArray, jax.Array, onp.ndarray, list)):
+            nd = len(getattr(it, "shape", onp.shape(it)))
+            boolean = nd and c == nd and (getattr(it, "dtype", None) == bool or (
+                isinstance(it, list) and onp.asarray(it).dtype == bool))
+            arrays += nd if boolean else 1
+            fancy_nd = max(fancy_nd, 1 if boolean else nd)
+    if arrays < MAXDIMS - 1 and len(shape) + len(items) < MAXDIMS:
+        return      # (the common case)
+    left, ax = [], 0        # the sizes of the axes a slice keeps or no index consumes
+    for it, c in zip(items, consumed):
+        if c == -1:
+            left += shape[ax:ax + len(shape) - used]
+            ax += len(shape) - used
+        elif c > 0:
+            if isinstance(it, slice):
+                try:
+                    left.append(len(range(*it.indices(shape[ax]))))
+                except TypeError:
+                    left.append(shape[ax])
+            ax += c
+    left += shape[ax:]
+    ndim = len(left) + sum(1 for it in items if it is None) + fancy_nd
+    if ndim > MAXDIMS:
+        raise IndexError(f"{fn}: number of dimensions must be within [0, {MAXDIMS}], "
+                         f"indexing result would have {ndim}")
+    if arrays > MAXDIMS:
+        raise IndexError(f"{fn}: too many advanced (array) indices. This probably means "
+                         f"you are indexing with too many booleans. (more than {MAXDIMS} "
+                         "found)")
+    if arrays > MAXDIMS - 1 and math.prod(left) <= 1:
+        raise IndexError(f"{fn}: when no subspace is given, the number of index arrays "
+                         f"cannot be above {MAXDIMS - 1}, but {arrays} index arrays found")
+
+
 def check_index(fn, shape, idx):
     """NumPy's static index errors: out-of-bounds ints (and host integer arrays),
     float indices, too many indices.  Device index arrays are not synced."""
@@ -222,6 +278,7 @@ def check_index(fn, shape, idx):
     if used > len(shape):
         raise IndexError(f"{fn}: too many indices for array: array is {len(shape)}-"
                          f"dimensional, but {used} were indexed")
+    _check_limits(fn, shape, items, consumed, used)
     ax = 0
     for it, c in zip(items, consumed):
         if c == -1:
@@ -252,3 +309,117 @@ def check_index(fn, shape, idx):
     if bad_slice is not None:       # (after the items' IndexErrors, as NumPy)
         raise TypeError(f"{fn}: slice indices must be integers or None or have an "
                         f"__index__ method (got {bad_slice!r})")
+
+
+# --------------------------------------------------------------------------
+# a.flat[idx]: NumPy's flat iterator reads an index by its own rules
+# --------------------------------------------------------------------------
+FLAT = "ndarray.flat"       # the ``_what`` of the view ``a.flat`` gives
+
+_FLAT_BAD = ("only integers, slices (`:`), ellipsis (`...`) and integer or boolean "
+             "arrays are valid indices")
+_FLAT_BOOLS = ("boolean indices for iterators are not supported because of previous "
+               "behavior that was confusing (valid boolean indices are expected to "
+               "work in the future)")
+
+
+def _flat_deprecated(what):
+    import warnings
+    msg = ("Indexing flat iterators with a 0-dimensional boolean index is deprecated "
+           "and may be removed in a future version. (Deprecated NumPy 2.4)"
+           if what == "bool" else
+           "Invalid non-array indices for iterator objects are deprecated and will be "
+           "removed in a future version. (Deprecated NumPy 2.4)")
+    from .fperr import _stacklevel
+    warnings.warn(msg, DeprecationWarning, stacklevel=_stacklevel())
+
+
+def _flat_bounds(fn, h, size):
+    bad = _first_bad(h, size)
+    if bad is not None:
+        raise IndexError(f"{fn}: index {bad} is out of bounds for size {size}")
+
+
+def flat_index(fn: str, size: int, idx, assign: bool = False):
+    """``a.flat[idx]`` as an index of the flat (1-d) view of ``size`` elements,
+    with NumPy's flat-iterator rules: ``()`` and ``...`` are all elements (an
+    assignment with ``()`` raises), a 1-tuple is its item, ``None`` and more
+    than one index raise; a Python ``True``/``False`` (or 0-d boolean array)
+    is element 0 / nothing, with NumPy's ``DeprecationWarning``, while
+    NumPy's boolean scalar and a list of booleans raise; a boolean array must
+    be 1-d of ``size`` entries; a float or a list of floats is truncated to
+    integers with a ``DeprecationWarning``; an integer out of range raises.
+
+    >>> import namedarray as np
+    >>> a = np.arange(6).reshape(2, 3)
+    >>> a.flat[[1, 4]]
+    array([1, 4])
+    >>> a.flat[None]
+    Traceback (most recent call last):
+        ...
+    IndexError: __getitem__: only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays are valid indices
+    """
+    if isinstance(idx, tuple):
+        if not idx:
+            if assign:
+                raise IndexError(f"{fn}: Assigning to a flat iterator with a 0-D index is "
+                                 "not supported (assign all elements with a.flat[...] = v)")
+            return Ellipsis
+        if len(idx) > 1:
+            if any(i is None or i is Ellipsis for i in idx):
+                raise IndexError(f"{fn}: {_FLAT_BAD}")
+            raise IndexError(f"{fn}: too many indices for flat iterator: flat iterator is "
+                             f"1-dimensional, but {len(idx)} were indexed")
+        idx = idx[0]
+    if idx is Ellipsis or isinstance(idx, slice):
+        return idx
+    if idx is None or isinstance(idx, (str, bytes, dict)):
+        raise IndexError(f"{fn}: {_FLAT_BAD}")
+    if isinstance(idx, NamedArray) and not idx.dims and not getattr(idx, "_array0d", False) \
+            and not idx.mapped and idx.dtype == bool:
+        raise IndexError(f"{fn}: {_FLAT_BOOLS}")       # NumPy's boolean scalar
+    if isinstance(idx, bool) or (isinstance(idx, (NamedArray, jax.Array, onp.ndarray)) and
+                                 idx.ndim == 0 and idx.dtype == bool):
+        _flat_deprecated("bool")
+        return 0 if bool(idx) else slice(0, 0)
+    if isinstance(idx, onp.bool_):
+        raise IndexError(f"{fn}: {_FLAT_BOOLS}")
+    if isinstance(idx, (NamedArray, jax.Array, onp.ndarray)):
+        dt = onp.dtype(idx.dtype)
+        if dt == bool:
+            if idx.ndim > 1:
+                raise IndexError(f"{fn}: too many indices for flat iterator: flat iterator "
+                                 f"is 1-dimensional, but {idx.ndim} were indexed")
+            if idx.shape[0] not in (0, size):
+                raise IndexError(f"{fn}: boolean index did not match indexed flat iterator "
+                                 f"along axis 0; size of axis is {size} but size of "
+                                 f"corresponding boolean axis is {idx.shape[0]}")
+            return idx if idx.shape[0] else onp.zeros(0, onp.intp)
+        if dt.kind not in "iu":
+            raise IndexError(f"{fn}: arrays used as indices must be of integer (or boolean) "
+                             f"type; got dtype {dt}")
+        _flat_bounds(fn, idx, size)
+        return idx
+    if isinstance(idx, (float, onp.floating)):
+        _flat_deprecated("float")
+        idx = int(idx)
+    if hasattr(idx, "__index__") and not hasattr(idx, "__len__"):
+        i = operator.index(idx)
+        if not -size <= i < size:
+            raise IndexError(f"{fn}: index {i} is out of bounds for size {size}")
+        return i
+    try:        # a sequence (a list, another flat iterator): an index array
+        h = onp.asarray(idx)
+    except (TypeError, ValueError):
+        raise IndexError(f"{fn}: {_FLAT_BAD}") from None
+    if h.size == 0:
+        return h.astype(onp.intp)
+    if h.dtype == bool:
+        raise IndexError(f"{fn}: {_FLAT_BOOLS}")
+    if h.dtype.kind == "f":
+        _flat_deprecated("float")
+        h = h.astype(onp.intp)
+    elif h.dtype.kind not in "iu":
+        raise IndexError(f"{fn}: {_FLAT_BAD}")
+    _flat_bounds(fn, h, size)
+    return h

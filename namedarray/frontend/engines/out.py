@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as onp
 
-from ...core.array import NamedArray, operand, rewrap
+from ...core.array import NamedArray, check_writeable, operand, rewrap
 
 
 def store_out(fn, out, res):
@@ -36,8 +36,36 @@ def store_out(fn, out, res):
         if joint != out.shape:
             raise ValueError(f"{fn}: non-broadcastable output operand with shape "
                              f"{out.shape} doesn't match the broadcast shape {res.shape}")
+    check_writeable(fn, out, "output array")
     out._assign(fn, res if isinstance(res, NamedArray) else operand(res))
     return out
+
+
+#: the ufunc NumPy names in a reduction's ``out=`` error (others: ``add``)
+_REDUCING_UFUNC = {"prod": "multiply", "nanprod": "multiply", "cumprod": "multiply",
+                   "max": "maximum", "amax": "maximum", "ptp": "maximum", "min": "minimum",
+                   "amin": "minimum", "nanmax": "fmax", "nanmin": "fmin",
+                   "all": "logical_and", "any": "logical_or"}
+
+
+def store_reduced(fn, out, res):
+    """``store_out`` for a reduction: NumPy's ``out=`` of a reduction has the
+    result's shape exactly (it is never broadcast to; NumPy's nanmedian
+    broadcasts)."""
+    if out is None or isinstance(out, tuple) or not hasattr(out, "shape") or \
+            not isinstance(res, NamedArray) or out.shape == res.shape or fn == "nanmedian":
+        return store_out(fn, out, res)
+    if fn in ("argmax", "argmin", "nanargmax", "nanargmin"):
+        raise ValueError(f"{fn}: output array does not match result of "
+                         f"np.{fn.removeprefix('nan')} (out= has shape {out.shape}, the "
+                         f"result {res.shape})")
+    if len(out.shape) != res.ndim:
+        raise ValueError(
+            f"{fn}: output parameter for reduction operation "
+            f"{_REDUCING_UFUNC.get(fn, 'add')} has the wrong number of dimensions: Found "
+            f"{len(out.shape)} but expected {res.ndim}")
+    raise ValueError(f"{fn}: the output operand of shape {out.shape} does not match the "
+                     f"result's shape {res.shape} (a reduction's out= is not broadcast to)")
 
 
 def cast_out(fn, out, res, casting, what):

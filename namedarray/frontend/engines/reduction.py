@@ -31,7 +31,7 @@ from ...core.dims import has_names as _named_axis, split_axis
 from ...core.sharding import sortable
 from . import fperr
 from .masked_reduction import reduce as _reduce_selection
-from .out import store_out as _store_out
+from .out import store_reduced as _store_out
 from .results import RUNTIME_ERRORS, fast_result as _result, reraise
 from .selection import lazy as _lazy
 

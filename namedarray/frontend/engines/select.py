@@ -74,8 +74,8 @@ def nonzero(a):
                         "of nonzeros differs per name, untag them first")
     d = x.data if isinstance(x, NamedArray) else jnp.asarray(x)
     if d.ndim == 0:
-        raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
-                         "np.atleast_1d(scalar).nonzero() instead")
+        raise ValueError("nonzero: Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
     if selection.traced(d):
         raise selection.size_error("nonzero", "np.where(a != 0, x, other), or "
                                    "jax.numpy.nonzero(a, size=N)", "its result")

@@ -268,6 +268,13 @@ class Selection(NamedArray):
     def __setitem__(self, idx, value):
         self._materialized("x[mask][index] = value")[idx] = value
 
+    def setflags(self, write=None, align=None, uic=None):
+        self._materialized().setflags(write, align, uic)
+
+    @property
+    def flags(self):
+        return self._materialized().flags
+
     # -- lazy casts and in-place updates ----------------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         if self._cache is not None:

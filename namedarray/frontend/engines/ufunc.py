@@ -23,7 +23,8 @@ import numpy as onp
 from ...core import config
 from ...core.cache import Cache
 from ...core.sharding import agree
-from ...core.array import (NamedArray, View, align, align_plan, apply_step, is_value,
+from ...core.array import (NamedArray, View, align, align_plan, apply_step, check_writeable,
+                           is_value,
                            new, normalize_axis, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
@@ -32,7 +33,7 @@ from .host import (EXACT, HOST_DTYPES, any_host, host_method, numpy_answers, num
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, store_out
-from .reduction import ufunc_reduce
+from .reduction import REDUCE_OF_UFUNC, ufunc_reduce
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
@@ -261,6 +262,13 @@ class ufunc:
         hold: NumPy's ufunc, ``host.numpy_call``)."""
         if any_host(args):
             return numpy_call(self.__name__, args, kw if dtype is None else {**kw, "dtype": dtype})
+        sig = kw.pop("signature", None)
+        if "sig" in kw:     # (NumPy's old name of signature=)
+            if sig is not None:
+                raise TypeError(f"{self.__name__}: cannot specify both 'sig' and 'signature'")
+            sig = kw.pop("sig")
+        if sig is not None:
+            return self._signed(args, sig, dtype, kw)
         if any(lazy(a) for a in args) and fperr.state() is None:
             # boolean-mask selections: full-size (where an error state is to be
             # honoured, on the selected elements only: materialized)
@@ -319,6 +327,37 @@ class ufunc:
         if self.__name__ in ("power", "pow") and len(args) >= 2 and config.numpy_dtypes():
             _check_int_power(self.__name__, args[0], args[1], dtype)
         return self._apply(*args, dtype=dtype, **kw)
+
+    def _signed(self, args, sig, dtype, kw):
+        """``self(*args, signature=sig, **kw)``: NumPy's loop for ``sig`` (a
+        ``"dd->?"`` string, a tuple of dtypes and ``None``; NumPy's error
+        where it has none), the operands cast to its input dtypes."""
+        name, nin = self.__name__, self.nin
+        if dtype is not None:
+            raise TypeError(f"{name}: cannot specify both 'signature' and 'dtype'")
+        if isinstance(sig, str) and "->" in sig:
+            sig = tuple(sig.replace(",", "").replace("->", ""))
+        if isinstance(sig, (tuple, list)):
+            sig = tuple(None if t is None else onp.dtype(t) for t in sig)
+            if not all(t is None or config.holds(t) for t in sig):     # (object: NumPy's)
+                return numpy_call(name, args, {**kw, "signature": sig})
+        elif not (isinstance(sig, (str, onp.dtype)) or isinstance(sig, type)):
+            raise TypeError(f"{name}: signature must be a string, a dtype or a tuple of "
+                            f"dtypes and None, got {type(sig).__name__}")
+        ops = [positional(jnp.asarray(a)) if isinstance(a, bool) else operand(a)
+               for a in args[:nin]]
+        types = tuple(o.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
+        self._probe(name, "__call__", tuple(
+            onp.ones(1, t) if isinstance(t, onp.dtype) else t(1) for t in types),
+            {"signature": sig, "casting": kw.get("casting", "same_kind")})
+        try:
+            in_dts = self._np.resolve_dtypes(types + (None,) * self.nout,
+                                             signature=sig)[:nin]
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"{name}: signature={sig}: {e}") from None
+        ops = [rewrap(o, o.data.astype(dt)) if isinstance(o, NamedArray) else
+               positional(jnp.asarray(o, dt)) for o, dt in zip(ops, in_dts)]
+        return self._general(*ops, *args[nin:], **kw)
 
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
@@ -431,8 +470,34 @@ class ufunc:
             raise ValueError(f"{self.__name__}.reduce: reduction operation "
                              f"'{self._np.__name__}' is not reorderable, so at most one "
                              "axis may be specified")
-        return ufunc_reduce(self, x, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
-                            initial=initial, where=where)
+        if where is not True and initial is None and self._np.identity is None:
+            raise ValueError(f"{self.__name__}.reduce: reduction operation "
+                             f"'{self._np.__name__}' does not have an identity, so to use a "
+                             "where mask one has to specify 'initial'")
+        if self.__name__ in ("power", "pow") and not x.names and not x.mapped and \
+                x.ndim and isinstance(axis, (int, type(None))) and \
+                onp.dtype(x.dtype if dtype is None else dtype).kind == "i" and \
+                not isinstance(x.data, jax.core.Tracer):
+            # the exponents the fold meets (all but the first element, or all
+            # after an initial): a negative one is NumPy's ValueError
+            d = x.data.ravel() if axis is None else jnp.moveaxis(x.data, axis, 0)
+            if d.shape[0] and bool(_any_negative(d if initial is not None else d[1:])):
+                raise ValueError(f"{self.__name__}.reduce: Integers to negative integer "
+                                 "powers are not allowed.")
+        res = ufunc_reduce(self, x, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                           initial=initial, where=where)
+        st = fperr.state()
+        if st is not None and self.__name__ not in REDUCE_OF_UFUNC and not x.names and \
+                not x.mapped and not (isinstance(axis, str) or isinstance(axis, tuple) and
+                                      any(isinstance(v, str) for v in axis)):
+            # the fold's steps as NumPy's loop meets them ("... encountered in reduce")
+            w = None if where is True else operand(where)
+            if w is None or not getattr(w, "names", ()):
+                d = x.data if dtype is None else x.data.astype(dtype)
+                fperr.check_fold(self._np.__name__, self._jfn, d, axis,
+                                 None if w is None else jnp.asarray(getattr(w, "data", w)),
+                                 initial, st)
+        return res
 
     def _reduction(self, meth, a, dtype):
         """NumPy's checks of ``reduce``, ``accumulate``, ``reduceat`` of ``a``:
@@ -535,6 +600,7 @@ class ufunc:
             raise ValueError(f"{fn}: second operand needed for ufunc")
         if self.nin == 1 and b is not None:
             raise ValueError(f"{fn}: second operand provided when ufunc is unary")
+        check_writeable(fn, a, "output array")
         if a.names:
             raise TypeError(f"{fn}: the target has named axes {a.named_shape}; untag them "
                             "first")
@@ -610,8 +676,9 @@ class ufunc:
             stop = int(j) if j > i else int(i) + 1
             parts.append(self.reduce(x[sl + (slice(int(i), stop),)], axis=ax,
                                      dtype=dtype, keepdims=True))
-        if not parts:
-            raise ValueError(f"{fn}: indices must not be empty")
+        if not parts:       # no slice: an empty result, in the reduction's dtype
+            r = x[(slice(None),) * ax + (slice(0, 0),)]
+            return store_out(fn, out, r if dtype is None else r.astype(dtype))
         return store_out(fn, out, concatenate(parts, axis=ax))
 
 
@@ -693,7 +760,11 @@ def _check_int_power(fn, base, exp, dtype):
     """NumPy's ``ValueError`` for an integer array to a negative integer power
     (eager calls; under ``jax.jit`` JAX's integer power of a negative exponent
     is 0 except for bases 1 and -1)."""
-    if not isinstance(exp, NamedArray) or isinstance(exp.data, jax.core.Tracer):
+    if isinstance(exp, onp.ndarray):      # NumPy's array (checked on the host)
+        d = exp
+    elif isinstance(exp, NamedArray) and not isinstance(exp.data, jax.core.Tracer):
+        d = exp.data
+    else:
         return
     b = base.dtype if hasattr(base, "dtype") else onp.result_type(base)
     if isinstance(base, (int, bool)):
@@ -702,9 +773,9 @@ def _check_int_power(fn, base, exp, dtype):
     if exp.dtype.kind != "i" or exp.size == 0 or (dtype is not None and onp.dtype(
             dtype).kind not in "iu") or onp.result_type(b, exp.dtype).kind not in "iu":
         return
-    if isinstance(base, NamedArray) and base.size == 0:
+    if isinstance(base, (NamedArray, onp.ndarray)) and base.size == 0:
         return
-    if bool(_any_negative(exp.data)):
+    if bool((d < 0).any() if isinstance(d, onp.ndarray) else _any_negative(d)):
         raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
 
 

@@ -28,7 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import NamedArray, View, derived, new
+from ...core.array import Flags, NamedArray, View, derived, new
 
 _DATA = NamedArray.__dict__["data"]   # the slot behind .data
 
@@ -41,14 +41,18 @@ def viewed(fn, base, f, inv=None, writable=True, result=None):
     r = f(base) if result is None else result
     if not isinstance(r, NamedArray) or r is base:
         return r
-    read = lambda src: f(new(src, base.dims, base.mapped)).data  # noqa: E731
+    dims, mapped = base.dims, base.mapped       # (not base: a view holds it once)
+    read = lambda src: f(new(src, dims, mapped)).data  # noqa: E731
     if not writable:
         write = None
     elif inv is not None:
         write = lambda b, v: b._assign(fn, inv(b, v))  # noqa: E731
     else:
         write = lambda b, v: _scatter(fn, f, b, v)  # noqa: E731
-    return derived(r.data, r.dims, base, read, write, r.mapped)
+    v = derived(r.data, r.dims, base, read, write, r.mapped)
+    if not v.dims and not v.mapped:
+        v._array0d = True       # a 0-d view is NumPy's 0-d array, never its scalar
+    return v
 
 
 def _scatter(fn, f, b, v):
@@ -124,6 +128,23 @@ def fortran(x):
     return v
 
 
+def laid_out(x, axes):
+    """``x`` (a new positional array) with its memory in the order of ``axes``
+    (``transpose(x, axes)`` read in C order is its memory, as ``memory_axes``
+    gives it): NumPy's result of an operation that follows the memory order of
+    an operand (``order="K"``).  The identity order: ``x`` itself."""
+    axes = tuple(axes)
+    if x.names or x.mapped or axes == tuple(range(x.ndim)):
+        return x
+    if axes == tuple(range(x.ndim))[::-1]:
+        return fortran(x)
+    inv = tuple(onp.argsort(axes).tolist())
+    t = lambda a, p: new(a.data.transpose(p), a.dims, a.mapped)  # noqa: E731
+    v = viewed("order='K'", t(x, axes), lambda a: t(a, inv), lambda b, w: t(w, axes))
+    v._owns = True
+    return v
+
+
 def contiguous(x, order) -> bool:
     """Whether ``x`` is ``order``-contiguous (``"C"`` or ``"F"``) as NumPy's flags say."""
     f = x.flags
@@ -136,8 +157,13 @@ def view_flags(v):
     elements lie in the memory its chain of views starts from (C, where that
     is not known)."""
     shape = tuple(min(n, 2) for n in v.shape)   # a stand-in: the same contiguity
-    if v._owns:
-        return onp.empty(shape, v.dtype, order="F").flags
+    if v._owns:     # its own memory, in Fortran order or the order of laid_out's axes
+        axes = memory_axes(v, "K")
+        if axes == tuple(range(v.ndim))[::-1]:
+            return Flags(v, onp.empty(shape, v.dtype, order="F"))
+        f = onp.empty_like(onp.empty(tuple(shape[k] for k in axes), v.dtype).transpose(
+            onp.argsort(axes)))
+        return Flags(v, f)
     p = None if v.names else _positions(v)
     if p is None or p.size < 2 or (onp.diff(p.ravel()) == 1).all():
         f = onp.empty(shape, v.dtype)[...]
@@ -145,8 +171,7 @@ def view_flags(v):
         f = onp.empty(shape[::-1], v.dtype).T
     else:
         f = onp.empty(shape + (2,), v.dtype)[..., 0]
-    f.flags.writeable = v._write is not None
-    return f.flags
+    return Flags(v, f)
 
 
 def view_strides(v):
@@ -199,8 +224,10 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
                 when and not when(*args, **kwargs)):
             return r        # (copy=True: a copy, never a view)
 
+        pre, post = args[:operand], args[operand + 1:]
+
         def f(x):
-            return fn(*args[:operand], x, *args[operand + 1:], **kwargs)
+            return fn(*pre, x, *post, **kwargs)
         if reshapes and not stays_view(a, f, reshapes == "ravel"):
             return r
         return viewed(name, a, f, writable=writable, result=r)
