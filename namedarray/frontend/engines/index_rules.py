@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import jax
 import jax.numpy as jnp
 import numpy as onp
 
 from ...core.array import NamedArray, new
+from .fperr import _stacklevel
+from .host import buffer
 
 
 def concrete(v) -> bool:
@@ -43,8 +46,7 @@ def _first_bad(v, size: int):
     if isinstance(d, jax.Array):
         if d.size == 0 or not jnp.issubdtype(d.dtype, jnp.integer):
             return None
-        from .host import buffer        # (small eager data: checked on the host)
-        h = buffer(d)
+        h = buffer(d)        # (small eager data: checked on the host)
         if h is not None:
             bad = h[(h < -size) | (h >= size)] if h.dtype != onp.uint64 else h[h >= size]
             return int(bad.flat[0]) if bad.size else None
@@ -324,13 +326,11 @@ _FLAT_BOOLS = ("boolean indices for iterators are not supported because of previ
 
 
 def _flat_deprecated(what):
-    import warnings
     msg = ("Indexing flat iterators with a 0-dimensional boolean index is deprecated "
            "and may be removed in a future version. (Deprecated NumPy 2.4)"
            if what == "bool" else
            "Invalid non-array indices for iterator objects are deprecated and will be "
            "removed in a future version. (Deprecated NumPy 2.4)")
-    from .fperr import _stacklevel
     warnings.warn(msg, DeprecationWarning, stacklevel=_stacklevel())
 
 
