@@ -52,7 +52,7 @@ import numpy as onp
 from .core import config
 from .core.array import NamedArray, normalize_axis, rewrap, zero_dim_array
 from .core.dims import has_names
-from .frontend.einsum import matmul, tensordot, vecdot
+from .einsum import matmul, tensordot, vecdot
 from .frontend.engines.args import numpy_promoted
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.host import host_data
@@ -539,7 +539,7 @@ def _array_result(f):
 
 tensorsolve = _array_result(globals()["tensorsolve"])  # noqa: F821
 
-# the dot family (matmul, vecdot, tensordot) is declared by its owner, frontend/einsum
+# the dot family (matmul, vecdot, tensordot) is declared by its owner, namedarray/einsum
 _DOT = ("matmul", "vecdot", "tensordot")
 
 _NAMES = sorted([row[0] for row in _TABLE] + list(_DOT))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import __future__
 
+import importlib
 import inspect
 import pathlib
 import re
@@ -33,12 +34,15 @@ import types
 import numpy as onp
 
 import namedarray
-from namedarray.frontend import einsum as _einsum
-from namedarray.frontend import docstrings, elementwise, namespace, reductions
+from namedarray.frontend import docstrings, elementwise, namespace
+from namedarray.reductions import table as reductions
 from namedarray.frontend.engines.ufunc import ufunc
 
+# the package namedarray/einsum/ (the attribute namedarray.einsum is np.einsum)
+_einsum = importlib.import_module("namedarray.einsum")
+
 # modules of the package that are layers, not API
-INTERNAL = {"core", "frontend", "placement", "tour"}
+INTERNAL = {"core", "frontend", "placement", "reductions", "tour"}
 # the order of the module pages; a public module not listed comes after them
 ORDER = ["einsum", "mapping", "parallel", "nn", "linalg", "fft", "random", "testing"]
 TITLES = {
@@ -284,7 +288,7 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
          sorted(ufuncs + [n for n in elementwise.__all__
                          if n in ns and n not in ufuncs and callable(ns[n])])),
         ("Reductions",
-         "The reduction table (``frontend/reductions.py``, one engine): ``axis`` may "
+         "The reduction table (``reductions/table.py``, one engine): ``axis`` may "
          "be a name or a tuple mixing ints and names; the result equals the "
          "positional reduction over the dimension holding the name, dtype included.",
          sorted(set(reds))),
@@ -472,6 +476,10 @@ def _module_page(name: str) -> str:
     path = mod.__name__
     title = TITLES.get(name, f"namedarray.{name}")
     parts = [_heading(title, "="), f".. automodule:: {path}\n"]
+    if getattr(namedarray, path.rpartition(".")[2], mod) is not mod:
+        # the package namedarray.einsum shares its name with np.einsum, which
+        # the namespace page documents: the module takes no index entry
+        parts[-1] += "   :no-index:\n"
     if name == "einsum":
         parts.append(".. image:: /_generated/einsum.png\n"
                      "   :alt: The operands of a named einsum as boxes of named axes, "

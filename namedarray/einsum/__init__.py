@@ -31,9 +31,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import NamedArray, View, new, normalize_axis, rewrap
-from ..engines.out import cast_out, store_out
-from ..engines.views import fortran, laid_out, viewed
+from ..core.array import NamedArray, View, new, normalize_axis, rewrap
+from ..frontend.engines.out import cast_out, store_out
+from ..frontend.engines.views import fortran, laid_out, viewed
 from ._spec import parse
 from ._engine import as_operand, contract, numpy_path, numpy_strategy, opt_path, plan
 

@@ -46,10 +46,10 @@ import opt_einsum
 from jax import lax
 from jax.core import Tracer
 
-from ... import parallel
-from ...core.array import NamedArray, meet, new, positional
-from ...core.cache import Cache
-from ...placement import contraction, localize, vmapped_only
+from .. import parallel
+from ..core.array import NamedArray, meet, new, positional
+from ..core.cache import Cache
+from ..placement import contraction, localize, vmapped_only
 from ._spec import Spec, parse
 
 _PLANS = Cache()

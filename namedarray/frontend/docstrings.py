@@ -18,7 +18,7 @@ import re
 
 import numpy as onp
 
-from . import reductions
+from ..reductions import table as reductions
 from .engines.ufunc import ufunc
 
 _AXIS_PARAMS = ("axis", "axes", "axis1", "axis2", "source", "destination")

@@ -22,7 +22,7 @@ from .engines.select import result_type, where
 from .engines.ufunc import ufunc
 from .engines.loops import complex_quotient, runtime_zero, special
 
-# NumPy ufuncs with signatures (matmul, vecdot, ...) live in frontend/einsum.
+# NumPy ufuncs with signatures (matmul, vecdot, ...) live in namedarray/einsum.
 _GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat", "isnat"}
 # integer x // 0, x % 0: NumPy gives 0 (with a warning); XLA gives garbage
 _INT_DIV = {"floor_divide", "remainder", "mod", "fmod", "divmod"}

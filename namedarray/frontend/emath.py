@@ -20,7 +20,7 @@ import numpy as onp
 
 from .creation import asarray
 from .elementwise import UFUNCS
-from .reductions import REDUCTIONS
+from ..reductions.table import REDUCTIONS
 
 # NumPy's scimath widens these to complex64, everything else to complex128
 _NARROW = {onp.dtype(t) for t in ("float32", "int8", "int16", "uint8", "uint16")}

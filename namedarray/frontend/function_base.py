@@ -28,7 +28,7 @@ from .engines.args import numpy_args
 from .engines.declare import _checked, _decl, _real_only
 from .engines.generic import generic, wrap
 from .manipulation import _inplace, check_py_ints
-from .reductions import REDUCTIONS
+from ..reductions.table import REDUCTIONS
 
 
 def _by_parts(jfn, conj):

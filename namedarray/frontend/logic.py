@@ -28,7 +28,7 @@ from .creation import asarray
 from .elementwise import UFUNCS
 from .engines.declare import _checked, _real_only
 from .engines.select import result_type
-from .reductions import REDUCTIONS
+from ..reductions.table import REDUCTIONS
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (aligned

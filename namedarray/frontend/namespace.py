@@ -31,9 +31,11 @@ from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* di
 from . import emath as scimath, stride_tricks  # noqa: F401  (numpy.lib.*: the same)
 from ..core import config, hooks
 from ..core.array import NamedArray, View, is_scalar, new, read_only, zero_dim_array
-from . import (arraypad, conversion, creation, einsum, elementwise, function_base,
-               histograms, index_tricks, indexing, io, joining, logic, manipulation, methods)
-from . import polynomial, reductions, setops, sorting, statistics, windows
+from . import (arraypad, conversion, creation, elementwise, function_base, histograms,
+               index_tricks, indexing, io, joining, logic, manipulation, methods)
+from . import polynomial, setops, sorting, windows
+from .. import einsum
+from ..reductions import statistics, table as reductions
 from .docstrings import document
 from .engines.args import numpy_args, subclass_refused
 from .engines.generic import wrap

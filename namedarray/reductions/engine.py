@@ -23,19 +23,19 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ... import parallel
-from ...core import config as _config
-from ...core.cache import Cache
-from ...core.array import NamedArray, View, align, new, normalize_axis, operand, positional
-from ...core.dims import has_names as _named_axis, split_axis
-from ...core.sharding import sortable
-from . import fperr
-from .masked_reduction import reduce as _reduce_selection
-from .out import store_reduced as _store_out
-from .results import RUNTIME_ERRORS, fast_result as _result, reraise
-from .selection import lazy as _lazy
+from .. import parallel
+from ..core import config as _config
+from ..core.cache import Cache
+from ..core.array import NamedArray, View, align, new, normalize_axis, operand, positional
+from ..core.dims import has_names as _named_axis, split_axis
+from ..core.sharding import sortable
+from ..frontend.engines import fperr
+from .masked import reduce as _reduce_selection
+from ..frontend.engines.out import store_reduced as _store_out
+from ..frontend.engines.results import RUNTIME_ERRORS, fast_result as _result, reraise
+from ..frontend.engines.selection import lazy as _lazy
 
-# ufunc name -> its reduction (add -> sum, ...): filled by frontend/reductions.py
+# ufunc name -> its reduction (add -> sum, ...): filled by reductions/table.py
 REDUCE_OF_UFUNC: dict = {}
 
 # reductions whose function of (data, axis) is jax.numpy computation only (no

@@ -8,9 +8,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import align, new, positional
-from .masks import size_error, traced
-from .selection import Selection, _mname
+from ..core.array import align, new, positional
+from ..frontend.engines.masks import size_error, traced
+from ..frontend.engines.selection import Selection, _mname
 
 
 #: reductions that take ``where=`` (NumPy's set), computed on the full buffers

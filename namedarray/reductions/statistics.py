@@ -1,4 +1,4 @@
-"""Statistics beside the reduction table (``frontend/reductions.py``):
+"""Statistics beside the reduction table (``reductions/table.py``):
 ``average`` (weights aligned by name) and the order statistics ``quantile``,
 ``percentile``, ``nanquantile``, ``nanpercentile`` in NumPy's result dtypes.
 
@@ -19,15 +19,15 @@ import numpy as _onp
 
 from ..core import config
 from ..core.array import NamedArray, normalize_axis, operand, positional, zero_dim_array
-from .elementwise import UFUNCS
-from .elementwise import exact_divide
-from .engines.args import check_dtype, np_asarray
-from .engines.generic import wrap
-from .engines.out import store_out
-from .engines.reduction import reduction, whole_axes
-from .engines.select import result_type
-from .joining import stack
-from .reductions import REDUCTIONS, _zero_d_axis, warn_all_nan
+from ..frontend.elementwise import UFUNCS
+from ..frontend.elementwise import exact_divide
+from ..frontend.engines.args import check_dtype, np_asarray
+from ..frontend.engines.generic import wrap
+from ..frontend.engines.out import store_out
+from .engine import reduction, whole_axes
+from ..frontend.engines.select import result_type
+from ..frontend.joining import stack
+from .table import REDUCTIONS, _zero_d_axis, warn_all_nan
 
 
 @functools.lru_cache(maxsize=None)

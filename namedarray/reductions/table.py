@@ -1,5 +1,5 @@
 """Reductions and cumulative functions: a table over one engine (``average``
-and the quantiles: ``frontend/statistics.py``).
+and the quantiles: ``reductions/statistics.py``).
 
 >>> import namedarray as np
 >>> x = np.arange(6, dtype=np.int8).reshape(2, 3).tag("b", None)
@@ -29,12 +29,12 @@ from jax.scipy.special import logsumexp as _jlogsumexp
 from .. import parallel
 from ..core import config
 from ..core.array import NamedArray, View, new, normalize_axis, operand
-from .elementwise import UFUNCS, _barrier_div, exact_divide
-from .engines import fperr
-from .engines.args import np_asarray, numpy_args
-from .engines.generic import wrap
-from .engines.reduction import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
-                                whole_axes)
+from ..frontend.elementwise import UFUNCS, _barrier_div, exact_divide
+from ..frontend.engines import fperr
+from ..frontend.engines.args import np_asarray, numpy_args
+from ..frontend.engines.generic import wrap
+from .engine import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
+                     whole_axes)
 
 
 def _logsumexp_coll(x, names):

@@ -68,7 +68,7 @@ array([0., 1., 2.])
 
 The engine's other rooms: ``engines/masks.py`` (masks, buckets, compaction),
 ``engines/programs.py`` (the compiled and host programs of an expression),
-``engines/masked_reduction.py`` (reductions through ``where=``).  This module
+``reductions/masked.py`` (reductions through ``where=``).  This module
 keeps what calls itself in a circle: a :class:`Selection` settles through
 :func:`evaluate`, which writes the :class:`Deferred` values that
 :func:`_defer` and ``select`` build for it (about 700 lines).

@@ -33,7 +33,7 @@ from .host import (EXACT, HOST_DTYPES, any_host, host_method, numpy_answers, num
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, store_out
-from .reduction import REDUCE_OF_UFUNC, ufunc_reduce
+from ...reductions.engine import REDUCE_OF_UFUNC, ufunc_reduce
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
