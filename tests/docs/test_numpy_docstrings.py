@@ -40,9 +40,6 @@ DEVIATIONS = {
         "a device array has no host memory to point into: ctypes raises",
     ("numpy.ndarray.ctypes", "x.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)).contents"):
         "a device array has no host memory to point into: ctypes raises",
-    ("numpy.ndarray.setflags", "y.setflags(uic=1)"):
-        "flags are not settable: whether a write reaches an array is the view "
-        "model's (setflags raises)",
 }
 
 
