@@ -31,14 +31,15 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: at least, value mismatches at most; ``DEVIATIONS`` not counted).  Measured:
 #: the slice passes 175 of 194 with 1 mismatch besides the deviations (168 and
 #: 16 before this round's lib rules; 163 and 18 before the host-data and
-#: result-kind rules), host tier on and off alike; the whole set passes 2112 of 2419 (87.3%) with
-#: 141 mismatches (1810 and 211 before this round's family rules; 1348 and 311
-#: before the assertion helpers saw NumPy's values; 23 timeouts on a loaded
-#: machine: the floor leaves room for those); with the host tier off the whole
-#: set is not measured yet (its row repeats the host tier's).
+#: result-kind rules), host tier on and off alike; the whole set passes 2176
+#: of 2419 (89.95%; 2112 and 141 mismatches before this round's lib, umath and
+#: indexing rules, 1810 and 211 before the family rules) with 28 mismatches
+#: besides the deviations, 22 timeouts on a loaded machine (the floor leaves
+#: room for those); with the host tier off, measured on the code halfway
+#: through those rules, 2162 of 2418 with 39.
 BOUNDS = {
-    (True, True): (2400, 2080, 145),
-    (True, False): (2400, 2080, 145),
+    (True, True): (2400, 2170, 30),
+    (True, False): (2400, 2150, 40),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
 }
@@ -123,6 +124,56 @@ DEVIATIONS: dict[str, str] = {
     "lib/test_shape_base.py::TestApplyAlongAxis::test_subclass": SUBCLASS,
     "lib/test_shape_base.py::TestApplyAlongAxis::test_subclass_preservation": SUBCLASS,
     "lib/test_stride_tricks.py::test_subclasses": SUBCLASS,
+    "_core/test_indexing.py::TestIndexing::test_nonbaseclass_values": SUBCLASS,
+    "_core/test_indexing.py::TestSubclasses::test_fancy_on_read_only": SUBCLASS,
+    "_core/test_indexing.py::TestSubclasses::test_finalize_gets_full_info": SUBCLASS,
+    "_core/test_numeric.py::TestAllclose::test_return_class_is_ndarray": SUBCLASS,
+    "_core/test_numeric.py::TestKeepdims::test_raise": SUBCLASS,
+    "_core/test_numeric.py::TestLikeFuncs::test_empty_like": SUBCLASS,
+    "_core/test_numeric.py::TestLikeFuncs::test_filled_like": SUBCLASS,
+    "_core/test_numeric.py::TestLikeFuncs::test_ones_like": SUBCLASS,
+    "_core/test_numeric.py::TestLikeFuncs::test_zeros_like": SUBCLASS,
+    "_core/test_numeric.py::TestRequire::test_preserve_subtype": SUBCLASS,
+    "_core/test_umath.py::TestOut::test_out_wrap_no_leak": SUBCLASS,
+    "_core/test_umath.py::TestOut::test_out_wrap_subok": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_failing_out_wrap": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_priority_with_scalar": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_ufunc_override": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_ufunc_override_where": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_ufunc_override_with_super": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_wrap_out": SUBCLASS,
+    "_core/test_umath.py::TestSpecialMethods::test_wrap_with_iterable": SUBCLASS,
+    "_core/test_umath.py::TestSubclass::test_subclass_op": SUBCLASS,
+    "_core/test_umath.py::test_outer_bad_subclass": SUBCLASS,
+    "lib/test_arraysetops.py::TestUnique::test_unique_subclass": SUBCLASS,
+    "lib/test_function_base.py::TestDelete::test_subclass": SUBCLASS,
+    "lib/test_function_base.py::TestDigitize::test_return_type": SUBCLASS,
+    "lib/test_function_base.py::TestInsert::test_subclass": SUBCLASS,
+    "lib/test_function_base.py::TestMedian::test_subclass": SUBCLASS,
+    "lib/test_function_base.py::TestMedian::test_subclass2[arr0]": SUBCLASS,
+    "lib/test_function_base.py::TestMedian::test_subclass2[arr1]": SUBCLASS,
+    "lib/test_function_base.py::TestMedian::test_subclass2[nan]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_ArgminArgmax::test_subclass": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_CumSumProd::test_subclass": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MeanVarStd::test_subclass": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_initial[d]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_initial[e]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_initial[f]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_subclass": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_where[d]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_where[e]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_MinMax::test_where[f]": SUBCLASS,
+    "lib/test_nanfunctions.py::TestNanFunctions_SumProd::test_subclass": SUBCLASS,
+    "lib/test_stride_tricks.py::TestSlidingWindowView::test_subok": SUBCLASS,
+    "linalg/test_linalg.py::TestCholesky::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestEig::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestEigh::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestEigvals::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestEigvalsh::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestInv::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestSolve::test_0_size": SUBCLASS,
+    "linalg/test_linalg.py::TestSolve::test_0_size_k": SUBCLASS,
+    "linalg/test_linalg.py::TestSolve::test_1_d": SUBCLASS,
     "lib/test_shape_base.py::TestApplyAlongAxis::test_preserve_subclass": SUBCLASS,
     "lib/test_shape_base.py::TestKron::test_return_type": SUBCLASS,
     "lib/test_ufunclike.py::TestUfunclike::test_fix_with_subclass": SUBCLASS,
