@@ -3,6 +3,7 @@
     python benchmarks/bench_first_run.py              # every program, 3 libraries
     python benchmarks/bench_first_run.py --quick      # fewer warm runs
     python benchmarks/bench_first_run.py --docstrings # NumPy's docstring examples, timed
+    python benchmarks/bench_first_run.py --unit-tests # NumPy's own unit tests, timed
     python benchmarks/bench_first_run.py --calls      # per-call costs: the crossover
 
 Each program is written once, in the NumPy style, as a user writes it, and run
@@ -24,6 +25,11 @@ program run back to back), and quote ``uptime`` beside them.
 ``--docstrings`` times every docstring of NumPy's public functions
 (``tests/docs/numpy_docstrings.py``'s set) run whole in a fresh process per
 library, pass or fail, with the compile count.
+
+``--unit-tests [FILE ...]`` times NumPy's own unit-test files (the runner of
+``tests/numpy_suite``, six files by default, ``all`` for its whole set) with
+each library, test by test, and compares the time of the tests namedarray and
+``jax.numpy`` both pass (target: no slower than ``jax.numpy``).
 
 ``--calls`` times single operations on small data (``x + y`` on 8 x 16, a
 ``linspace``, an ``eye``, a ``concatenate``, an ``argmin``): the first call,
@@ -341,6 +347,72 @@ def docstrings():
     return rows
 
 
+# -- NumPy's own unit tests ----------------------------------------------------
+#: the test files timed by default (``--unit-tests all``: the whole set of
+#: tests/numpy_suite; a list of paths: those)
+UNIT_TEST_FILES = ("lib/tests/test_function_base.py", "lib/tests/test_shape_base.py",
+                   "lib/tests/test_twodim_base.py", "lib/tests/test_arraysetops.py",
+                   "_core/tests/test_numeric.py", "linalg/tests/test_linalg.py")
+
+
+def _suite():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "tests", "numpy_suite"))
+    import numpy_suite_runner
+    return numpy_suite_runner
+
+
+def unit_tests(files):
+    """Time NumPy's own test files (``tests/numpy_suite``'s runner: each
+    public name of ``numpy`` served by the library) with NumPy, ``jax.numpy``
+    and namedarray, each in its own pytest process, test by test; print the
+    totals over the tests each library passes and over those both namedarray
+    and ``jax.numpy`` pass, with the XLA compilations of each run."""
+    import tempfile
+    runner = _suite()
+    files = runner.FILES if files == ["all"] else tuple(files or UNIT_TEST_FILES)
+    res = {}
+    with tempfile.TemporaryDirectory(prefix="bench_unit_") as tmp:
+        paths = runner.prepare(tmp, files)
+        for lib in LIBS:
+            t0 = time.perf_counter()
+            env_x64 = os.environ.get("JAX_ENABLE_X64")
+            os.environ["JAX_ENABLE_X64"] = "1"      # NumPy's dtypes for jax.numpy too
+            try:
+                records, _, _ = runner.run(tmp, paths, lib)
+            finally:
+                if env_x64 is None:
+                    del os.environ["JAX_ENABLE_X64"]
+            wall = time.perf_counter() - t0
+            compiles = 0
+            with open(os.path.join(tmp, f"{lib}.jsonl")) as f:
+                for line in f:
+                    rec = json.loads(line)
+                    compiles += rec.get("compiles", 0) if "finished" in rec else 0
+            res[lib] = {"wall": wall, "compiles": compiles,
+                        "tests": {k: (r["outcome"], r["dur"]) for k, r in records.items()}}
+    passed = {lib: {k for k, (o, _) in r["tests"].items() if o == "passed"}
+              for lib, r in res.items()}
+
+    def total(lib, keys):
+        return sum(res[lib]["tests"][k][1] for k in keys)
+    both = passed["namedarray"] & passed["jax.numpy"]
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min); {len(files)} files")
+    print(f"{'library':11s} {'passed':>7s} {'s, passed':>10s} {'s, all':>8s} "
+          f"{'wall s':>7s} {'compiles':>9s}")
+    for lib in LIBS:
+        r = res[lib]
+        print(f"{lib:11s} {len(passed[lib]):7d} {total(lib, passed[lib]):10.1f} "
+              f"{total(lib, r['tests']):8.1f} {r['wall']:7.1f} {r['compiles']:9d}")
+    na, jn = total("namedarray", both), total("jax.numpy", both)
+    common = both & passed["numpy"]
+    print(f"the {len(both)} tests namedarray and jax.numpy both pass: namedarray "
+          f"{na:.1f} s, jax.numpy {jn:.1f} s ({na / max(jn, 1e-9):.2f}x), NumPy "
+          f"{total('numpy', common):.1f} s on {len(common)} of them.  Target: no slower "
+          "than jax.numpy")
+    return res
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--one", nargs=2, metavar=("PROGRAM", "LIB"))
@@ -348,6 +420,8 @@ def main(argv=None):
     p.add_argument("--docstrings", action="store_true")
     p.add_argument("--calls", action="store_true", help="per-call costs of the tiers")
     p.add_argument("--calls-one", metavar="LIB")
+    p.add_argument("--unit-tests", nargs="*", metavar="FILE",
+                   help="time NumPy's own test files (default: six of them; 'all')")
     p.add_argument("--quick", action="store_true", help="2 warm runs, not 5")
     p.add_argument("--warm-runs", type=int, default=5)
     p.add_argument("--only", help="the programs whose name contains this")
@@ -362,6 +436,8 @@ def main(argv=None):
         calls()
     elif a.docstrings:
         docstrings()
+    elif a.unit_tests is not None:
+        unit_tests(a.unit_tests)
     else:
         names = [n for n in PROGRAMS if not a.only or a.only in n]
         run(names, 2 if a.quick else a.warm_runs)

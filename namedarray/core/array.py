@@ -130,9 +130,22 @@ def new(data, dims, mapped=()) -> "NamedArray":
     ``mapped`` the ``(name, global size)`` pairs an enclosing map holds only
     this instance's part of (see :attr:`NamedArray.mapped`)."""
     x = object.__new__(NamedArray)
-    x.data = data
+    x._dev = data
+    x._host = None
     x.dims = dims
     x.mapped = mapped
+    return x
+
+
+def on_host(h) -> "NamedArray":
+    """NumPy's array ``h`` (a result of the host tier, owned by no one else)
+    as a positional NamedArray that lives on the host: its device array is
+    made when something first asks for ``.data`` (see :attr:`NamedArray.data`)."""
+    x = object.__new__(NamedArray)
+    x._dev = None
+    x._host = h
+    x.dims = (None,) * h.ndim
+    x.mapped = ()
     return x
 
 
@@ -163,7 +176,8 @@ def zero_dim_array(x: "NamedArray") -> "NamedArray":
     """
     if not is_scalar(x):
         return x            # an array already (``asarray(a) is a``, as in NumPy)
-    y = new(x.data, x.dims, x.mapped)
+    h = x._host
+    y = new(x.data, x.dims, x.mapped) if h is None else on_host(h.copy())
     y._array0d = True
     return y
 
@@ -393,8 +407,25 @@ class NamedArray:
     array([2., 4., 6.])
     """
 
-    __slots__ = ("data", "dims", "mapped", "_array0d", "_ro", "__weakref__")
+    __slots__ = ("_dev", "_host", "dims", "mapped", "_array0d", "_ro", "__weakref__")
     __array_priority__ = 1000
+
+    @property
+    def data(self):
+        """The JAX array.  Small eager data the host tier made lives on the
+        host as NumPy's buffer (``_host``) until something asks for this: its
+        device array is made then, once, and kept beside the buffer, which is
+        never written in place from then on (the device array may share its
+        memory)."""
+        d = self._dev
+        if d is None:
+            d = self._dev = hooks.to_device(self._host)
+        return d
+
+    @data.setter
+    def data(self, value):
+        self._dev = value
+        self._host = None
 
     def __init__(self, data, dims=None):
         if isinstance(data, NamedArray):
@@ -418,7 +449,8 @@ class NamedArray:
     @property
     def shape(self) -> tuple:
         """The positional shape: what NumPy code sees."""
-        return self.data.shape[: self.dims.count(None)]
+        h = self._host
+        return (h if h is not None else self.data).shape[: self.dims.count(None)]
 
     @property
     def size(self) -> int:
@@ -444,11 +476,12 @@ class NamedArray:
     @property
     def dtype(self):
         """The element type."""
-        return self.data.dtype
+        h = self._host
+        return (h if h is not None else self.data).dtype
 
     @property
     def itemsize(self) -> int:
-        return self.data.dtype.itemsize
+        return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
@@ -535,17 +568,23 @@ class NamedArray:
 
     # -- conversion --------------------------------------------------------
     def _plain(self, what, hint=""):
+        """The data of a positional array (its host buffer where it lives on
+        the host: to be read, never written)."""
         if self.dims.count(None) != len(self.dims):
             raise TypeError(
                 f"{what}: the array has named axes {self.named_shape}; untag them "
                 "first (x.untag(...)) or reduce over them" + hint)
-        return self.data
+        h = self._host
+        return self.data if h is None else h
 
     def __array__(self, dtype=None, copy=None):
         # named axes have no order, so a plain array of them needs one: untag
         out = onp.asarray(self._plain("__array__", f" (numpy.asarray(x.untag("
                                       f"{', '.join(map(repr, self.names))})) gives "
                                       "the axes in that order)"))
+        if out is self._host:       # (read-only, as a device buffer's is)
+            out = out.view()
+            out.flags.writeable = False
         if dtype is not None and out.dtype != onp.dtype(dtype):
             return out.astype(dtype)
         # the device's buffer is read-only: a copy asked for (``numpy.array(x)``)
@@ -615,6 +654,9 @@ class NamedArray:
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self):
+        h = self._host
+        if h is not None:
+            return _numpy_scalar_repr(h) if is_scalar(self) else _numpy_repr(h)
         if isinstance(self.data, jax.core.Tracer):
             return f"NamedArray({self.data}, dims={self.dims})"
         if is_scalar(self):
@@ -627,6 +669,8 @@ class NamedArray:
                 f"dtype={self.dtype},\n     dims={dims},\n     data={body})")
 
     def __str__(self):
+        if self._host is not None:
+            return str(self._host)
         if isinstance(self.data, jax.core.Tracer):
             return repr(self)
         if self.dims.count(None) == len(self.dims):
@@ -635,17 +679,28 @@ class NamedArray:
 
     def __format__(self, spec):
         if self.dims.count(None) == len(self.dims) and not self.dims:
-            return format(onp.asarray(self.data)[()], spec)
+            return format(onp.asarray(self._plain("format"))[()], spec)
         return format(str(self), spec)
 
     def __copy__(self):
-        return new(self.data, self.dims, self.mapped)
+        return self._same()
 
     def __deepcopy__(self, memo):
-        return new(self.data, self.dims, self.mapped)
+        return self._same()
+
+    def _same(self):
+        """A new NamedArray of the same (immutable) data."""
+        h = self._host
+        if h is None:
+            return new(self.data, self.dims, self.mapped)
+        self.data      # (its buffer now shared: neither writes it in place)
+        x = new(self._dev, self.dims, self.mapped)
+        x._host = h
+        return x
 
     def __reduce__(self):
-        return (NamedArray, (onp.asarray(self.data), self.dims))
+        return (NamedArray, (onp.array(self._plain("pickle")) if not self.names
+                             else onp.asarray(self.data), self.dims))
 
     # -- NumPy's protocols: numpy functions on NamedArrays dispatch here -------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
@@ -678,8 +733,8 @@ class NamedArray:
         """The DLPack capsule of the data (positional arrays).  JAX exports
         unversioned (DLPack 0.x) capsules, which every consumer reads, so a
         ``max_version`` below JAX's own minimum gets that same capsule."""
-        d = self._plain("__dlpack__")
-        return d.__dlpack__(stream=stream, dl_device=dl_device, copy=copy,
+        self._plain("__dlpack__")
+        return self.data.__dlpack__(stream=stream, dl_device=dl_device, copy=copy,
                             max_version=None if max_version is None or tuple(
                                 max_version) < (1, 0) else max_version)
 
@@ -790,7 +845,8 @@ class NamedArray:
         self.data = data.astype(self.dtype)
 
 
-_DATA = NamedArray.__dict__["data"]   # the slot behind .data
+_DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
+_HOST = NamedArray.__dict__["_host"]
 
 
 class View(NamedArray):
@@ -805,7 +861,7 @@ class View(NamedArray):
     raises ``ValueError``)."""
 
     __slots__ = ("_base", "_read", "_write", "_seen", "_what", "_base_shape", "_base_dims",
-                 "_owns")
+                 "_owns", "_hview", "_hbuf", "_hroot")
 
     @property
     def data(self):
@@ -955,6 +1011,7 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     (``None`` for a read-only result)."""
     v = object.__new__(View)
     _DATA.__set__(v, data)
+    _HOST.__set__(v, None)
     v.dims = dims
     v.mapped = mapped
     v._base = base
@@ -965,9 +1022,43 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._base_shape = base.data.shape if base is not None else None
     v._base_dims = base.dims if base is not None else None
     v._owns = False
+    v._hview = v._hbuf = v._hroot = None     # NumPy's view on the host (host_view)
     if getattr(base, "_ro", False):
         v._ro = True        # NumPy: a view of a read-only array is read-only
     return v
+
+
+def host_view(v, hv, root):
+    """Mark the view ``v`` of data living on the host (the buffer of ``root``,
+    the NamedArray its chain of views starts from) as NumPy's view ``hv`` of
+    that buffer: while ``root`` keeps the buffer (a write in place shows in
+    ``hv`` too; any other write replaces it), ``hv`` is ``v``'s data there."""
+    if type(v) is View:     # (the root held once: by ``_base`` where it is that)
+        v._hview, v._hbuf, v._hroot = hv, root._host, None if root is v._base else root
+    return v
+
+
+def host_view_of(v):
+    """NumPy's view of the host buffer that the view ``v`` reads, while the
+    array its views start from still holds that buffer; else None."""
+    hv = v._hview
+    if hv is None:
+        return None
+    root = v._hroot if v._hroot is not None else v._base
+    return hv if root._host is v._hbuf else None
+
+
+def host_root(x):
+    """``(x's data on the host, the NamedArray holding that buffer)``: of a
+    NamedArray living on the host, or of a view of one (:func:`host_view`);
+    else ``(None, None)``."""
+    if type(x) is NamedArray:
+        return (x._host, x) if x._host is not None else (None, None)
+    if type(x) is View:
+        hv = host_view_of(x)
+        if hv is not None:
+            return hv, x._hroot if x._hroot is not None else x._base
+    return None, None
 
 
 def read_only(x: "NamedArray", what: str | None = None) -> View:

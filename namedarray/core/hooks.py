@@ -30,3 +30,7 @@ vary = None
 #: ``parallel.gather_names(fn, x, names)``: make mapped names whole positional
 #: axes (``untag`` and ``rename`` of a mapped name)
 gather = None
+
+#: ``frontend.engines.args.materialize(h)``: NumPy's array ``h`` as a concrete
+#: JAX array (a NamedArray living on the host makes its device array with it)
+to_device = None

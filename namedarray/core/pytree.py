@@ -55,7 +55,7 @@ def _unflatten(aux, children):
                 f"names first"))
         if nd == 0 and _made_by_a_transform(data):
             leaf = object.__new__(_SlicedLeaf)
-            for k, v in (("data", data), ("dims", dims), ("mapped", mapped)):
+            for k, v in (("_dev", data), ("_host", None), ("dims", dims), ("mapped", mapped)):
                 object.__setattr__(leaf, k, v)
             return leaf
         if nd == 0:
@@ -96,7 +96,7 @@ class _SlicedLeaf(NamedArray):
 
 def _flatten_sliced(x):
     get = object.__getattribute__
-    return (get(x, "data"),), (get(x, "dims"), get(x, "mapped"))
+    return (get(x, "_dev"),), (get(x, "dims"), get(x, "mapped"))
 
 
 def _as_jax_value(x):

@@ -62,9 +62,23 @@ def _asarray(a, dtype, copy):
             raise unsupported_dtype("asarray", a.dtype, a)
         if type(a) is onp.ndarray and _host_cast(dtype):
             h = a if dtype is None else onp.asarray(a, dtype=dtype)
-            return positional(to_device(h, fresh=h is not a and h.base is None))
+            fresh = h is not a and h.base is None
+            if host.creates(h.shape):
+                return host.made(h, fresh)
+            return positional(to_device(h, fresh=fresh))
         return positional(jnp.asarray(a, dtype=dtype))
+    if type(a) in _PYTHON and _host_cast(dtype) and host.creates(()):
+        try:        # Python data: NumPy's array, made (and living) on the host
+            h = onp.asarray(a, dtype=dtype)
+        except Exception:       # noqa: BLE001 -- (np_asarray raises namedarray's error)
+            h = None
+        if h is not None and h.dtype in host.RESIDENT_DTYPES and h.size <= host.HOST_SIZE:
+            return host.made(h, fresh=True)
     return positional(np_asarray(a, dtype=dtype))
+
+
+#: Python data an array is made of on the host
+_PYTHON = (list, tuple, int, float, complex, bool)
 
 
 def _host_cast(dtype) -> bool:
@@ -223,7 +237,7 @@ def _creator(name):
         dims = _shape_arg(name, shape)
         dtype = float if dtype is None else dtype
         if host.creates(dims):      # on the host: no program to compile
-            r = positional(to_device(hfn(dims, dtype), fresh=True))
+            r = host.made(hfn(dims, dtype), fresh=True)
         else:
             with allocating(name):
                 r = positional(jfn(dims, dtype=dtype))
@@ -289,7 +303,7 @@ def _full(shape, fill_value, dtype):
     if (dtype is None or onp.dtype(dtype) == v.dtype) and host.creates(dims):
         h = host.buffer(v) if v.ndim == 0 else None
         if h is not None:           # on the host: no program to compile
-            return positional(to_device(onp.full(dims, h), fresh=True))
+            return host.made(onp.full(dims, h), fresh=True)
     with allocating("full"):
         return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 

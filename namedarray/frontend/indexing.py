@@ -19,7 +19,8 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import (NamedArray, View, check_writeable, meet, merge_mapped, new,
+from ..core.array import (NamedArray, View, check_writeable, host_root, host_view, meet,
+                          merge_mapped, new,
                           normalize_axis, operand, positional, rewrap, view,
                           zero_dim_array)
 from ..core.sharding import explicit_mesh, unshard
@@ -78,6 +79,11 @@ def _is_flat(x) -> bool:
 
 
 def getitem(x: NamedArray, idx):
+    h, root = host_root(x)
+    if h is not None:       # living on the host: NumPy's copy, where it is one
+        r = _resident_take(h, idx)
+        if r is not None:
+            return r
     if _is_flat(x):
         return _flat_getitem(x, idx)
     idx = numpy_index(idx)
@@ -86,6 +92,10 @@ def getitem(x: NamedArray, idx):
         return named_getitem(x, idx, *dk)
     if selection.is_mask(idx):
         return selection.select(x, idx)
+    if h is not None and _basic(idx):
+        v = _resident_view(x, h, root, idx)
+        if v is not None:
+            return v
     res = _take(x, idx)
     if _basic(idx) and (res.dims.count(None) or _has_ellipsis(idx)):
         # a basic slice: writes into it reach x (NumPy's views, for writes);
@@ -185,6 +195,8 @@ def setitem(x: NamedArray, idx, value):
     """``x[idx] = value``; on data placed on an Explicit mesh outside
     ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
     check_writeable("__setitem__", x)
+    if x._host is not None and _resident_set(x, idx, value):
+        return
     d = x.data
     if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
             not isinstance(d.sharding, _SINGLE) and jax.sharding.get_abstract_mesh().empty:
@@ -319,6 +331,91 @@ def _index_key(x, idx):
         else:
             return None
     return tuple(out)
+
+
+def _resident_items(idx):
+    """The index as NumPy takes it on the host where every part of it may
+    (ints, slices, ``None``, ``...``, arrays living on the host), else None."""
+    items = []
+    for it in (idx if type(idx) is tuple else (idx,)):
+        t = type(it)
+        if t is int or t is slice or it is None or it is Ellipsis:
+            items.append(it)
+        elif t is NamedArray and it._host is not None and it.dtype.kind in "biu":
+            items.append(it._host)
+        else:
+            return None
+    return tuple(items)
+
+
+def _resident_take(h, idx):
+    """``x[idx]`` of data ``h`` living on the host, where NumPy's result is a
+    copy (an element, an advanced index): NumPy's, living on the host too;
+    None where NumPy's result is a view (the view path) or NumPy raises (the
+    compiled path gives namedarray's error)."""
+    items = _resident_items(idx)
+    if items is None:
+        return None
+    try:
+        r = h[items]
+    except (IndexError, TypeError, ValueError):
+        return None
+    if isinstance(r, onp.generic):
+        return host.kept(onp.asarray(r), fresh=True)
+    if r.size > host.HOST_SIZE or onp.may_share_memory(r, h):
+        return None
+    x = host.kept(r, fresh=r.base is None)
+    return zero_dim_array(x) if not r.ndim else x       # (NumPy's 0-d array)
+
+
+def _resident_view(x, h, root, idx):
+    """``x[idx]`` of ``x`` living on the host (data ``h``, held by ``root``),
+    for a basic index whose NumPy result is a view: the view, its data
+    NumPy's (no program compiles)."""
+    items = _resident_items(idx)
+    if items is None:
+        return None
+    try:
+        r = h[items]
+    except (IndexError, TypeError, ValueError):
+        return None
+    if type(r) is not onp.ndarray:
+        return None
+    v = view(to_device(onp.array(r)), (None,) * r.ndim, x, idx, ())
+    if not v.dims:
+        v._array0d = True
+    return host_view(v, r, root)
+
+
+def _resident_set(x, idx, value) -> bool:
+    """``x[idx] = value`` by NumPy on the host buffer of ``x`` (written in
+    place while no device array shares it, else a copy is written): whether
+    it ran there.  The value: a Python number of ``x``'s kind or below, or an
+    array living on the host that NumPy's ``same_kind`` cast takes."""
+    items = _resident_items(idx)
+    if items is None:
+        return False
+    t = type(value)
+    if t is NamedArray:
+        v = value._host
+        if v is None or value.mapped or not onp.can_cast(v.dtype, x.dtype, "same_kind"):
+            return False
+    elif t is float or t is int or t is bool:
+        v = value
+        if (t is float and x.dtype.kind in "biu") or (t is int and x.dtype.kind == "b"):
+            return False
+    else:
+        return False
+    h = x._host
+    own = x._dev is None        # (no device array shares the buffer)
+    out = h if own else onp.array(h)
+    try:
+        out[items] = v
+    except (IndexError, TypeError, ValueError, OverflowError):
+        return False        # (nothing was written: the compiled path raises)
+    if not own:
+        x._dev, x._host = None, out
+    return True
 
 
 def _host_take(x, idx):

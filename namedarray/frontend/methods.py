@@ -188,12 +188,12 @@ def install(ns: dict):
         def op(self, other):
             if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(onp.asarray(self), other)
-            return call(self, other)
+            return call(self, other, py)
 
         def rop(self, other):
             if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(other, onp.asarray(self))
-            return call(other, self)
+            return call(other, self, py)
 
         def iop(self, other):
             if is_value(self):     # a scalar is a value: `s += 1` rebinds s only

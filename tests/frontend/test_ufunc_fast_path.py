@@ -5,6 +5,7 @@ division), the fast path's choice, made once per dtypes, gives the general
 path's bits and dtype."""
 from __future__ import annotations
 
+import jax
 import numpy as onp
 import pytest
 
@@ -37,14 +38,14 @@ def test_the_wrapped_ufuncs_are_covered():
 @pytest.mark.parametrize("dt", ["float32", "float64", "complex64"])
 def test_fast_path_equals_general_path(dt):
     x = _data(dt)
-    a = np.asarray(x)
+    a = np.asarray(jax.device_put(x))     # on the device: the compiled paths
     for name in PICKED:
         u = UFUNCS[name]
         if u.nin == 1:
             calls = [((a,), (x,))]
         else:
             y = x[::-1].copy()
-            calls = [((a, np.asarray(y)), (x, y)), ((a, 2.5), (x, 2.5)),
+            calls = [((a, np.asarray(jax.device_put(y))), (x, y)), ((a, 2.5), (x, 2.5)),
                      ((1.5, a), (1.5, x))]
         for args, nargs in calls:
             with onp.errstate(all="ignore"):

@@ -42,7 +42,10 @@ def _write(record):
 
 
 def pytest_configure(config):
-    numpy_suite_shim.install(os.environ.get("NUMPY_SUITE_TARGET", "namedarray"))
+    target = os.environ.get("NUMPY_SUITE_TARGET", "namedarray")
+    if target != "numpy":
+        _count_compiles()
+    numpy_suite_shim.install(target)
     hypothesis.settings.register_profile(
         "numpy_suite", max_examples=10, deadline=None, derandomize=True,
         database=None, suppress_health_check=list(hypothesis.HealthCheck))
@@ -164,4 +167,18 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_sessionfinish(session):
-    _write({"finished": True, "fallbacks": sorted(numpy_suite_shim.FALLBACKS)})
+    _write({"finished": True, "fallbacks": sorted(numpy_suite_shim.FALLBACKS),
+            "compiles": _COMPILES[0]})
+
+
+#: XLA compilations in this run (read by the first-run benchmark)
+_COMPILES = [0]
+
+
+def _count_compiles():
+    import jax
+
+    def listener(event, duration, **kw):
+        if event == "/jax/core/compile/backend_compile_duration":
+            _COMPILES[0] += 1
+    jax.monitoring.register_event_duration_secs_listener(listener)

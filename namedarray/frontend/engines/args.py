@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config
+from ...core import config, hooks
 from ...core.array import NamedArray
 
 # the transfer jax.device_put ends in, without its per-call checks (a third of
@@ -213,6 +213,22 @@ def to_device(h, fresh=False):
 
 
 _FAST = [_put is not None]
+
+
+def materialize(h):
+    """The device array of data living on the host (``NamedArray.data``):
+    ``h`` (C-ordered, held by no one who writes it) put on the default device
+    as a concrete array, also when asked for inside a trace (a constant of
+    that trace, never a tracer kept beyond it)."""
+    if jax.dtypes.canonicalize_dtype(h.dtype) != h.dtype:
+        h = h.astype(jax.dtypes.canonicalize_dtype(h.dtype))
+    if untraced():
+        return to_device(h, fresh=True)
+    with jax.ensure_compile_time_eval():
+        return jax.device_put(h)
+
+
+hooks.to_device = materialize
 
 
 def default_device():

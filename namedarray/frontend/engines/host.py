@@ -1,41 +1,49 @@
-"""Runs on the host: exact operations on new shapes compile nothing on a CPU.
+"""The eager tiers: where small eager data lives, and what runs there.
 
-XLA compiles a program for each new shape: tens of milliseconds on a CPU,
-against microseconds for the operation itself.  NumPy code whose sizes depend
-on the data (``v = v[np.abs(v) < 2.5] * 1.05``) meets a new shape at almost
-every step.  On a CPU the device buffer is host memory, and the correctly
-rounded operations (:data:`EXACT`: IEEE arithmetic, ``sqrt``, comparisons,
-logic, rounding) have one right result whoever computes it.  So such an
-operation on a shape (an eager ufunc), or a deferred selection program, runs
-in NumPy on the host buffer until its host runs have cost
-:data:`HOST_BUDGET` seconds, about what compiling it costs, and then
-compiles.  This is the ski-rental rule: a shape met a few times never
-compiles, a long loop compiles once, and no loop spends more than about twice
-what the better choice in hindsight would.  A host run costs about 20 us
-(operands read, checked for subnormals, the result put back on the device)
-against 4-5 us for a compiled call and 20-100 ms for a compilation (plus its
-tracing): the crossover is about 1,500 calls per shape.
+XLA compiles a program for each new (function, shape, dtype): 20-100 ms on
+a CPU, against microseconds for the operation itself, and NumPy programs
+meet a new shape at almost every step.  So small eager data lives on the
+host (DESIGN.md 5a):
 
-Whole functions (:data:`FUNCTIONS`: creation from Python numbers, joins,
-index searches, ``diff``/``outer``; each compiled result NumPy's bit for bit)
-run in NumPy on small positional data too (:func:`whole`): those that are
-one XLA program (:data:`ONE_PROGRAM`) within the budget, the composites
-(``linspace``, ``eye``, ``tril``, ``concatenate``, ``array`` of a list, ...)
-always, as NumPy's call beats even their warm dispatch (``linspace``: 18
-programs to compile, 440 us warm, against 16 us on the host).
+* **Where data lives.**  A new array made by an eager call on a CPU,
+  outside any transform, of at most :data:`HOST_SIZE` elements of a NumPy
+  dtype (:data:`RESIDENT_DTYPES`), is NumPy's buffer on the host
+  (:func:`kept`, ``NamedArray._host``).  Its device array is made once,
+  when something asks for ``.data`` (a compiled function, ``jax.jit``,
+  ``grad``, ``vmap``, a named axis, a mesh), and kept beside the buffer,
+  which from then on is never written in place (a write copies it first).
+* **What runs there.**  An operation whose array operands live on the host
+  (or are views of such data, or small CPU data beside them) runs NumPy's
+  own function there: every ufunc and operator (``ufunc._on_host``, with
+  NumPy's operator: ``z ** 2`` is ``square(z)``), the whole functions of
+  :data:`FUNCTIONS` (creation, joins, sorting, sums and statistics,
+  products of matrices, ``linalg``), indexing, writes and views
+  (``indexing.py``, ``views.py``).  The result lives on the host too, so a
+  NumPy program never pays a device round trip and compiles nothing.
+* **The answer is NumPy's**, bit for bit: NumPy is the spec.  The compiled
+  path (data on a device, traced, named, mapped, too large, on an
+  accelerator) differs from it only as docs/differences.md says (XLA's
+  rounding of transcendental functions, summation order, fused
+  multiply-adds, subnormals flushed); :data:`OWN_ANSWERS` (``floor_divide``'s
+  special values) are namedarray's on both paths.  A NumPy error, warning
+  or floating-point exception, a result that is a view of an operand, or
+  one of a dtype or size not kept, hands the call to the compiled path,
+  which gives namedarray's error, warning or view.
+* **No budget.**  NumPy's call plus about 1.5 us of wrapping is cheaper
+  than a warm compiled dispatch (4-20 us) for every operation up to
+  :data:`HOST_SIZE` elements (the crossover, measured with
+  ``benchmarks/bench_first_run.py --calls``: ``sin`` of 65,536 float64 costs
+  490 us in NumPy and 425 us compiled; ``x + y`` 15 us and 28 us).
 
-The answer never depends on the tier.  XLA on a CPU flushes subnormal numbers
-to zero (operands and results) where NumPy keeps them, so a host run that
-meets a subnormal anywhere is dropped and the compiled path runs; so is one
-whose NumPy result dtype is not the compiled one.  Half-precision and complex
-data (XLA may keep a chain of them in a wider type) and anything traced,
-committed to a device, sharded, off the CPU or larger than :data:`HOST_SIZE`
-never run on the host.  Moving data is exact for every dtype: ``zeros``,
-``ones``, ``full`` and ``reshape`` of such data are made on the host too.
+Data on a CPU device (made by JAX, or a compiled result) keeps the older
+ski-rental rule for the correctly rounded operations (:data:`EXACT`): such
+an operation on a shape runs in NumPy on the device buffer until its host
+runs have cost :data:`HOST_BUDGET` seconds, about a compilation, then
+compiles; a run that meets a subnormal number goes compiled.
 
 ``NAMEDARRAY_HOST_TIER=off`` in the environment (before import) switches the
-tier off: every eager call compiles, as under ``jit``, on a mesh or on an
-accelerator, so that tests can check both paths give the same answers.
+tiers off: every eager call compiles, as under ``jit``, on a mesh or on an
+accelerator, so that tests can check both paths.
 
 >>> import numpy
 >>> import jax
@@ -53,13 +61,16 @@ import math
 import os
 import re
 import time
+import warnings
 
 import jax
 import numpy as onp
 
-from ...core.array import NamedArray, View, positional, zero_dim_array
+from ...core.array import (NamedArray, View, host_view_of, on_host, positional,
+                           zero_dim_array)
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
+from . import fperr
 from .args import default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
@@ -71,6 +82,10 @@ EXACT = frozenset((
     "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
     "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
     "floor", "ceil", "trunc", "rint"))
+#: the ufuncs whose answer here deliberately is not NumPy's loop's (the Array
+#: API's special values of ``floor_divide``, docs/differences.md): never
+#: run by NumPy on the host
+OWN_ANSWERS = frozenset(("floor_divide",))
 #: the seconds of host runs of an operation (per shapes) or a program before
 #: it compiles: about a small program's compilation on a CPU
 HOST_BUDGET = 0.03
@@ -86,6 +101,9 @@ ENABLED = os.environ.get("NAMEDARRAY_HOST_TIER", "on").lower() not in ("off", "0
 HOST_DTYPES = frozenset(onp.dtype(t) for t in (
     bool, onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8, onp.uint16, onp.uint32,
     onp.uint64, onp.float32, onp.float64))
+#: the dtypes of data that lives on the host (:func:`kept`): NumPy's answer
+#: is the spec, so complex data lives there too
+RESIDENT_DTYPES = HOST_DTYPES | {onp.dtype(onp.complex64), onp.dtype(onp.complex128)}
 _TINY = {onp.dtype(onp.float32): onp.finfo(onp.float32).tiny,
          onp.dtype(onp.float64): onp.finfo(onp.float64).tiny}
 _Tracer = jax.core.Tracer
@@ -112,11 +130,65 @@ def view(a):
     return None if h is None or _subnormal(h) else h
 
 
+def kept(h, fresh=False):
+    """NumPy's array ``h`` as a NamedArray that lives on the host (its device
+    array made only when something asks for it, ``NamedArray.data``): a copy
+    unless ``fresh`` (made here, held by no one else), C-ordered."""
+    if not fresh or not h.flags.c_contiguous:
+        h = onp.array(h, order="C")
+    return on_host(h)
+
+
+def made(h, fresh=False):
+    """A new array made on the host (:func:`creates`), NumPy's ``h``: living
+    there (:func:`kept`) where its dtype may, else on the device as JAX holds
+    it (x64 off narrows 64-bit data)."""
+    if h.dtype in RESIDENT_DTYPES and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype:
+        return kept(h, fresh)
+    return positional(to_device(h, fresh=fresh))
+
+
+def readable(x):
+    """The host buffer of the positional, C-ordered NamedArray or View ``x``
+    whose device data may be read on the host (:func:`buffer`, of a dtype
+    that may live there), else None: an operand beside one that lives on the
+    host is read there rather than the whole operation compiled."""
+    if x.mapped or x.dims.count(None) != len(x.dims):
+        return None
+    if type(x) is View:
+        hv = host_view_of(x)
+        if hv is not None:
+            return hv if hv.ndim < 2 or hv.flags.c_contiguous else None
+        if x.ndim > 1 and not x.flags.c_contiguous:
+            return None     # (NumPy's result follows its memory order: compiled path)
+    d = x.data
+    if d.dtype not in RESIDENT_DTYPES:
+        return None
+    return buffer(d)
+
+
 def creates(shape) -> bool:
     """Whether a new array of ``shape`` is made on the host (outside a trace,
     small, and new arrays go to a CPU device): no program compiles for it."""
     return (ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
-            and default_device().platform == "cpu")
+            and _cpu_default())
+
+
+def _cpu_default() -> bool:
+    """Whether new arrays go to a CPU device.  Before JAX has started its
+    backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
+    without starting them: a program whose data never leaves the host never
+    pays JAX's start-up (plugin discovery, ~10 ms)."""
+    if not _BACKENDS and jax.config.jax_default_device is None and \
+            (jax.config.jax_platforms or "").split(",")[0] == "cpu":
+        return True
+    return default_device().platform == "cpu"
+
+
+try:        # JAX's started backends (empty until the first device is asked for)
+    from jax._src.xla_bridge import _backends as _BACKENDS
+except ImportError:     # pragma: no cover -- another JAX: ask for the device
+    _BACKENDS = (None,)
 
 
 def _subnormal(h) -> bool:
@@ -211,52 +283,91 @@ def on_host_first(fn, name, dtype, ins):
     return call
 
 
-# -- whole functions whose NumPy answer is the compiled one ------------------
-#: the functions that run whole in NumPy on small positional data on a CPU:
-#: creation from Python numbers and new arrays made by moving data, finding
-#: an index or one exact operation per element (``diff``, ``outer``,
-#: ``kron``), whose compiled result is NumPy's bit for bit.  Not the
-#: functions whose NumPy result is a view (``transpose``, ``reshape``;
-#: ``diag`` of a matrix), nor ``max``/``min`` (NumPy's sign of a zero depends
-#: on its SIMD loop), nor any sum or product of several elements, nor those
-#: whose size depends on the data (``flatnonzero``, ``repeat``, ``delete``:
-#: their compiled results are padded to size buckets, engines/masks.py).
+# -- whole functions: NumPy's answer on small data ----------------------------
+#: the functions that run whole in NumPy on small positional data on a CPU
+#: (NumPy's call, 1-30 us, is cheaper than even a warm compiled dispatch of
+#: their programs: ``linspace`` is 18 of them in eager JAX): creation from
+#: Python numbers and new arrays made by moving data, index searches, sums,
+#: statistics, sorting, products of matrices, set operations.  NumPy's answer
+#: is the spec; where the compiled path rounds otherwise (sums in another
+#: order, a fused multiply-add), the Differences page says so.  A result that
+#: shares memory with an operand (NumPy's view: ``reshape``, ``diagonal``)
+#: is not kept: the compiled path makes the view.
 FUNCTIONS = frozenset((
-    "linspace", "arange", "eye", "identity", "tri", "tril", "triu", "diag",
-    "zeros_like", "ones_like", "full_like", "concatenate", "stack", "hstack", "vstack",
-    "column_stack", "append", "tile", "roll", "take", "where", "argmin", "argmax",
-    "searchsorted", "diff", "ediff1d", "outer", "kron", "array"))
-#: those of :data:`FUNCTIONS` that are one XLA program, cheaper warm than a
-#: host run: they run on the host within :data:`HOST_BUDGET` per operand
-#: shapes (the ski-rental rule), then compile.  The others (``linspace``: 18
-#: programs in eager JAX, 16 us warm on the host against 440 us) always run
-#: on the host.
-ONE_PROGRAM = frozenset((
-    "append", "tile", "roll", "take", "where", "argmin", "argmax", "searchsorted", "diff",
-    "ediff1d", "outer", "kron"))
+    # creation and moving data
+    "linspace", "logspace", "geomspace", "arange", "eye", "identity", "tri", "tril", "triu",
+    "diag", "diagflat", "vander", "zeros_like", "ones_like", "full_like", "concatenate",
+    "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "append", "tile",
+    "repeat", "roll", "take", "take_along_axis", "where", "select", "choose", "compress",
+    "extract", "insert", "delete", "resize", "pad", "array", "copy", "flip", "rot90",
+    "indices", "kron", "outer", "tensordot", "sort", "argsort", "lexsort", "partition",
+    "argpartition", "unique", "unique_values", "isin", "intersect1d", "union1d",
+    "setdiff1d", "setxor1d", "searchsorted", "digitize", "bincount", "histogram",
+    "histogram_bin_edges", "nonzero", "flatnonzero", "argwhere", "count_nonzero",
+    # index searches and reductions
+    "argmin", "argmax", "nanargmin", "nanargmax", "sum", "prod", "mean", "std", "var",
+    "max", "min", "amax", "amin", "ptp", "all", "any", "cumsum", "cumprod",
+    "cumulative_sum", "cumulative_prod", "nansum", "nanprod", "nanmean", "nanstd",
+    "nanvar", "nanmax", "nanmin", "nancumsum", "nancumprod", "average", "median",
+    "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "corrcoef",
+    "cov", "diff", "ediff1d", "gradient", "trapezoid", "interp", "convolve", "correlate",
+    "polyval", "polyfit", "trace", "clip", "round", "around", "nan_to_num",
+    # products of matrices
+    "matmul", "dot", "vdot", "inner", "cross", "einsum", "vecdot", "matvec", "vecmat"))
+#: ``numpy.linalg``'s functions run the same way (their results NumPy's)
+LINALG_FUNCTIONS = frozenset((
+    "inv", "solve", "det", "norm", "pinv", "matrix_power", "cholesky", "eigvals",
+    "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
+    "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal"))
+#: those whose result's memory order does not follow their operands'
+#: (products of matrices, reductions to a vector, sorting, linalg)
+ANY_ORDER = frozenset((
+    "matmul", "dot", "vdot", "inner", "outer", "kron", "tensordot", "einsum", "inv",
+    "solve", "det", "pinv", "matrix_power", "multi_dot", "norm", "cholesky", "trace",
+    "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "all", "any",
+    "argmax", "argmin", "median", "percentile", "quantile", "average", "corrcoef", "cov",
+    "count_nonzero", "ptp", "nonzero", "flatnonzero", "argwhere", "unique", "histogram"))
+#: those whose NumPy call may warn (an empty slice, degrees of freedom): a
+#: run that warns is dropped, and the compiled path gives namedarray's warning
+_WARNS = frozenset((
+    "mean", "std", "var", "nanmean", "nanstd", "nanvar", "nanmax", "nanmin", "nanargmax",
+    "nanargmin", "average", "median", "nanmedian", "percentile", "nanpercentile",
+    "quantile", "nanquantile", "corrcoef", "cov", "nansum", "nanprod", "polyfit", "cond",
+    "gradient", "histogram", "histogram_bin_edges"))
 #: keywords that keep a call off the host (writes into ``out``, masks,
 #: another array type, a device)
 _OFF_KEYWORDS = frozenset(("out", "where", "like", "device", "subok", "copy", "ndmin",
                            "order"))
 _NO = object()
-_PLAIN = (bool, int, float, str, type(None))
+_PLAIN = (bool, int, float, str, type(None), slice, range, type(Ellipsis))
 
 
-def _host_arg(v):
+def _host_arg(v, any_order=False):
     """The argument ``v`` as NumPy takes it on the host (NamedArrays, also in
-    lists and tuples, as their host buffers), or ``_NO`` where it may not."""
+    lists and tuples, as their host buffers), or ``_NO`` where it may not
+    (a view in Fortran order unless ``any_order``: the result's memory order
+    follows it, which the compiled path keeps)."""
     t = type(v)
+    if t is NamedArray:
+        h = v._host
+        if h is not None:
+            return h
     if t is NamedArray or t is View:     # (a selection's data is not its values)
         if v.mapped or v.dims.count(None) != len(v.dims):
             return _NO
-        if t is View and v.ndim > 1 and v.flags.f_contiguous and not v.flags.c_contiguous:
-            return _NO      # (Fortran order: the compiled path keeps NumPy's layout)
+        if t is View:
+            hv = host_view_of(v)
+            if hv is not None:
+                return hv if any_order or hv.ndim < 2 or hv.flags.c_contiguous else _NO
+            if v.ndim > 1 and not any_order and v.flags.f_contiguous and \
+                    not v.flags.c_contiguous:
+                return _NO
         h = view(v.data)
         return _NO if h is None else h
-    if t in _PLAIN or t is onp.dtype or t is type:
+    if t in _PLAIN or t is onp.dtype or t is type or t is complex:
         return v
     if t is list or t is tuple:
-        out = [_host_arg(e) for e in v]
+        out = [_host_arg(e, any_order) for e in v]
         return _NO if any(e is _NO for e in out) else t(out)
     if t is onp.ndarray or isinstance(v, onp.generic):
         return _NO if (v.dtype not in HOST_DTYPES or v.size > HOST_SIZE
@@ -264,21 +375,46 @@ def _host_arg(v):
     return _NO
 
 
-def _shapes(v):
-    """The shapes of the arrays in the argument ``v`` (also in lists)."""
-    t = type(v)
-    if t is list or t is tuple:
-        return tuple(_shapes(e) for e in v)
-    return v.shape if t is NamedArray or t is View else t
+def _buffers(v, out):
+    """The NumPy arrays in the host argument ``v`` (also in lists), into ``out``."""
+    if type(v) is onp.ndarray:
+        out.append(v)
+    elif type(v) is list or type(v) is tuple:
+        for e in v:
+            _buffers(e, out)
+    return out
 
 
-def whole(name, args, kwargs):
-    """NumPy's ``name`` (one of :data:`FUNCTIONS`) run on the host, as a new
-    NamedArray (a NumPy scalar stays one); None where it may not run there:
-    a NamedArray with names, mapped or not on the host (:func:`view`),
-    traced, a keyword of :data:`_OFF_KEYWORDS`, NumPy's error (the compiled
-    path raises namedarray's), a floating-point exception, a result not of
-    :data:`HOST_DTYPES`, larger than :data:`HOST_SIZE` or holding a subnormal.
+def _result(r, ins):
+    """NumPy's result ``r`` as a NamedArray living on the host (a NumPy scalar
+    as namedarray's scalar), a tuple of them; None where it is not kept: not
+    NumPy's array, scalar or a tuple of them, of a dtype not kept, too large,
+    or sharing memory with one of the operands ``ins`` (a view)."""
+    if type(r) is tuple:
+        out = tuple(_result(e, ins) for e in r)
+        return None if any(e is None for e in out) else out
+    scalar = isinstance(r, onp.generic)
+    if not scalar and type(r) is not onp.ndarray:
+        return None         # (``retstep=True``'s pair, a list: the compiled path)
+    r = onp.asarray(r)
+    if r.dtype not in RESIDENT_DTYPES or r.size > HOST_SIZE:
+        return None
+    # its own memory, no operand's (NumPy may give back an operand itself)
+    fresh = scalar or (r.base is None and not any(r is h for h in ins))
+    if not fresh and any(onp.may_share_memory(r, h) for h in ins):
+        return None         # NumPy's view: the compiled path makes it
+    x = kept(r, fresh)
+    return zero_dim_array(x) if r.ndim == 0 and not scalar else x
+
+
+def whole(name, args, kwargs, module=onp):
+    """NumPy's ``name`` (one of :data:`FUNCTIONS`, of ``module``) run on the
+    host, as a NamedArray living there (a NumPy scalar stays one); None where
+    it may not run there: a NamedArray with names, mapped or not on the host
+    (:func:`view`), traced, a keyword of :data:`_OFF_KEYWORDS`, NumPy's error
+    (the compiled path raises namedarray's), a floating-point exception or a
+    warning (the compiled path gives namedarray's), a result :func:`_result`
+    does not keep.
 
     >>> import namedarray as np
     >>> whole("linspace", (0.0, 1.0, 3), {})
@@ -286,35 +422,79 @@ def whole(name, args, kwargs):
     >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
     None
     """
+    return _whole(getattr(module, name), name, name in ANY_ORDER, name in _WARNS, args,
+                  kwargs)
+
+
+def _whole(fn, name, any_order, warns, args, kwargs):
+    """:func:`whole` of NumPy's function ``fn`` (``name``), its result's
+    memory order its own (``any_order``), ``warns`` (:data:`_WARNS`)."""
     if not numpy_dtypes() or not creates(()) or (
             name == "array" and type(args[0] if args else None) not in (list, tuple)):
         return None
-    hargs = [_host_arg(a) for a in args]
+    hargs = []
+    for a in args:
+        h = a._host if type(a) is NamedArray else None
+        if h is None:
+            h = _host_arg(a, any_order)
+            if h is _NO:
+                return None
+        hargs.append(h)
     hkw = {}
     for k, v in kwargs.items():
         if k in _OFF_KEYWORDS:
             return None
-        hkw[k] = _host_arg(v)
-    if any(a is _NO for a in hargs) or any(v is _NO for v in hkw.values()):
-        return None
-    if name == "diag" and hargs and onp.ndim(hargs[0]) != 1:
-        return None         # NumPy's diagonal of a matrix is a view
+        hkw[k] = h = _host_arg(v, any_order)
+        if h is _NO:
+            return None
     if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
             not args[0].flags.c_contiguous:
         return None         # (its memory order is the result's: the compiled path's)
     try:
-        with onp.errstate(all="raise"):
-            r = getattr(onp, name)(*hargs, **hkw)
-    except (TypeError, ValueError, IndexError, OverflowError, ArithmeticError):
+        with fperr.raised():
+            if warns:
+                with warnings.catch_warnings(record=True) as seen:
+                    warnings.simplefilter("always")
+                    r = fn(*hargs, **hkw)
+                if seen:
+                    return None
+            else:
+                r = fn(*hargs, **hkw)
+    except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours
         return None
-    scalar = isinstance(r, onp.generic)
-    if not scalar and type(r) is not onp.ndarray:
-        return None         # (``retstep=True``'s pair: the compiled path)
-    r = onp.asarray(r)
-    if r.dtype not in HOST_DTYPES or r.size > HOST_SIZE or _subnormal(r):
+    ins = []
+    for a in hargs:
+        _buffers(a, ins)
+    for v in hkw.values():
+        _buffers(v, ins)
+    return _result(r, ins)
+
+
+_NOT_VIEWS = frozenset(("out", "where", "like", "device", "subok"))
+
+
+def view_of(name, args, kwargs, buf):
+    """NumPy's ``name`` on host arguments where its result is a view of the
+    host buffer ``buf`` (``transpose``, ``reshape``, a basic slice): that
+    NumPy view, else None (not a view, NumPy's error: the compiled path)."""
+    if not numpy_dtypes() or not untraced() or kwargs.get("copy") or any(
+            k in _NOT_VIEWS for k in kwargs):
         return None
-    x = positional(to_device(r, fresh=r.base is None and not scalar))
-    return zero_dim_array(x) if r.ndim == 0 and not scalar else x
+    f = getattr(onp, name, None)
+    if name == "reshape" and (len(args) < 2 or args[1] is None):
+        return None         # (``reshape(a)``: namedarray's error)
+    hargs = [_host_arg(a, True) for a in args]
+    hkw = {k: _host_arg(v, True) for k, v in kwargs.items()}
+    if f is None or any(a is _NO for a in hargs) or any(v is _NO for v in hkw.values()):
+        return None
+    try:
+        r = f(*hargs, **hkw)
+    except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours
+        return None
+    if type(r) is not onp.ndarray or r.dtype != buf.dtype or not (
+            r is buf or onp.may_share_memory(r, buf)):
+        return None
+    return r
 
 
 # -- data JAX cannot hold: NumPy's own arrays, NumPy's own functions ---------
@@ -455,14 +635,15 @@ def host_data(f, name, module=onp):
     if not hasattr(module, name) or not callable(getattr(module, name)):
         return f
     converts = name in CONVERSIONS
-    tier = ENABLED and module is onp and name in FUNCTIONS
-    spent = Cache() if name in ONE_PROGRAM else None
+    tier = ENABLED and name in (FUNCTIONS if module is onp else LINALG_FUNCTIONS
+                                if module is onp.linalg else ())
+
+    np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
 
     @functools.wraps(f)
     def g(*args, **kwargs):
         if tier:
-            r = whole(name, args, kwargs) if spent is None else within_budget(
-                spent, (_shapes(args), tuple(kwargs)), whole, name, args, kwargs)
+            r = _whole(np_fn, name, any_order, warns, args, kwargs)
             if r is not None:
                 return r
         if any_host(args) or kwargs and any_host(kwargs.values()):

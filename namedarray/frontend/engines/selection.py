@@ -34,8 +34,13 @@ the data (``nonzero``, ``argwhere``, ``flatnonzero``, ``unique``) are
 selections of such padded buffers (:func:`padded`).  Under ``jax.jit`` a size
 is unknown: asking for one raises a ``TypeError`` that names the size-free form.
 
+Selections are what data on a device gets: small eager data living on the
+host (engines/host.py) is indexed by NumPy there, exactly, with no program
+to compile.
+
+>>> import jax, numpy
 >>> import namedarray as np
->>> x = np.arange(6.0)
+>>> x = np.asarray(jax.device_put(numpy.arange(6.0)))      # data on the device
 >>> s = x[x % 2 == 0]
 >>> type(s).__name__, s.dtype, (s * 2).sum()
 ('Selection', dtype('float64'), np.float64(12.0))
@@ -49,12 +54,12 @@ A shrinking working set: the iterations' statements join one deferred
 expression (mask and values), evaluated every few iterations by one compiled
 call, the same one every time.
 
->>> v = np.asarray([0.5, -3.0, 2.0, 1.5, -0.25])
+>>> v = np.asarray(jax.device_put(numpy.asarray([0.5, -3.0, 2.0, 1.5, -0.25])))
 >>> for _ in range(3):
 ...     v = v[np.abs(v) < 2.5] * 1.5
 >>> v
 array([ 1.6875 , -0.84375])
->>> i = np.flatnonzero(np.arange(10) % 4 == 1)       # padded to a bucket of 4
+>>> i = np.flatnonzero(np.asarray(jax.device_put(numpy.arange(10))) % 4 == 1)  # bucket 4
 >>> i, i.shape, (i * 2).max()
 (array([1, 5, 9]), (3,), np.int64(18))
 
@@ -689,8 +694,8 @@ def padded(*results):
     < n``: operations on them compile once per bucket, not per length, and
     they show (and materialize to, without any device work) the exact results.
 
-    >>> import namedarray as np
-    >>> (i,) = np.nonzero(np.asarray([0, 3, 0, 5, 7]))
+    >>> import numpy
+    >>> (i,) = padded(numpy.asarray([1, 3, 4]))       # np.nonzero([0, 3, 0, 5, 7])
     >>> type(i).__name__, i._full.shape, i.shape, (i * 10).sum(), i
     ('Selection', (4,), (3,), np.int64(80), array([1, 3, 4]))
     """

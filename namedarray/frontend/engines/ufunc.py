@@ -25,11 +25,12 @@ from ...core.cache import Cache
 from ...core.sharding import agree
 from ...core.array import (NamedArray, View, align, align_plan, apply_step, check_writeable,
                            is_value,
-                           new, normalize_axis, operand, positional, rewrap)
+                           new, normalize_axis, on_host, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
-from .host import (EXACT, HOST_DTYPES, any_host, host_method, numpy_answers, numpy_call,
-                   on_host_first)
+from .args import untraced
+from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, any_host, host_method, kept,
+                   numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, store_out
@@ -84,6 +85,8 @@ class ufunc:
         # cast to, None where the function already gives it; the function to call)
         self._fastfn: dict = {}
         self._tried: set = set()    # operand types whose fast entry was looked for
+        # operand types (dtypes, Python types) -> the result dtypes on the host
+        self._host_dtypes: dict = {}
         # operand types, then the arrays' shapes -> (the result dtype, the function
         # compiled for them): a warm call skips the first-run tier's own check
         self._warm = Cache()
@@ -180,6 +183,13 @@ class ufunc:
             n = len(args)
             if n == 2 == self.nin:
                 return self.binary(*args)
+            if n == 1 == self.nin and (args[0]._host is not None if type(args[0]) is
+                                       NamedArray else type(args[0]) is View and
+                                       args[0]._hview is not None) and \
+                    config._state["mode"] == "numpy" and fperr.state() is None:
+                r = self._on_host(args)
+                if r is not None:
+                    return r
             if n == 1 == self.nin and config._state["mode"] == "numpy" and \
                     _FP_STATE.get() is _FP_LAST[0] and _FP_LAST[1] is None:
                 a = args[0]
@@ -191,12 +201,22 @@ class ufunc:
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
         return self._call(*args, **kwargs)
 
-    def binary(self, a, b):
-        """``self(a, b)`` for a two-operand ufunc (the operators call it): the
-        fast path of :meth:`__call__`, else the general one."""
+    def binary(self, a, b, op=None):
+        """``self(a, b)`` for a two-operand ufunc (the operators call it, with
+        the Python operator ``op``: on the host it is NumPy's operator, whose
+        ``z ** 2`` is ``square(z)``): the fast path of :meth:`__call__`, else
+        the general one."""
+        ta, tb = type(a), type(b)
+        if ((ta is NamedArray and a._host is not None) or (
+                tb is NamedArray and b._host is not None) or (
+                ta is View and a._hview is not None) or (
+                tb is View and b._hview is not None)) and \
+                config._state["mode"] == "numpy" and fperr.state() is None:
+            r = self._on_host((a, b), op)
+            if r is not None:
+                return r
         if config._state["mode"] == "numpy" and _FP_STATE.get() is _FP_LAST[0] and \
                 _FP_LAST[1] is None:
-            ta, tb = type(a), type(b)
             if ta in _ARRAYS:
                 if tb in _ARRAYS:
                     ad, bd = a.data, b.data
@@ -224,6 +244,56 @@ class ufunc:
                 if hit is not None:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
+
+    def _on_host(self, args, op=None):
+        """NumPy's ufunc on operands that live on the host (NamedArrays the
+        host tier made, Python scalars), outside a trace, in the default
+        error state: NumPy's result, living on the host too (engines/host.py);
+        None where it may not run there (NumPy's error, or a result dtype not
+        namedarray's: the general path answers)."""
+        if self.__name__ in OWN_ANSWERS:
+            return None
+        hs, key = [], []
+        for a in args:
+            t = type(a)
+            if t is NamedArray and a._host is not None:
+                h = a._host
+                key.append(h.dtype)
+            elif t is NamedArray or t is View:     # (with one that lives on the host)
+                h = readable(a)
+                if h is None:
+                    return None
+                key.append(h.dtype)
+            elif t is float or t is int or t is bool or t is complex:
+                h = a
+                key.append(t)
+            else:
+                return None
+            hs.append(h)
+        if not untraced():
+            return None
+        key = tuple(key)
+        outs = self._host_dtypes.get(key)
+        if outs is None:
+            try:       # NumPy's loop (namedarray's for these dtypes: ``_loop``)
+                outs = tuple(self._np.resolve_dtypes(key + (None,) * self.nout)[self.nin:])
+            except (TypeError, ValueError, onp.exceptions.DTypePromotionError):
+                outs = ()
+            self._host_dtypes[key] = outs
+        try:
+            with fperr.ignored():
+                r = (op or self._np)(*hs)
+        except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
+            return None
+        if self.nout == 1:
+            if (r.dtype,) != outs:
+                return None
+            if type(r) is onp.ndarray and r.flags.c_contiguous:
+                return on_host(r)
+            return kept(onp.asarray(r), fresh=True)
+        if tuple(e.dtype for e in r) != outs:
+            return None
+        return tuple(kept(onp.asarray(e), fresh=True) for e in r)
 
     def _entry(self, key):
         """The fast path's entry for ``key`` (the operand types, then the

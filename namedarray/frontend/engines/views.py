@@ -28,9 +28,11 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import Flags, NamedArray, View, derived, new
+from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view,
+                           host_view_of, new)
+from . import host
 
-_DATA = NamedArray.__dict__["data"]   # the slot behind .data
+_DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
 
 
 def viewed(fn, base, f, inv=None, writable=True, result=None):
@@ -52,6 +54,8 @@ def viewed(fn, base, f, inv=None, writable=True, result=None):
     v = derived(r.data, r.dims, base, read, write, r.mapped)
     if not v.dims and not v.mapped:
         v._array0d = True       # a 0-d view is NumPy's 0-d array, never its scalar
+    if type(r) is View and r._base is base and host_view_of(r) is not None:
+        host_view(v, r._hview, host_root(r)[1])     # (its data still NumPy's view)
     return v
 
 
@@ -216,6 +220,10 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
     (``"ravel"``) of that argument copies."""
     @functools.wraps(fn)
     def public(*args, **kwargs):
+        if len(args) > operand and host_root(args[operand])[0] is not None:
+            v = _host_view(args, kwargs)
+            if v is not None:
+                return v
         r = fn(*args, **kwargs)
         if len(args) <= operand or not isinstance(r, NamedArray):
             return r
@@ -231,6 +239,23 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         if reshapes and not stays_view(a, f, reshapes == "ravel"):
             return r
         return viewed(name, a, f, writable=writable, result=r)
+
+    def _host_view(args, kwargs):
+        """The view of an operand living on the host, its data NumPy's view
+        (no program compiles), or None where NumPy's result is no view."""
+        a = args[operand]
+        if kwargs.get("copy") is True or (when and not when(*args, **kwargs)):
+            return None
+        buf, root = host_root(a)
+        hv = host.view_of(name, args, kwargs, buf)
+        if hv is None:
+            return None
+        if hv is buf:
+            return a
+        pre, post = args[:operand], args[operand + 1:]
+        v = viewed(name, a, lambda x: fn(*pre, x, *post, **kwargs), writable=writable,
+                   result=host.kept(hv))
+        return host_view(v, hv, root)
     return public
 
 
