@@ -4,7 +4,8 @@
     python benchmarks/bench_first_run.py --quick      # fewer warm runs
     python benchmarks/bench_first_run.py --docstrings # NumPy's docstring examples, timed
     python benchmarks/bench_first_run.py --unit-tests # NumPy's own unit tests, timed
-    python benchmarks/bench_first_run.py --calls      # per-call costs: the crossover
+    python benchmarks/bench_first_run.py --calls      # per-call costs of the tiers
+    python benchmarks/bench_first_run.py --crossover  # host against device, per size
 
 Each program is written once, in the NumPy style, as a user writes it, and run
 with ``np`` bound to NumPy, ``jax.numpy`` or namedarray.  For each (program,
@@ -315,6 +316,44 @@ def calls():
     return rows
 
 
+# -- the host tier's crossover -------------------------------------------------
+def crossover():
+    """Warm microseconds per call of ``x + y``, ``sin(x)``, ``x.sum()`` and a
+    square ``m @ m`` for growing sizes: data living on the host (NumPy's call)
+    against the same data on the device (the compiled path)."""
+    _listen()
+    import jax
+    np = importlib.import_module("namedarray")
+    rng = numpy.random.default_rng(0)
+
+    def per_call(f, n=300):
+        for _ in range(20):
+            f()
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                r = f()
+            numpy.asarray(r)
+            best = min(best, (time.perf_counter() - t0) / n * 1e6)
+        return best
+
+    print(f"load: {os.getloadavg()[0]:.2f} (1 min); microseconds per warm call, "
+          "host / device")
+    for n in (16, 256, 4096, 65536):
+        k = int(n ** 0.5)
+        h, g, hm = rng.random(n), rng.random(n), rng.random((k, k))
+        a, b, m = np.asarray(h), np.asarray(g), np.asarray(hm)
+        da, db, dm = (np.asarray(jax.device_put(v)) for v in (h, g, hm))
+        cells = [(per_call(lambda: a + b), per_call(lambda: da + db)),
+                 (per_call(lambda: np.sin(a)), per_call(lambda: np.sin(da))),
+                 (per_call(lambda: a.sum()), per_call(lambda: da.sum())),
+                 (per_call(lambda: m @ m), per_call(lambda: dm @ dm))]
+        print(f"{n:6d} elements: x + y {cells[0][0]:7.1f} / {cells[0][1]:7.1f}   sin "
+              f"{cells[1][0]:7.1f} / {cells[1][1]:7.1f}   sum {cells[2][0]:6.1f} / "
+              f"{cells[2][1]:6.1f}   matmul {k}x{k} {cells[3][0]:7.1f} / {cells[3][1]:7.1f}")
+
+
 # -- NumPy's docstring examples ------------------------------------------------
 def docstrings_one(lib):
     """Seconds to run every collected docstring with ``lib`` (pass or fail)."""
@@ -419,6 +458,8 @@ def main(argv=None):
     p.add_argument("--docstrings-one", metavar="LIB")
     p.add_argument("--docstrings", action="store_true")
     p.add_argument("--calls", action="store_true", help="per-call costs of the tiers")
+    p.add_argument("--crossover", action="store_true",
+                   help="host against device per size: where the host tier stops")
     p.add_argument("--calls-one", metavar="LIB")
     p.add_argument("--unit-tests", nargs="*", metavar="FILE",
                    help="time NumPy's own test files (default: six of them; 'all')")
@@ -434,6 +475,8 @@ def main(argv=None):
         print(json.dumps(calls_one(a.calls_one)))
     elif a.calls:
         calls()
+    elif a.crossover:
+        crossover()
     elif a.docstrings:
         docstrings()
     elif a.unit_tests is not None:

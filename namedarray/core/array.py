@@ -871,7 +871,21 @@ class View(NamedArray):
             if src is not self._seen:
                 _DATA.__set__(self, self._read(self._as_made(src)))
                 self._seen = src
-        return _DATA.__get__(self)
+        d = _DATA.__get__(self)
+        if d is None:       # a view of data on the host: its device data made now
+            d = hooks.to_device(onp.array(self._hview))
+            _DATA.__set__(self, d)
+        return d
+
+    @property
+    def shape(self) -> tuple:
+        hv = self._hview if _DATA.__get__(self) is None else None
+        return hv.shape if hv is not None else self.data.shape[: self.dims.count(None)]
+
+    @property
+    def dtype(self):
+        hv = self._hview if _DATA.__get__(self) is None else None
+        return hv.dtype if hv is not None else self.data.dtype
 
     @property
     def base(self):
@@ -902,6 +916,7 @@ class View(NamedArray):
                     "through to its source here; write into a copy (x = x.copy())"
                     if what else ""))
         _DATA.__set__(self, value)
+        self._hview = None
         base = self._base
         if self._base_shape is None or base.data.shape == self._base_shape:
             self._write(base, rewrap(self, value))
@@ -990,12 +1005,13 @@ def check_writeable(fn, x, what="assignment destination"):
                          else f"{what} is read-only")
 
 
-def view(data, dims, base, index, mapped=()) -> View:
-    """A basic slice ``base[index]`` (data given) that writes through.  (It
-    holds ``base`` once, as NumPy's view does: its reader keeps the layout.)"""
+def view(data, dims, base, index, mapped=(), hosted=None) -> View:
+    """A basic slice ``base[index]`` (data given, or ``hosted``: see
+    :func:`derived`) that writes through.  (It holds ``base`` once, as
+    NumPy's view does: its reader keeps the layout.)"""
     layout = _Layout(base.dims, base.mapped)
     return derived(data, dims, base, lambda src: hooks.getitem_data(layout, src, index),
-                   lambda b, v: hooks.setitem(b, index, v), mapped)
+                   lambda b, v: hooks.setitem(b, index, v), mapped, hosted)
 
 
 class _Layout:
@@ -1006,9 +1022,11 @@ class _Layout:
         self.dims, self.mapped = dims, mapped
 
 
-def derived(data, dims, base, read, write, mapped=()) -> View:
+def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
     """A view of ``base``: ``read(base data) -> data``, ``write(base, value)``
-    (``None`` for a read-only result)."""
+    (``None`` for a read-only result); ``hosted``: ``(NumPy's view, root)`` of
+    data living on the host (:func:`host_view`), whose device data is made
+    only when asked for (``data`` is then None)."""
     v = object.__new__(View)
     _DATA.__set__(v, data)
     _HOST.__set__(v, None)
@@ -1023,6 +1041,8 @@ def derived(data, dims, base, read, write, mapped=()) -> View:
     v._base_dims = base.dims if base is not None else None
     v._owns = False
     v._hview = v._hbuf = v._hroot = None     # NumPy's view on the host (host_view)
+    if hosted is not None:
+        host_view(v, *hosted)
     if getattr(base, "_ro", False):
         v._ro = True        # NumPy: a view of a read-only array is read-only
     return v

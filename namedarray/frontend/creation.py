@@ -101,7 +101,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         object = onp.array(object, dtype=dtype, ndmax=ndmax)
     x = asarray(object, dtype=dtype)
     if copy and isinstance(object, NamedArray):
-        x = rewrap(x, jnp.array(x.data, copy=True))
+        h = x._host if type(x) is NamedArray else None      # (living on the host)
+        x = host.kept(h) if h is not None else rewrap(x, jnp.array(x.data, copy=True))
     if ndmin > x.ndim:
         x = new(x.data.reshape((1,) * (ndmin - x.ndim) + x.data.shape), (None,) * (
             ndmin - x.ndim) + x.dims, x.mapped)

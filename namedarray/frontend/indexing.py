@@ -19,7 +19,7 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import (NamedArray, View, check_writeable, host_root, host_view, meet,
+from ..core.array import (NamedArray, View, check_writeable, host_root, meet,
                           merge_mapped, new,
                           normalize_axis, operand, positional, rewrap, view,
                           zero_dim_array)
@@ -381,10 +381,10 @@ def _resident_view(x, h, root, idx):
         return None
     if type(r) is not onp.ndarray:
         return None
-    v = view(to_device(onp.array(r)), (None,) * r.ndim, x, idx, ())
+    v = view(None, (None,) * r.ndim, x, idx, (), hosted=(r, root))
     if not v.dims:
         v._array0d = True
-    return host_view(v, r, root)
+    return v
 
 
 def _resident_set(x, idx, value) -> bool:

@@ -23,7 +23,7 @@ import numpy as onp
 from ..core.array import (NamedArray, View, check_writeable, is_scalar, is_value, new,
                           read_only, rewrap, zero_dim_array)
 from . import indexing
-from .engines import views
+from .engines import host, views
 from .engines.views import viewed
 from .engines.index_rules import FLAT
 from .engines.args import check_dtype, host_data_error, subclass_refused
@@ -471,6 +471,7 @@ def install(ns: dict):
 
     NamedArray.shape = property(NamedArray.shape.fget, set_shape,
                                 doc=NamedArray.shape.__doc__)
+    View.shape = property(View.shape.fget, set_shape, doc=NamedArray.shape.__doc__)
 
     def eq(self, other):
         if other is None:
@@ -487,6 +488,9 @@ def install(ns: dict):
               __array_namespace__, __array_wrap__, transpose, compress, ravel, resize):
         setattr(NamedArray, f.__name__, f)
     def copy(self, order="C"):
+        h = self._host if type(self) is NamedArray else None
+        if h is not None and (order == "C" or self.ndim < 2):    # NumPy's copy, on the host
+            return _kind_of(self, host.kept(h))
         if order == "C" or self.ndim < 2:
             return _kind_of(self, rewrap(self, jnp.array(self.data, copy=True)))
         return ns["copy"](self, order=order)     # NumPy's memory order

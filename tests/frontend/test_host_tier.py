@@ -1,8 +1,11 @@
-"""The host tier (engines/host.py) gives the compiled path's answers: the same
+"""The host tier (engines/host.py) gives the compiled path's answers where
+both are exact: the same creation, data-moving and correctly rounded
 expressions and a small NumPy program, run here and in a process with
 ``NAMEDARRAY_HOST_TIER=off``, give the same dtypes, bits, result kinds and
 errors; the whole functions run on the host compile nothing; traced, named
-and mapped data keep the compiled path."""
+and mapped data keep the compiled path.  (Where the compiled path rounds
+otherwise, or flushes a subnormal, the host's answer is NumPy's:
+test_host_resident.py.)"""
 import json
 import os
 import subprocess
@@ -35,7 +38,7 @@ EXPRS = [
     "np.take(x, [9])", "np.where(x > 0.5, x, 0)", "np.where(i > 1, 2.5, i)",
     "np.where(x > 0)", "np.searchsorted(x, [0.0, 5.0])", "np.diff(x)", "np.diff(i, 2)",
     "np.ediff1d(m)", "np.concatenate([x[x > 0], x])", "np.tile(x[::-1], 1)",
-    "np.outer(x, i)", "np.kron(m, x)", "np.outer(s, s)",
+    "np.outer(x, i)", "np.kron(m, x)",
     "np.diff(np.array([1e-300, 2e-300]))",
 ]
 
@@ -65,7 +68,7 @@ def results():
     x = np.linspace(-1.0, 2.0, 4)
     i = np.arange(4)
     m = np.arange(9.0).reshape(3, 3)
-    s = np.array([1e-310, 1.0])          # a subnormal: the compiled path
+    s = np.array([1e-310, 1.0])          # a subnormal (moved, not computed on)
     out = {}
     for e in EXPRS:
         try:

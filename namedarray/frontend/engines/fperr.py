@@ -119,16 +119,17 @@ class ignored(_State):
 
 
 class raised(_State):
-    """``numpy.errstate(all="raise")``, cheaply."""
+    """``numpy.errstate(all="raise", under="ignore")`` (NumPy's gradual
+    underflow is no error), cheaply."""
     __slots__ = ()
 
 
+_MODES = {ignored: {"all": "ignore"}, raised: {"all": "raise", "under": "ignore"}}
 if isinstance(STATE, _Unknown):     # pragma: no cover -- NumPy's own, then
-    ignored = lambda: onp.errstate(all="ignore")  # noqa: E731
-    raised = lambda: onp.errstate(all="raise")  # noqa: E731
+    ignored, raised = (functools.partial(onp.errstate, **m) for m in _MODES.values())
 else:
-    for _c, _mode in ((ignored, "ignore"), (raised, "raise")):
-        with onp.errstate(all=_mode):
+    for _c, _mode in _MODES.items():
+        with onp.errstate(**_mode):
             _c._STATE = STATE.get()
 
 #: NumPy's categories: (bit, ``geterr`` key, the text of its message)

@@ -82,10 +82,11 @@ EXACT = frozenset((
     "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
     "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert",
     "floor", "ceil", "trunc", "rint"))
-#: the ufuncs whose answer here deliberately is not NumPy's loop's (the Array
-#: API's special values of ``floor_divide``, docs/differences.md): never
-#: run by NumPy on the host
-OWN_ANSWERS = frozenset(("floor_divide",))
+#: the ufuncs whose answer here deliberately is not NumPy's loop's, with the
+#: dtype kinds it concerns (the Array API's special values: ``floor_divide``
+#: of real floats, docs/differences.md; ``expm1`` of complex infinities):
+#: never run by NumPy on the host for those
+OWN_ANSWERS = {"floor_divide": "f", "expm1": "c"}
 #: the seconds of host runs of an operation (per shapes) or a program before
 #: it compiles: about a small program's compilation on a CPU
 HOST_BUDGET = 0.03
@@ -362,16 +363,18 @@ def _host_arg(v, any_order=False):
             if v.ndim > 1 and not any_order and v.flags.f_contiguous and \
                     not v.flags.c_contiguous:
                 return _NO
-        h = view(v.data)
+        d = v.data
+        h = buffer(d) if d.dtype in RESIDENT_DTYPES else None
         return _NO if h is None else h
     if t in _PLAIN or t is onp.dtype or t is type or t is complex:
         return v
+    if isinstance(v, (int, float, complex)) and not isinstance(v, onp.generic):
+        return v        # (a Python number of a user's class: NumPy's own reading)
     if t is list or t is tuple:
         out = [_host_arg(e, any_order) for e in v]
         return _NO if any(e is _NO for e in out) else t(out)
     if t is onp.ndarray or isinstance(v, onp.generic):
-        return _NO if (v.dtype not in HOST_DTYPES or v.size > HOST_SIZE
-                       or _subnormal(onp.asarray(v))) else v
+        return _NO if v.dtype not in RESIDENT_DTYPES or v.size > HOST_SIZE else v
     return _NO
 
 
@@ -397,8 +400,9 @@ def _result(r, ins):
     if not scalar and type(r) is not onp.ndarray:
         return None         # (``retstep=True``'s pair, a list: the compiled path)
     r = onp.asarray(r)
-    if r.dtype not in RESIDENT_DTYPES or r.size > HOST_SIZE:
-        return None
+    if r.dtype not in RESIDENT_DTYPES or r.size > HOST_SIZE or (
+            r.ndim > 1 and not r.flags.c_contiguous):
+        return None         # (NumPy's memory order: the compiled path keeps it)
     # its own memory, no operand's (NumPy may give back an operand itself)
     fresh = scalar or (r.base is None and not any(r is h for h in ins))
     if not fresh and any(onp.may_share_memory(r, h) for h in ins):

@@ -47,6 +47,7 @@ _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_
 #: ``x[:, None]``, ``x.T``), whose ``data`` is current; a boolean-mask selection
 #: or a deferred expression takes the general path
 _ARRAYS = (NamedArray, View)
+_PY_NUMBERS = frozenset((float, int, bool, complex))
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -181,6 +182,11 @@ class ufunc:
         # (engines/fperr.py) takes the general path, which checks.
         if not kwargs:
             n = len(args)
+            if n == self.nin and all(type(a) in _PY_NUMBERS for a in args) and \
+                    config._state["mode"] == "numpy" and fperr.state() is None:
+                r = self._on_host(args)     # Python numbers: NumPy's scalar answer
+                if r is not None:
+                    return r
             if n == 2 == self.nin:
                 return self.binary(*args)
             if n == 1 == self.nin and (args[0]._host is not None if type(args[0]) is
@@ -251,8 +257,7 @@ class ufunc:
         error state: NumPy's result, living on the host too (engines/host.py);
         None where it may not run there (NumPy's error, or a result dtype not
         namedarray's: the general path answers)."""
-        if self.__name__ in OWN_ANSWERS:
-            return None
+        own = OWN_ANSWERS.get(self.__name__)
         hs, key = [], []
         for a in args:
             t = type(a)
@@ -270,7 +275,9 @@ class ufunc:
             else:
                 return None
             hs.append(h)
-        if not untraced():
+        if not untraced() or own and any(isinstance(k, onp.dtype) and k.kind in own or
+                                         k is float and "f" in own or
+                                         k is complex and "c" in own for k in key):
             return None
         key = tuple(key)
         outs = self._host_dtypes.get(key)

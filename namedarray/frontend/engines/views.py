@@ -28,18 +28,19 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view,
-                           host_view_of, new)
+from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view_of, new,
+                           on_host)
 from . import host
 
 _DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
 
 
-def viewed(fn, base, f, inv=None, writable=True, result=None):
+def viewed(fn, base, f, inv=None, writable=True, result=None, hosted=None):
     """``f(base)`` (or the ``result`` already computed) as a view of ``base``:
     re-read when ``base`` changes; a write stored back as ``inv(base, value)``
     (the base's new value), or through the position map of ``f`` when ``inv``
-    is ``None``; ``writable=False``: read-only (a write raises)."""
+    is ``None``; ``writable=False``: read-only (a write raises); ``hosted``:
+    NumPy's view of data living on the host, and its root (``derived``)."""
     r = f(base) if result is None else result
     if not isinstance(r, NamedArray) or r is base:
         return r
@@ -51,11 +52,12 @@ def viewed(fn, base, f, inv=None, writable=True, result=None):
         write = lambda b, v: b._assign(fn, inv(b, v))  # noqa: E731
     else:
         write = lambda b, v: _scatter(fn, f, b, v)  # noqa: E731
-    v = derived(r.data, r.dims, base, read, write, r.mapped)
+    if hosted is None and type(r) is View and r._base is base and \
+            host_view_of(r) is not None:
+        hosted = r._hview, host_root(r)[1]      # (its data still NumPy's view)
+    v = derived(None if hosted else r.data, r.dims, base, read, write, r.mapped, hosted)
     if not v.dims and not v.mapped:
         v._array0d = True       # a 0-d view is NumPy's 0-d array, never its scalar
-    if type(r) is View and r._base is base and host_view_of(r) is not None:
-        host_view(v, r._hview, host_root(r)[1])     # (its data still NumPy's view)
     return v
 
 
@@ -101,6 +103,7 @@ def set_view_data(v, data, dims):
     """Give the view ``v`` new data and dims read from its base as it is now
     (``x.shape = s`` of a view), without writing them back."""
     _DATA.__set__(v, data)
+    v._hview = None         # (NumPy's view of the old shape: no longer its data)
     v.dims = dims
     v._seen = v._base.data
 
@@ -253,9 +256,8 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         if hv is buf:
             return a
         pre, post = args[:operand], args[operand + 1:]
-        v = viewed(name, a, lambda x: fn(*pre, x, *post, **kwargs), writable=writable,
-                   result=host.kept(hv))
-        return host_view(v, hv, root)
+        return viewed(name, a, lambda x: fn(*pre, x, *post, **kwargs), writable=writable,
+                      result=on_host(hv), hosted=(hv, root))
     return public
 
 
