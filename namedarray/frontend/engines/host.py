@@ -150,16 +150,17 @@ def made(h, fresh=False):
 
 
 def readable(x):
-    """The host buffer of the positional, C-ordered NamedArray or View ``x``
-    whose device data may be read on the host (:func:`buffer`, of a dtype
-    that may live there), else None: an operand beside one that lives on the
-    host is read there rather than the whole operation compiled."""
+    """The host buffer of the positional NamedArray or View ``x``: NumPy's
+    own view where ``x`` is a view of data living on the host, else its
+    device data read on the host where it may be (:func:`buffer`, C-ordered,
+    of a dtype that may live there), else None: an operand beside one that
+    lives on the host is read there rather than the whole operation compiled."""
     if x.mapped or x.dims.count(None) != len(x.dims):
         return None
     if type(x) is View:
         hv = host_view_of(x)
-        if hv is not None:
-            return hv if hv.ndim < 2 or hv.flags.c_contiguous else None
+        if hv is not None:      # NumPy's own view: NumPy sees its memory order
+            return hv
         if x.ndim > 1 and not x.flags.c_contiguous:
             return None     # (NumPy's result follows its memory order: compiled path)
     d = x.data
@@ -320,14 +321,12 @@ LINALG_FUNCTIONS = frozenset((
     "inv", "solve", "det", "norm", "pinv", "matrix_power", "cholesky", "eigvals",
     "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
     "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal"))
-#: those whose result's memory order does not follow their operands'
-#: (products of matrices, reductions to a vector, sorting, linalg)
+#: those whose result's memory order never follows their operands' (products
+#: of matrices, linalg, index searches): a Fortran-ordered view goes in too
 ANY_ORDER = frozenset((
-    "matmul", "dot", "vdot", "inner", "outer", "kron", "tensordot", "einsum", "inv",
-    "solve", "det", "pinv", "matrix_power", "multi_dot", "norm", "cholesky", "trace",
-    "sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "all", "any",
-    "argmax", "argmin", "median", "percentile", "quantile", "average", "corrcoef", "cov",
-    "count_nonzero", "ptp", "nonzero", "flatnonzero", "argwhere", "unique", "histogram"))
+    "matmul", "dot", "vdot", "inner", "outer", "kron", "tensordot", "inv", "solve", "det",
+    "pinv", "matrix_power", "multi_dot", "norm", "cholesky", "trace", "nonzero",
+    "flatnonzero", "argwhere", "unique", "histogram"))
 #: those whose NumPy call may warn (an empty slice, degrees of freedom): a
 #: run that warns is dropped, and the compiled path gives namedarray's warning
 _WARNS = frozenset((
@@ -358,8 +357,8 @@ def _host_arg(v, any_order=False):
             return _NO
         if t is View:
             hv = host_view_of(v)
-            if hv is not None:
-                return hv if any_order or hv.ndim < 2 or hv.flags.c_contiguous else _NO
+            if hv is not None:      # NumPy's own view: NumPy sees its memory order
+                return hv
             if v.ndim > 1 and not any_order and v.flags.f_contiguous and \
                     not v.flags.c_contiguous:
                 return _NO

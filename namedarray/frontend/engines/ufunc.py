@@ -29,8 +29,8 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, chec
 from . import fperr
 from .generic import generic
 from .args import untraced
-from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, any_host, host_method, kept,
-                   numpy_answers, numpy_call, on_host_first, readable)
+from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
+                   host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, store_out
@@ -182,7 +182,8 @@ class ufunc:
         # (engines/fperr.py) takes the general path, which checks.
         if not kwargs:
             n = len(args)
-            if n == self.nin and all(type(a) in _PY_NUMBERS for a in args) and \
+            if n == self.nin and all(type(a) in _PY_NUMBERS or isinstance(a, onp.generic)
+                                     for a in args) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
                 r = self._on_host(args)     # Python numbers: NumPy's scalar answer
                 if r is not None:
@@ -272,6 +273,9 @@ class ufunc:
             elif t is float or t is int or t is bool or t is complex:
                 h = a
                 key.append(t)
+            elif isinstance(a, onp.generic) and a.dtype in RESIDENT_DTYPES:
+                h = a       # NumPy's scalar: its dtype, as an array's
+                key.append(a.dtype)
             else:
                 return None
             hs.append(h)
@@ -295,10 +299,14 @@ class ufunc:
         if self.nout == 1:
             if (r.dtype,) != outs:
                 return None
-            if type(r) is onp.ndarray and r.flags.c_contiguous:
-                return on_host(r)
+            if type(r) is onp.ndarray:
+                if r.flags.c_contiguous:
+                    return on_host(r)
+                if r.ndim > 1:      # (NumPy's memory order: the general path keeps it)
+                    return None
             return kept(onp.asarray(r), fresh=True)
-        if tuple(e.dtype for e in r) != outs:
+        if tuple(e.dtype for e in r) != outs or any(
+                e.ndim > 1 and not e.flags.c_contiguous for e in r if type(e) is onp.ndarray):
             return None
         return tuple(kept(onp.asarray(e), fresh=True) for e in r)
 
