@@ -56,6 +56,9 @@ def _asarray(a, dtype, copy):
                              f"{onp.dtype(dtype)} needs a copy")
         return rewrap(a, a.data.astype(dtype))
     if isinstance(a, (list, tuple)) and any(isinstance(v, NamedArray) for v in _leaves(a)):
+        for v in _leaves(a):    # (None, str, Fraction beside arrays: NumPy's array)
+            if not isinstance(v, NamedArray) and not config.holds(_leaf_dtype(v)):
+                raise unsupported_dtype("asarray", _leaf_dtype(v), v)
         return _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
         if not config.holds(getattr(a, "dtype", onp.dtype(float))):
@@ -162,6 +165,15 @@ def _leaves(a):
             yield from _leaves(v)
         else:
             yield v
+
+
+def _leaf_dtype(v):
+    """NumPy's dtype of one element of a nested list (``object`` for what it
+    cannot read)."""
+    try:
+        return onp.asarray(v).dtype
+    except Exception:       # noqa: BLE001 -- (NumPy's own error comes from NumPy)
+        return onp.dtype(object)
 
 
 def _stack_nested(a, dtype):

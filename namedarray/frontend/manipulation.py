@@ -718,6 +718,10 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """
     def as_array(*a, **k):      # NumPy's asanyarray of each result (a tuple stacks)
         r = func1d(*a, **k)
+        if isinstance(r, onp.ndarray) and type(r) is not onp.ndarray:
+            raise TypeError(f"apply_along_axis: func1d returned a {type(r).__name__} "
+                            "(np.ma, np.matrix), which only the loop over concrete "
+                            "positional data keeps")
         return jnp.asarray(jax.tree_util.tree_map(
             lambda v: v.data if isinstance(v, NamedArray) else v, r,
             is_leaf=lambda v: isinstance(v, NamedArray)))
@@ -732,21 +736,27 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 def _by_slices(func1d, axis, h, args, kwargs):
     """NumPy's loop of ``apply_along_axis`` over the host data ``h``: the
-    first result's shape and dtype make the buffer, the others are cast in."""
+    first result's shape and dtype make the buffer, the others are cast in; a
+    NumPy subclass result (``np.ma``) makes the buffer and the result of its
+    class, as NumPy's ``zeros_like`` and ``__array_wrap__`` do."""
     ax = normalize_axis("apply_along_axis", axis, h.ndim)
     inarr = onp.moveaxis(h, ax, -1)
     outer = inarr.shape[:-1]
     if 0 in outer:
         raise ValueError(f"apply_along_axis: cannot apply along axis {axis} when an "
                          f"iteration dimension is 0 (shape {h.shape})")
-    buff = None
+    buff = first = None
     for ind in onp.ndindex(outer):
-        r = onp.asarray(func1d(asarray(inarr[ind]), *args, **kwargs))
+        r = onp.asanyarray(func1d(asarray(inarr[ind]), *args, **kwargs))
         if buff is None:
-            buff = onp.empty(outer + r.shape, r.dtype)
+            first = r if type(r) is not onp.ndarray else None
+            buff = (onp.empty(outer + r.shape, r.dtype) if first is None
+                    else onp.zeros_like(r, shape=outer + r.shape))
         buff[ind] = r
     n = len(outer)
     perm = [*range(ax), *range(n, buff.ndim), *range(ax, n)]
+    if first is not None:
+        return first.__array_wrap__(buff.transpose(perm))
     return asarray(buff.transpose(perm))
 
 

@@ -21,7 +21,7 @@ from ..core import config
 from ..core.array import NamedArray, normalize_axis, operand, positional, zero_dim_array
 from ..frontend.elementwise import UFUNCS
 from ..frontend.elementwise import exact_divide
-from ..frontend.engines.args import check_dtype, np_asarray
+from ..frontend.engines.args import check_dtype, np_asarray, unsupported
 from ..frontend.engines.generic import wrap
 from ..frontend.engines.out import store_out
 from .engine import reduction, whole_axes
@@ -188,6 +188,8 @@ def _quantile(name):
             qq = qq._plain(name)
         qh = None if isinstance(qq, jax.core.Tracer) else _onp.asarray(qq)
         if qh is not None:
+            if qh.dtype == object and not x.names:
+                raise unsupported(name, "q of dtype object (Fraction, Decimal)")
             if qh.dtype.kind not in "biuf":
                 raise TypeError(f"{name}: q must be real numbers, got dtype {qh.dtype}")
             if qh.size and not ((qh >= 0) & (qh <= top)).all():

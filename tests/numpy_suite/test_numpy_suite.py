@@ -36,9 +36,13 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: indexing rules, 1810 and 211 before the family rules) with 28 mismatches
 #: besides the deviations, 22 timeouts on a loaded machine (the floor leaves
 #: room for those); with the host tier off, measured on the code halfway
-#: through those rules, 2162 of 2418 with 39.
+#: through those rules, 2162 of 2418 with 39.  Of that run's 28 mismatches, 5
+#: pass now (apply_along_axis of np.ma results, the host tier, a warmed cache), 17
+#: are listed as deviations (each checked by hand or with type() mapped), 1 more
+#: is ``UNCOUNTED``; 5 remain (indexing, ufunc overrides and docstrings, NumPy's
+#: private block helpers), so the whole-set bound is 10 (not yet remeasured).
 BOUNDS = {
-    (True, True): (2400, 2170, 30),
+    (True, True): (2400, 2170, 10),
     (True, False): (2400, 2150, 40),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
@@ -49,10 +53,36 @@ TYPE_IDENTITY = ("compares type(result) with np.ndarray by identity: a result's 
                  "runtime class is NamedArray (or its view kind), of which np.ndarray "
                  "is the abstract class (isinstance holds); checked to fail for this "
                  "reason alone (passes with type() mapping NamedArray to np.ndarray)")
-SCALAR_TYPE = ("compares type(result) with a NumPy scalar type: a scalar result "
+SCALAR_TYPE = ("compares type(result) with (or isinstance of it) a NumPy scalar type: "
+               "a scalar result "
                "computed here is a NamedArray of NumPy's scalar kind (repr "
                "np.float64(0.0), immutable, not an array), not an instance of "
                "numpy.float64; checked to fail for this reason alone")
+HOST_TYPE = ("compares type(result) with np.ndarray where the result is data JAX "
+             "cannot hold (object, void), which is NumPy's own ndarray (DESIGN 6c) of "
+             "class numpy.ndarray; np.ndarray here is namedarray's class, of which "
+             "NumPy's arrays are instances (isinstance holds); checked to pass with "
+             "isinstance")
+NUMPY_PRIVATE = ("calls a private NumPy helper (kept NumPy's by the runner), which "
+                 "converts a NamedArray into a new NumPy array: `result is arr` cannot "
+                 "hold for a NamedArray argument")
+ARRAY_WRAP = ("relies on an operand's __array_wrap__/__array_priority__ (a class that is "
+              "not an array): namedarray's ufuncs have no __array_wrap__ protocol "
+              "(docs/differences.md) and return a NamedArray")
+ALIGNED = ("checks flags.aligned of a view at an odd byte offset: a device array is "
+           "always aligned (setflags(align=False) raises, docs/differences.md), and the "
+           "test's second half writes through view(float) of float16 data, which is "
+           "read-only here (a write raises, never lost); its count_nonzero is NumPy's")
+REFCOUNT = ("counts sys.getrefcount(np.dtype(...)) around calls: the first call of a "
+            "path fills JAX's caches (dtype canonicalization, issubdtype, abstract "
+            "shapes), which hold references to the dtype; repeated calls add none (no "
+            "leak), so the test passes or fails by whether an earlier test warmed the path")
+SUBNORMAL = ("needs gradual underflow: compiled XLA code on the CPU flushes subnormals "
+             "(docs/differences.md, 'Subnormal numbers'); passes on the host tier")
+ROUNDING = ("compares a compiled complex result with per-element ones bit for bit: "
+            "XLA's complex products (fused multiply-add) and transcendental functions "
+            "differ in the last bit (docs/differences.md, 'Rounding of fused "
+            "multiply-adds'); passes on the host tier (NumPy's bits)")
 SUBCLASS = ("makes a subclass of np.ndarray: namedarray keeps no subclasses "
             "(no __array_wrap__/__array_finalize__) and refuses to make one with a "
             "TypeError rather than silently drop it")
@@ -177,6 +207,41 @@ DEVIATIONS: dict[str, str] = {
     "lib/test_shape_base.py::TestApplyAlongAxis::test_preserve_subclass": SUBCLASS,
     "lib/test_shape_base.py::TestKron::test_return_type": SUBCLASS,
     "lib/test_ufunclike.py::TestUfunclike::test_fix_with_subclass": SUBCLASS,
+    "lib/test_function_base.py::TestDiff::test_n": TYPE_IDENTITY,
+    "lib/test_arraysetops.py::TestUnique::test_unique_1d": TYPE_IDENTITY,
+    "lib/test_nanfunctions.py::test__nan_mask[arr0-expected0]": TYPE_IDENTITY,
+    "_core/test_indexing.py::TestIndexing::test_empty_tuple_index": SCALAR_TYPE,
+    "lib/test_function_base.py::TestInterp::test_zero_dimensional_interpolation_point":
+        SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
+    "[vals0-lt-less-qQ]": SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
+    "[vals0-lt-less-Qq]": SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
+    "[vals0-le-less_equal-qQ]": SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
+    "[True-lt-less-B]": SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
+    "[True-lt-less-H]": SCALAR_TYPE,
+    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
+    "[True-lt-less-I]": SCALAR_TYPE,
+    "_core/test_indexing.py::TestIndexing::test_void_scalar_empty_tuple": HOST_TYPE,
+    "lib/test_function_base.py::TestPercentile::test_fraction": HOST_TYPE,
+    "lib/test_function_base.py::TestQuantile::test_fraction": HOST_TYPE,
+    "lib/test_nanfunctions.py::test__replace_nan": NUMPY_PRIVATE,
+    "_core/test_umath.py::TestSpecialMethods::test_priority": ARRAY_WRAP,
+    "_core/test_numeric.py::TestNonzero::test_count_nonzero_non_aligned_array": ALIGNED,
+}
+if not HOST_TIER:   # every call compiled: XLA's arithmetic (the host tier's is NumPy's)
+    DEVIATIONS.update({
+        "_core/test_function_base.py::TestLinspace::test_denormal_numbers": SUBNORMAL,
+        "_core/test_function_base.py::TestGeomspace::test_start_stop_array": ROUNDING,
+    })
+
+#: test id -> why it is not counted either way: it passes or fails by test order
+UNCOUNTED: dict[str, str] = {
+    "_core/test_indexing.py::TestIndexing::test_small_regressions": REFCOUNT,
+    "lib/test_function_base.py::TestBincount::test_dtype_reference_leaks": REFCOUNT,
 }
 
 
@@ -204,7 +269,8 @@ def test_numpy_tests_pass(results):
     floor_total, floor_passed, most_mismatches = BOUNDS[FULL, HOST_TIER]
     c = ns.counts(results)
     mismatches = [ns.describe(k, r) for k, (kind, r) in sorted(results.items())
-                  if kind == "mismatch" and r["id"] not in DEVIATIONS]
+                  if kind == "mismatch" and r["id"] not in DEVIATIONS
+                  and r["id"] not in UNCOUNTED]
     summary = ", ".join(f"{n} {k}" for k, n in c.items())
     assert len(results) >= floor_total, f"only {len(results)} tests NumPy passes ran"
     assert c["passed"] >= floor_passed, f"{c['passed']} of {len(results)} pass: {summary}"
