@@ -579,17 +579,21 @@ class NamedArray:
 
     def __array__(self, dtype=None, copy=None):
         # named axes have no order, so a plain array of them needs one: untag
-        out = onp.asarray(self._plain("__array__", f" (numpy.asarray(x.untag("
-                                      f"{', '.join(map(repr, self.names))})) gives "
-                                      "the axes in that order)"))
-        if out is self._host:       # (read-only, as a device buffer's is)
-            out = out.view()
+        h, _ = host_root(self)      # (data on the host is positional)
+        if h is not None:           # (read-only, as a device buffer's is)
+            out = h.view()
             out.flags.writeable = False
+        else:
+            out = onp.asarray(self._plain("__array__", f" (numpy.asarray(x.untag("
+                                          f"{', '.join(map(repr, self.names))})) gives "
+                                          "the axes in that order)"))
+            if type(self) is View and self._owns == "F":    # a Fortran-ordered array
+                out = onp.asfortranarray(out)   # (NumPy's memory order kept)
         if dtype is not None and out.dtype != onp.dtype(dtype):
             return out.astype(dtype)
         # the device's buffer is read-only: a copy asked for (``numpy.array(x)``)
         # is NumPy's own, writable
-        return out.copy() if copy else out
+        return out.copy(order="K") if copy else out
 
     @property
     def __jax_array__(self):
@@ -1039,6 +1043,7 @@ def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
     v._what = None
     v._base_shape = base.data.shape if base is not None else None
     v._base_dims = base.dims if base is not None else None
+    # True: it owns its memory, laid out as its read says ("F": in Fortran order)
     v._owns = False
     v._hview = v._hbuf = v._hroot = None     # NumPy's view on the host (host_view)
     if hosted is not None:

@@ -332,3 +332,61 @@ def test_property_docstrings_are_numpys():
     for k in ("T", "mT", "real", "imag", "flat"):
         ours, numpys = getattr(np.ndarray, k).__doc__, getattr(onp.ndarray, k).__doc__
         assert ours and numpys.startswith(ours) and ">>>" not in ours
+
+
+@pytest.mark.parametrize("on_device", [False, True])
+@pytest.mark.parametrize("shape, order", [((2, 3), "C"), ((2, 3), "F"), ((2, 3, 4), "F")])
+def test_numpy_conversion_keeps_memory_order(on_device, shape, order):
+    # numpy.asarray / numpy.array of an array give NumPy's memory order: a
+    # Fortran-ordered array stays Fortran-ordered (NumPy's own block() and
+    # concatenate then keep it), whether its data lives on the host or a device
+    import jax
+    flat = onp.arange(float(onp.prod(shape)))
+    e_src = flat.reshape(shape, order=order)
+    r_src = np.asarray(flat).reshape(shape, order=order)
+    if on_device:
+        r_src = np.array(np.asarray(jax.device_put(e_src)), order=order)
+    for convert in (onp.asarray, onp.array, lambda a: onp.array(a, copy=True)):
+        got, want = convert(r_src), convert(e_src)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+            want.flags.c_contiguous, want.flags.f_contiguous)
+        onp.testing.assert_array_equal(got, want)
+    blocks = [[[r_src, r_src]]] if len(shape) == 3 else [[r_src, r_src]]
+    assert onp.block(blocks).flags.f_contiguous == (order == "F")
+
+
+def test_ufuncs_equal_numpys_and_follow_the_override_protocol():
+    import numpy
+    assert np.add == numpy.add and numpy.add == np.add and np.add != numpy.subtract
+    assert {numpy.add: 1}[np.add] == 1 and np.add in {numpy.add}
+
+    class Overrides:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return ufunc, method, inputs, kwargs
+
+    o = Overrides()
+    assert np.multiply(1, o) == (np.multiply, "__call__", (1, o), {})
+    assert np.multiply.reduce(o, 0, None, None, False) == (
+        np.multiply, "reduce", (o,), {"axis": 0, "dtype": None, "keepdims": False})
+    assert np.add.accumulate(o, axis=1)[1:] == ("accumulate", (o,), {"axis": 1})
+    assert np.add.outer(o, 2)[1:3] == ("outer", (o, 2))
+    assert np.add.reduceat(o, [0])[1] == "reduceat"
+    assert np.add.at(o, [0], 1)[1] == "at"
+    x = np.arange(3.0)
+    assert np.add.reduce(x, out=None) == 3.0    # (no override: namedarray's own)
+
+    class OptsOut:
+        __array_ufunc__ = None
+
+    with pytest.raises(TypeError, match="operand 'OptsOut' does not support ufuncs"):
+        np.add.reduce(OptsOut())
+
+
+def test_index_whose_array_is_namedarrays():
+    class ArrayLike:
+        def __array__(self, dtype=None, copy=None):
+            return np.array(0)
+
+    a = np.arange(4.0).reshape(2, 2)
+    assert a[ArrayLike(), 1] == 1.0 and a[1, ArrayLike()] == 2.0
+    onp.testing.assert_array_equal(a[[1, 0], ArrayLike()], [2.0, 0.0])

@@ -83,6 +83,10 @@ ROUNDING = ("compares a compiled complex result with per-element ones bit for bi
             "XLA's complex products (fused multiply-add) and transcendental functions "
             "differ in the last bit (docs/differences.md, 'Rounding of fused "
             "multiply-adds'); passes on the host tier (NumPy's bits)")
+UFUNC_OBJECT = ("inspects the ufunc object's own __dict__ (NumPy's C type holds only "
+                "__module__, __qualname__ and __signature__ there); namedarray's ufunc is a "
+                "Python object, equal to NumPy's (same hash), whose attributes live in its "
+                "__dict__; setting __doc__ works")
 SUBCLASS = ("makes a subclass of np.ndarray: namedarray keeps no subclasses "
             "(no __array_wrap__/__array_finalize__) and refuses to make one with a "
             "TypeError rather than silently drop it")
@@ -211,6 +215,8 @@ DEVIATIONS: dict[str, str] = {
     "lib/test_arraysetops.py::TestUnique::test_unique_1d": TYPE_IDENTITY,
     "lib/test_nanfunctions.py::test__nan_mask[arr0-expected0]": TYPE_IDENTITY,
     "_core/test_indexing.py::TestIndexing::test_empty_tuple_index": SCALAR_TYPE,
+    "_core/test_indexing.py::TestIndexing::test_scalar_return_type": SCALAR_TYPE,
+    "_core/test_umath.py::TestSpecialMethods::test_ufunc_docstring": UFUNC_OBJECT,
     "lib/test_function_base.py::TestInterp::test_zero_dimensional_interpolation_point":
         SCALAR_TYPE,
     "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"

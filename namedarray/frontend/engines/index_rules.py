@@ -182,8 +182,9 @@ def _index_item(i):
             return operator.index(i)
         except TypeError:
             return i
-    if hasattr(i, "__array__"):
-        return onp.asarray(i)
+    if hasattr(i, "__array__"):     # (which may give one of namedarray's arrays)
+        a = i.__array__()
+        return a if isinstance(a, NamedArray) else onp.asarray(a)
     return i
 
 

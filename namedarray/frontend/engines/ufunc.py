@@ -55,6 +55,35 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
 
 
+_KNOWN_OVERRIDES = (NamedArray.__array_ufunc__, onp.ndarray.__array_ufunc__)
+
+
+def _overrides(args, kwargs) -> bool:
+    """Whether an operand (or an ``out=``) is an object of another library that
+    overrides ufuncs (``__array_ufunc__``, or ``None`` to opt out)."""
+    outs = kwargs.get("out")
+    for a in args + (outs if isinstance(outs, tuple) else (outs,)):
+        t = type(a)
+        if t not in _ARRAYS and t not in _PY_NUMBERS and hasattr(t, "__array_ufunc__") \
+                and t.__array_ufunc__ not in _KNOWN_OVERRIDES:
+            return True
+    return False
+
+
+def _defers(method):
+    """A ufunc method that follows NumPy's override protocol: given an operand
+    that overrides ufuncs, NumPy's method runs the protocol (the override gets
+    NumPy's ufunc, equal to this one, and NumPy's normalized arguments)."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def deferring(self, *args, **kwargs):
+        if _overrides(args, kwargs):
+            return getattr(self._np, name)(*args, **kwargs)
+        return method(self, *args, **kwargs)
+    return deferring
+
+
 class ufunc:
     """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
 
@@ -108,6 +137,18 @@ class ufunc:
 
     def __repr__(self):
         return f"<namedarray ufunc '{self.__name__}'>"
+
+    # NumPy's ufunc of the same name is this one: equal, with its hash, so that
+    # an ``__array_ufunc__`` override (handed NumPy's ufunc, NumPy's protocol
+    # having run the call) that compares it with ``np.add`` or looks it up in a
+    # table of ufuncs works whichever ``np`` it imported
+    def __eq__(self, other):
+        if isinstance(other, ufunc):
+            return self._np is other._np
+        return self._np is other if isinstance(other, onp.ufunc) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._np)
 
     def _loop(self, key):
         loop = self._loops.get(key)
@@ -535,6 +576,7 @@ class ufunc:
 
     # ufunc methods, integer axes; named ones go through the reduction engine
     @host_method
+    @_defers
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
         _check_out(f"{self.__name__}.reduce", out)
@@ -641,6 +683,7 @@ class ufunc:
         return ok
 
     @host_method
+    @_defers
     def accumulate(self, a, axis=0, dtype=None, out=None):
         _check_out(f"{self.__name__}.accumulate", out)
         x, _ = self._reduction("accumulate", a, dtype)
@@ -658,6 +701,7 @@ class ufunc:
         return store_out(f"{self.__name__}.accumulate", out, res)
 
     @host_method
+    @_defers
     def outer(self, a, b, **kw):
         if self.nin != 2:
             raise ValueError(f"{self.__name__}.outer: outer product only supported for "
@@ -672,6 +716,7 @@ class ufunc:
         return self(a2, b2, **kw)
 
     @host_method
+    @_defers
     def at(self, a, indices, b=None):
         """``numpy.ufunc.at``: unbuffered in-place ``a[indices] = op(a[indices], b)``:
         a repeated index applies the operation again, each step computed in
@@ -737,6 +782,7 @@ class ufunc:
         a.data = flat.reshape(a.data.shape)
 
     @host_method
+    @_defers
     def reduceat(self, a, indices, axis=0, dtype=None, out=None):
         """``numpy.ufunc.reduceat`` with concrete ``indices`` (positional axis)."""
         fn = f"{self.__name__}.reduceat"

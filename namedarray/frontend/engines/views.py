@@ -131,7 +131,7 @@ def fortran(x):
         return x
     t = lambda a: new(a.data.T, a.dims, a.mapped)  # noqa: E731
     v = viewed("order='F'", t(x), t, lambda b, w: t(w))
-    v._owns = True
+    v._owns = "F"       # (its own memory, in Fortran order)
     return v
 
 
@@ -165,7 +165,7 @@ def view_flags(v):
     is not known)."""
     shape = tuple(min(n, 2) for n in v.shape)   # a stand-in: the same contiguity
     if v._owns:     # its own memory, in Fortran order or the order of laid_out's axes
-        axes = memory_axes(v, "K")
+        axes = tuple(range(v.ndim))[::-1] if v._owns == "F" else memory_axes(v, "K")
         if axes == tuple(range(v.ndim))[::-1]:
             return Flags(v, onp.empty(shape, v.dtype, order="F"))
         f = onp.empty_like(onp.empty(tuple(shape[k] for k in axes), v.dtype).transpose(
