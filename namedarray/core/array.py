@@ -1039,9 +1039,11 @@ def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
     v._base = base
     v._read = read
     v._write = write
-    v._seen = base.data if base is not None else None
+    # (a view of data on the host leaves the base's device array unmade: read
+    # from the base when first asked for)
+    v._seen = base.data if base is not None and hosted is None else None
     v._what = None
-    v._base_shape = base.data.shape if base is not None else None
+    v._base_shape = None if base is None else base.shape if hosted else base.data.shape
     v._base_dims = base.dims if base is not None else None
     # True: it owns its memory, laid out as its read says ("F": in Fortran order)
     v._owns = False

@@ -22,7 +22,7 @@ from ..core import hooks
 from ..core.array import (NamedArray, View, check_writeable, host_root, meet,
                           merge_mapped, new,
                           normalize_axis, operand, positional, rewrap, view,
-                          zero_dim_array)
+                          writeable, zero_dim_array)
 from ..core.sharding import explicit_mesh, unshard
 from ..placement import implied
 from .engines import selection
@@ -195,7 +195,7 @@ def setitem(x: NamedArray, idx, value):
     """``x[idx] = value``; on data placed on an Explicit mesh outside
     ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
     check_writeable("__setitem__", x)
-    if x._host is not None and _resident_set(x, idx, value):
+    if resident_set(x, idx, value):
         return
     d = x.data
     if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
@@ -387,17 +387,20 @@ def _resident_view(x, h, root, idx):
     return v
 
 
-def _resident_set(x, idx, value) -> bool:
+def resident_set(x, idx, value) -> bool:
     """``x[idx] = value`` by NumPy on the host buffer of ``x`` (written in
     place while no device array shares it, else a copy is written): whether
-    it ran there.  The value: a Python number of ``x``'s kind or below, or an
-    array living on the host that NumPy's ``same_kind`` cast takes."""
-    items = _resident_items(idx)
+    it ran there.  ``x``: an array living on the host, or a view of one
+    (written through, in place only).  The value: a Python number of ``x``'s
+    kind or below, or an array living on the host that NumPy's ``same_kind``
+    cast takes."""
+    h, root = host_root(x)
+    items = _resident_items(idx) if h is not None else None
     if items is None:
         return False
     t = type(value)
-    if t is NamedArray:
-        v = value._host
+    if t is NamedArray or t is View:
+        v = host_root(value)[0]
         if v is None or value.mapped or not onp.can_cast(v.dtype, x.dtype, "same_kind"):
             return False
     elif t is float or t is int or t is bool:
@@ -406,15 +409,16 @@ def _resident_set(x, idx, value) -> bool:
             return False
     else:
         return False
-    h = x._host
-    own = x._dev is None        # (no device array shares the buffer)
+    own = root._dev is None        # (no device array shares the buffer)
+    if x is not root and not (own and writeable(x)) or _is_flat(x):
+        return False        # (a view writes through to the compiled base)
     out = h if own else onp.array(h)
     try:
         out[items] = v
     except (IndexError, TypeError, ValueError, OverflowError):
         return False        # (nothing was written: the compiled path raises)
     if not own:
-        x._dev, x._host = None, out
+        root._dev, root._host = None, out
     return True
 
 

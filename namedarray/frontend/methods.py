@@ -178,6 +178,14 @@ def _resize_flat(ns, x, v):
     return ns["resize"](v, (x.size,))
 
 
+def _store(fn, x, result):
+    """``x op= y``: the result stored into ``x`` (NumPy's ``same_kind`` cast);
+    on the host buffer where ``x`` and the result live on the host (an
+    in-place operator in an eager loop compiles nothing, engines/host.py)."""
+    if not indexing.resident_set(x, Ellipsis, result):
+        x._assign(fn, result)
+
+
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
@@ -199,7 +207,7 @@ def install(ns: dict):
             if is_value(self):     # a scalar is a value: `s += 1` rebinds s only
                 return f(self, other)
             check_writeable(f"__i{f.__name__}__", self, "output array")
-            self._assign(f"__i{f.__name__}__", f(self, other))
+            _store(f"__i{f.__name__}__", self, f(self, other))
             return self
         return op, rop, iop
 
@@ -226,7 +234,7 @@ def install(ns: dict):
         if is_value(self):
             return matmul(self, other)
         check_writeable("__imatmul__", self, "output array")
-        self._assign("__imatmul__", matmul(self, other))
+        _store("__imatmul__", self, matmul(self, other))
         return self
     NamedArray.__imatmul__ = imatmul
     NamedArray.__getitem__ = indexing.getitem

@@ -190,6 +190,45 @@ def test_views_of_host_data_read_and_write_as_numpys():
     same(t @ a, onp.asarray(a).T @ onp.asarray(a))
 
 
+def test_in_place_operators_and_view_writes_stay_on_the_host():
+    def program(np, n):
+        a = np.zeros((n, n))
+        a[0] += 1
+        a[1:, :2] *= 3
+        a.reshape(-1)[::3] -= 0.5        # a view of a view, written through
+        b = a.T
+        b[0] += np.arange(n)             # a transposed view
+        row = a[2]
+        row **= 2
+        a @= np.eye(n) * 2
+        i = np.arange(n)
+        i //= 2
+        i <<= 1
+        return a, b, row, i
+
+    for n in range(5, 9):                # a new shape each time
+        c0 = _COMPILES[0]
+        got = program(np, n)
+        assert _COMPILES[0] == c0, n
+        assert lives_on_host(got[0]) and lives_on_host(got[3])
+        for g, w in zip(got, program(onp, n)):
+            same(g, w)
+    x = np.arange(4)
+    with pytest.raises(TypeError, match=r"^__iadd__: cannot cast the result from float64 "
+                       r"to the target's int64 with casting rule 'same_kind'"):
+        x += 0.5
+    with pytest.raises(ValueError, match="read-only"):
+        v = np.broadcast_to(np.arange(3.0), (2, 3))
+        v += 1
+    assert x.tolist() == [0, 1, 2, 3]
+    x = np.arange(4.0)
+    view = x[1:]
+    d = x.data                           # the device array now shares the buffer:
+    view += 1                            # the write is not in place, yet reaches x
+    assert x.tolist() == [0.0, 2.0, 3.0, 4.0] and d.tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert view.tolist() == [2.0, 3.0, 4.0]
+
+
 def test_results_never_share_a_buffer_that_is_written():
     a = np.arange(4)
     b = np.around(a)                 # NumPy gives back its operand: not shared here
