@@ -348,17 +348,26 @@ def _resident_items(idx):
     return tuple(items)
 
 
+def _numpy_getitem(h, idx):
+    """NumPy's ``h[idx]`` of the host buffer ``h``; None where the index has a
+    part that does not live on the host or NumPy raises (the compiled path
+    then gives namedarray's answer or error)."""
+    items = _resident_items(idx)
+    if items is None:
+        return None
+    try:
+        return h[items]
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
 def _resident_take(h, idx):
     """``x[idx]`` of data ``h`` living on the host, where NumPy's result is a
     copy (an element, an advanced index): NumPy's, living on the host too;
     None where NumPy's result is a view (the view path) or NumPy raises (the
     compiled path gives namedarray's error)."""
-    items = _resident_items(idx)
-    if items is None:
-        return None
-    try:
-        r = h[items]
-    except (IndexError, TypeError, ValueError):
+    r = _numpy_getitem(h, idx)
+    if r is None:
         return None
     if isinstance(r, onp.generic):
         return host.kept(onp.asarray(r), fresh=True)
@@ -372,13 +381,7 @@ def _resident_view(x, h, root, idx):
     """``x[idx]`` of ``x`` living on the host (data ``h``, held by ``root``),
     for a basic index whose NumPy result is a view: the view, its data
     NumPy's (no program compiles)."""
-    items = _resident_items(idx)
-    if items is None:
-        return None
-    try:
-        r = h[items]
-    except (IndexError, TypeError, ValueError):
-        return None
+    r = _numpy_getitem(h, idx)
     if type(r) is not onp.ndarray:
         return None
     v = view(None, (None,) * r.ndim, x, idx, (), hosted=(r, root))
