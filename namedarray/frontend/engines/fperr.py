@@ -127,10 +127,23 @@ class raised(_State):
 _MODES = {ignored: {"all": "ignore"}, raised: {"all": "raise", "under": "ignore"}}
 if isinstance(STATE, _Unknown):     # pragma: no cover -- NumPy's own, then
     ignored, raised = (functools.partial(onp.errstate, **m) for m in _MODES.values())
+
+    def call_ignoring(fn, *args):
+        with ignored():
+            return fn(*args)
 else:
     for _c, _mode in _MODES.items():
         with onp.errstate(**_mode):
             _c._STATE = STATE.get()
+
+    def call_ignoring(fn, *args, _ignored=ignored._STATE):
+        """``fn(*args)`` in ``numpy.errstate(all="ignore")``: the cheapest form
+        of :class:`ignored`, for one call of NumPy's."""
+        token = STATE.set(_ignored)
+        try:
+            return fn(*args)
+        finally:
+            STATE.reset(token)
 
 #: NumPy's categories: (bit, ``geterr`` key, the text of its message)
 CATEGORIES = ((1, "divide", "divide by zero"), (2, "over", "overflow"),

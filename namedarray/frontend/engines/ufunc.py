@@ -306,6 +306,8 @@ class ufunc:
             if t is NamedArray and a._host is not None:
                 h = a._host
                 key.append(h.dtype)
+                if not h.ndim:      # (NumPy's scalar: its 0-d array's answer, faster)
+                    h = h[()]
             elif t is NamedArray or t is View:     # (with one that lives on the host)
                 h = readable(a)
                 if h is None:
@@ -333,13 +335,14 @@ class ufunc:
                 outs = ()
             self._host_dtypes[key] = outs
         try:
-            with fperr.ignored():
-                r = (op or self._np)(*hs)
+            r = fperr.call_ignoring(op or self._np, *hs)
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
             if (r.dtype,) != outs:
                 return None
+            if isinstance(r, onp.generic):
+                return on_host(onp.asarray(r))      # (a new 0-d array: C-ordered)
             if type(r) is onp.ndarray:
                 if r.flags.c_contiguous:
                     return on_host(r)
