@@ -23,6 +23,7 @@ import builtins  # the namespace defines its own any
 import functools
 import inspect
 import sys
+import types
 
 import jax.numpy as jnp
 import numpy as onp
@@ -473,6 +474,12 @@ def _namespace():
         if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") \
                 and n != "bmat":
             ns[n] = host_data(v, n)
+    # NumPy's C functions (``array``, ``zeros``, ...) do not bind as methods:
+    # ``array = np.array`` in a class body keeps calling it as a function
+    for n, v in ns.items():
+        if isinstance(getattr(onp, n, None), types.BuiltinFunctionType) and \
+                isinstance(v, types.FunctionType):
+            ns[n] = staticmethod(v)
     return ns
 
 

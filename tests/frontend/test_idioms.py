@@ -566,3 +566,23 @@ def test_a_subclass_of_ndarray_is_refused_not_dropped():
     # no array is an instance of the subclass (np.ndarray's own check is wider)
     assert not isinstance(x, Quantity) and not issubclass(type(x), Quantity)
     assert isinstance(x, np.ndarray) and issubclass(Quantity, np.ndarray)
+
+
+def test_numpys_c_functions_stay_functions_as_class_attributes():
+    # `array = np.array` in a class body (NumPy's tests do it): NumPy's C
+    # functions do not bind as methods, and neither do namedarray's
+    import types
+
+    names = [n for n in dir(onp) if not n.startswith("_") and
+             isinstance(getattr(onp, n), types.BuiltinFunctionType) and hasattr(np, n)]
+    assert {"array", "asarray", "zeros", "empty", "arange"} <= set(names)
+
+    class Holder:
+        array, zeros, arange = np.array, np.zeros, np.arange
+
+    h = Holder()
+    a = h.array([[1, 2]], dtype=np.float32)
+    assert a.dtype == np.float32 and a.shape == (1, 2)
+    assert h.zeros(3).tolist() == [0.0] * 3 and h.arange(2, dtype=int).tolist() == [0, 1]
+    every = type("Every", (), {n: getattr(np, n) for n in names})()
+    assert [n for n in names if isinstance(getattr(every, n), types.MethodType)] == []

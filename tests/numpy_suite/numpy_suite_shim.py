@@ -146,6 +146,13 @@ def as_numpy(v):
         return a[()] if is_scalar(v) else a
     if type(v) in (list, tuple):
         return type(v)(as_numpy(e) for e in v)
+    if not isinstance(v, (numpy.ndarray, numpy.generic, type)) and \
+            hasattr(type(v), "__array__"):
+        # an array-like whose __array__ gives the target's array (written
+        # with ``np`` the target): what NumPy's asarray of it would read
+        a = v.__array__()
+        if isinstance(a, NamedArray):
+            return as_numpy(a)
     return v
 
 

@@ -17,9 +17,11 @@ host (DESIGN.md 5a):
   own function there: every ufunc and operator (``ufunc._on_host``, with
   NumPy's operator: ``z ** 2`` is ``square(z)``), the whole functions of
   :data:`FUNCTIONS` (creation, joins, sorting, sums and statistics,
-  products of matrices, ``linalg``), indexing, writes and views
-  (``indexing.py``, ``views.py``).  The result lives on the host too, so a
-  NumPy program never pays a device round trip and compiles nothing.
+  products of matrices, ``linalg``), indexing, views, and writes: ``x[i] =
+  v``, ``x += y`` and writes through a view go into the buffer, in place
+  while no device array shares it (``indexing.resident_set``).  The result
+  lives on the host too, so a NumPy program never pays a device round trip
+  and compiles nothing.
 * **The answer is NumPy's**, bit for bit: NumPy is the spec.  The compiled
   path (data on a device, traced, named, mapped, too large, on an
   accelerator) differs from it only as docs/differences.md says (XLA's
