@@ -274,8 +274,10 @@ def _method(cls, name: str, raw) -> list[str]:
         op = m.group(2)
         sig = _signature(raw)
         params = _params(sig, True) if sig else "self, other: Any"
-        ignore = "  # type: ignore[override]" if op in ("eq", "ne") else ""
-        return [f"{ind}def {name}({params}) -> NamedArray: ...{ignore}"]
+        result = (_annotation_result(sig.return_annotation) if sig else None) or "NamedArray"
+        ignore = "  # type: ignore[override]" if op in ("eq", "ne") and \
+            result != "bool" else ""
+        return [f"{ind}def {name}({params}) -> {result}: ...{ignore}"]
     if name in DUNDER_RESULTS:
         sig = _signature(raw)
         params = _params(sig, True) if sig else "self, *args: Any, **kwargs: Any"

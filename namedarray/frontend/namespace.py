@@ -474,13 +474,38 @@ def _namespace():
         if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") \
                 and n != "bmat":
             ns[n] = host_data(v, n)
-    # NumPy's C functions (``array``, ``zeros``, ...) do not bind as methods:
-    # ``array = np.array`` in a class body keeps calling it as a function
     for n, v in ns.items():
         if isinstance(getattr(onp, n, None), types.BuiltinFunctionType) and \
                 isinstance(v, types.FunctionType):
-            ns[n] = staticmethod(v)
+            ns[n] = _Unbound(v)
     return ns
+
+
+class _Unbound:
+    """A function of NumPy's that is C code there (``array``, ``zeros``, ...),
+    which does not bind as a method: ``array = np.array`` in a class body
+    keeps calling it as a function (a Python function would bind; a
+    ``staticmethod`` object, which JAX's ``jit`` refuses, would not)."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args, **kwargs):
+        return self.__wrapped__(*args, **kwargs)
+
+    def __get__(self, obj, cls=None):     # (a method descriptor that binds nothing)
+        return self
+
+    def __repr__(self):
+        return f"<function {self.__name__}>"
+
+    def __reduce__(self):
+        return _public, (self.__name__,)
+
+
+def _public(name):
+    """The public function ``name`` (what a pickled one is read back as)."""
+    return NAMESPACE[name]
 
 
 #: every public NumPy name of the frontend, name -> object

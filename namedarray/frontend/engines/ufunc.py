@@ -142,7 +142,7 @@ class ufunc:
     # an ``__array_ufunc__`` override (handed NumPy's ufunc, NumPy's protocol
     # having run the call) that compares it with ``np.add`` or looks it up in a
     # table of ufuncs works whichever ``np`` it imported
-    def __eq__(self, other):
+    def __eq__(self, other) -> bool:
         if isinstance(other, ufunc):
             return self._np is other._np
         return self._np is other if isinstance(other, onp.ufunc) else NotImplemented
