@@ -586,3 +586,9 @@ def test_numpys_c_functions_stay_functions_as_class_attributes():
     assert h.zeros(3).tolist() == [0.0] * 3 and h.arange(2, dtype=int).tolist() == [0, 1]
     every = type("Every", (), {n: getattr(np, n) for n in names})()
     assert [n for n in names if isinstance(getattr(every, n), types.MethodType)] == []
+    # still functions to JAX, pickle and inspect
+    import inspect
+    import pickle
+    assert jax.jit(np.zeros, static_argnums=0)(3).tolist() == [0.0] * 3
+    assert pickle.loads(pickle.dumps(np.array)) is np.array
+    assert list(inspect.signature(np.zeros).parameters)[:2] == ["shape", "dtype"]
