@@ -475,15 +475,15 @@ def _namespace():
                 and n != "bmat":
             ns[n] = host_data(v, n)
     for n, v in ns.items():
-        if isinstance(getattr(onp, n, None), types.BuiltinFunctionType) and \
+        if isinstance(getattr(onp, n, None), (types.BuiltinFunctionType, onp.ufunc)) and \
                 isinstance(v, types.FunctionType):
             ns[n] = _Unbound(v)
     return ns
 
 
 class _Unbound:
-    """A function of NumPy's that is C code there (``array``, ``zeros``, ...),
-    which does not bind as a method: ``array = np.array`` in a class body
+    """A function of NumPy's that is C code there (``array``, ``zeros``, the
+    gufuncs ``matmul``, ``vecdot``, ...), which does not bind as a method: ``array = np.array`` in a class body
     keeps calling it as a function (a Python function would bind; a
     ``staticmethod`` object, which JAX's ``jit`` refuses, would not)."""
 

@@ -309,3 +309,20 @@ def test_the_compiled_path_agrees_within_the_documented_rounding():
         got = onp.asarray(re_) + 1j * onp.asarray(im_) if w.dtype.kind == "c" else \
             onp.asarray(re_)
         onp.testing.assert_allclose(got, w, rtol=1e-12, atol=1e-15)
+
+
+def test_sorts_are_stable_on_the_host_as_compiled():
+    # NumPy's default quicksort orders ties as it likes; namedarray's sorts are
+    # stable on both paths (the Array API's rule), which is one of NumPy's answers
+    ties = onp.zeros(17, onp.uint8)
+    ties[::3] = 1
+    host_data = np.asarray(ties)
+    device_data = np.asarray(jax.device_put(ties))
+    want = onp.argsort(ties, kind="stable")
+    for x in (host_data, device_data):
+        onp.testing.assert_array_equal(onp.asarray(np.argsort(x)), want)
+        onp.testing.assert_array_equal(onp.asarray(x.argsort()), want)
+        onp.testing.assert_array_equal(onp.asarray(np.argsort(x, -1, None)), want)
+    assert lives_on_host(np.argsort(host_data))
+    zeros = onp.array([0.0, -0.0] * 10)
+    same(np.sort(np.asarray(zeros)), onp.sort(zeros, kind="stable"))

@@ -28,22 +28,20 @@ HOST_TIER = os.environ.get("NAMEDARRAY_HOST_TIER", "on").lower() not in ("off", 
 SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
          "lib/tests/test_index_tricks.py", "lib/tests/test_ufunclike.py")
 #: (whole set?, host tier on?) -> (tests NumPy passes at least, of them passing
-#: at least, value mismatches at most; ``DEVIATIONS`` not counted).  Measured:
-#: the slice passes 175 of 194 with 1 mismatch besides the deviations (168 and
-#: 16 before this round's lib rules; 163 and 18 before the host-data and
-#: result-kind rules), host tier on and off alike; the whole set passes 2176
-#: of 2419 (89.95%; 2112 and 141 mismatches before this round's lib, umath and
-#: indexing rules, 1810 and 211 before the family rules) with 28 mismatches
-#: besides the deviations, 22 timeouts on a loaded machine (the floor leaves
-#: room for those); with the host tier off, measured on the code halfway
-#: through those rules, 2162 of 2418 with 39.  Of that run's 28 mismatches, 5
-#: pass now (apply_along_axis of np.ma results, the host tier, a warmed cache), 17
-#: are listed as deviations (each checked by hand or with type() mapped), 1 more
-#: is ``UNCOUNTED``; 5 remain (indexing, ufunc overrides and docstrings, NumPy's
-#: private block helpers), so the whole-set bound is 10 (not yet remeasured).
+#: at least, value mismatches at most; ``DEVIATIONS`` and ``UNCOUNTED`` not
+#: counted).  Measured: the slice passes 175 of 194 with 1 mismatch besides the
+#: deviations (168 and 16 before this round's lib rules; 163 and 18 before the
+#: host-data and result-kind rules), host tier on and off alike.  The whole set,
+#: with NumPy's memory order for Fortran arrays, the ufunc override protocol
+#: and non-binding C functions: host tier on 2206 of 2419 (91.2%) with no
+#: mismatch besides the deviations, 15 timeouts; host tier off 2182 (90.2%)
+#: with none, 35 timeouts (every call compiles; both measured side by side on a
+#: loaded 2-core machine, so the floors leave room for timeouts).  Before them:
+#: 2183 with 29 (host on), 2172 with 6 (off); 2112 and 141 before this round's
+#: lib, umath and indexing rules, 1810 and 211 before the family rules.
 BOUNDS = {
-    (True, True): (2400, 2170, 10),
-    (True, False): (2400, 2150, 40),
+    (True, True): (2400, 2180, 2),
+    (True, False): (2400, 2160, 2),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
 }
@@ -106,6 +104,7 @@ DEVIATIONS: dict[str, str] = {
     "linalg/test_linalg.py::TestEig::test_generalized_empty_sq_cases": TYPE_IDENTITY,
     "linalg/test_linalg.py::TestEig::test_generalized_sq_cases": TYPE_IDENTITY,
     "linalg/test_linalg.py::TestEig::test_sq_cases": TYPE_IDENTITY,
+    "linalg/test_linalg.py::TestQR::test_mode_all_but_economic": TYPE_IDENTITY,
     "linalg/test_linalg.py::TestInv::test_empty_sq_cases": TYPE_IDENTITY,
     "linalg/test_linalg.py::TestInv::test_generalized_empty_sq_cases": TYPE_IDENTITY,
     "linalg/test_linalg.py::TestInv::test_generalized_sq_cases": TYPE_IDENTITY,

@@ -318,6 +318,9 @@ FUNCTIONS = frozenset((
     "polyval", "polyfit", "trace", "clip", "round", "around", "nan_to_num",
     # products of matrices
     "matmul", "dot", "vdot", "inner", "cross", "einsum", "vecdot", "matvec", "vecmat"))
+#: namedarray's sorts are stable where no ``kind``/``stable`` is asked for
+#: (the compiled path's, and the Array API's), among NumPy's valid answers
+STABLE_SORTS = frozenset(("sort", "argsort"))
 #: ``numpy.linalg``'s functions run the same way (their results NumPy's)
 LINALG_FUNCTIONS = frozenset((
     "inv", "solve", "det", "norm", "pinv", "matrix_power", "cholesky", "eigvals",
@@ -452,6 +455,11 @@ def _whole(fn, name, any_order, warns, args, kwargs):
         hkw[k] = h = _host_arg(v, any_order)
         if h is _NO:
             return None
+    if name in STABLE_SORTS and hkw.get("stable") is None:
+        if len(hargs) > 2:          # (``kind`` given by position)
+            hargs[2] = "stable" if hargs[2] is None else hargs[2]
+        elif hkw.get("kind") is None:
+            hkw["kind"] = "stable"
     if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
             not args[0].flags.c_contiguous:
         return None         # (its memory order is the result's: the compiled path's)
