@@ -23,6 +23,7 @@ import collections
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -125,8 +126,18 @@ def run(tmp: str, paths, target: str, timeout: float = TIMEOUT,
     records, collect_errors, fallbacks = {}, [], []
     while True:
         with open(os.path.join(tmp, f"{target}.log"), "a") as log:
-            subprocess.run(cmd, cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT,
-                           timeout=max(deadline - time.monotonic(), 1))
+            # (its own process group: a test that forks and times out leaves a
+            # child behind, holding the parent's memory, which goes with it)
+            proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                proc.wait(timeout=max(deadline - time.monotonic(), 1))
+            finally:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
         started, finished = None, False
         collect_errors = []
         with open(out) as f:
