@@ -263,13 +263,16 @@ UFUNCS = _ufuncs()
 globals().update(UFUNCS)
 
 
-def clip(a, a_min=onp._NoValue, a_max=onp._NoValue, out=None, *, min=onp._NoValue,
-         max=onp._NoValue, **kwargs):
-    """``numpy.clip``: ``minimum(maximum(a, min), max)`` with NumPy dtypes; the
-    bounds are NumPy's ``a_min``/``a_max`` (positional: both or neither) or
-    the Array API's ``min``/``max`` keywords, as NumPy reads them; ``kwargs``
-    are the ufunc keywords (``casting``, ``dtype``, ``where``, ...), as
-    NumPy's clip ufunc takes them.
+def clip(a, min=onp._NoValue, max=onp._NoValue, out=None, *, a_min=onp._NoValue,
+         a_max=onp._NoValue, **kwargs):
+    """``numpy.clip``: ``minimum(maximum(a, min), max)`` with NumPy dtypes.
+
+    The signature is the Array API's, ``clip(x, min, max)``: a single
+    positional bound is ``min`` (``clip(x, 0)``, which NumPy refuses, asking
+    for ``a_max``). NumPy's ``a_min``/``a_max`` keywords work as in NumPy
+    (both or neither, never with ``min``/``max``); ``kwargs`` are the ufunc
+    keywords (``casting``, ``dtype``, ``where``, ...), as NumPy's clip ufunc
+    takes them.
 
     >>> import namedarray as np
     >>> np.clip(np.arange(5), 1, 3)
