@@ -22,13 +22,25 @@ from ...core.array import NamedArray
 # jnp.asarray's time when warm); JAX internals, so any failure to import or to
 # call them switches to jax.device_put for good (``to_device``)
 try:
-    from jax._src.core import ShapedArray as _Aval, trace_state_clean as untraced
+    from jax._src.core import ShapedArray as _Aval
     from jax._src.interpreters.pxla import batched_device_put as _put, get_default_device
 except ImportError:
     _put = None
+try:    # ``trace_state_clean`` without its two layers of calls (the host tier asks
+    from jax._src import core as _core       # it once per operation)
+    _TRACE, _AXES = _core.trace_state_strong_ref, _core.axis_env_state
+    _TRACE.value, _AXES.value, _core.eval_trace, _core.top_axis_env   # noqa: B018
 
-    def untraced():
-        return False
+    def untraced(_c=_core):
+        """True outside every JAX trace and axis environment (no jit, grad,
+        vmap or map is tracing): ``jax._src.core.trace_state_clean()``."""
+        return _TRACE.value is _c.eval_trace and _AXES.value is _c.top_axis_env
+except (ImportError, AttributeError):
+    try:
+        from jax._src.core import trace_state_clean as untraced
+    except ImportError:
+        def untraced():
+            return False
 
 
 # -- NumPy's argument conventions for the jax.numpy functions ----------------

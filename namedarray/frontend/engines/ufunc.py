@@ -53,6 +53,7 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 # NumPy's floating-point error state, as the fast path reads it (engines/fperr.py)
 _FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
+call_ignoring = fperr.call_ignoring
 
 
 _KNOWN_OVERRIDES = (NamedArray.__array_ufunc__, onp.ndarray.__array_ufunc__)
@@ -259,7 +260,9 @@ class ufunc:
                 tb is NamedArray and b._host is not None) or (
                 ta is View and a._hview is not None) or (
                 tb is View and b._hview is not None)) and \
-                config._state["mode"] == "numpy" and fperr.state() is None:
+                config._state["mode"] == "numpy" and (
+                    _FP_LAST[1] is None if _FP_STATE.get() is _FP_LAST[0]
+                    else fperr.state() is None):
             r = self._on_host((a, b), op)
             if r is not None:
                 return r
@@ -299,7 +302,6 @@ class ufunc:
         error state: NumPy's result, living on the host too (engines/host.py);
         None where it may not run there (NumPy's error, or a result dtype not
         namedarray's: the general path answers)."""
-        own = OWN_ANSWERS.get(self.__name__)
         hs, key = [], []
         for a in args:
             t = type(a)
@@ -322,37 +324,47 @@ class ufunc:
             else:
                 return None
             hs.append(h)
-        if not untraced() or own and any(isinstance(k, onp.dtype) and k.kind in own or
-                                         k is float and "f" in own or
-                                         k is complex and "c" in own for k in key):
-            return None
         key = tuple(key)
         outs = self._host_dtypes.get(key)
         if outs is None:
-            try:       # NumPy's loop (namedarray's for these dtypes: ``_loop``)
-                outs = tuple(self._np.resolve_dtypes(key + (None,) * self.nout)[self.nin:])
-            except (TypeError, ValueError, onp.exceptions.DTypePromotionError):
-                outs = ()
-            self._host_dtypes[key] = outs
+            outs = self._host_outs(key)
+        if not outs or not untraced():
+            return None
         try:
-            r = fperr.call_ignoring(op or self._np, *hs)
+            r = call_ignoring(op or self._np, *hs)
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
-            if (r.dtype,) != outs:
+            if r.dtype != outs[0]:
                 return None
-            if isinstance(r, onp.generic):
-                return on_host(onp.asarray(r))      # (a new 0-d array: C-ordered)
             if type(r) is onp.ndarray:
                 if r.flags.c_contiguous:
                     return on_host(r)
                 if r.ndim > 1:      # (NumPy's memory order: the general path keeps it)
                     return None
-            return kept(onp.asarray(r), fresh=True)
+                return kept(r, fresh=True)
+            return on_host(onp.asarray(r))      # (NumPy's scalar: a new 0-d array)
         if tuple(e.dtype for e in r) != outs or any(
                 e.ndim > 1 and not e.flags.c_contiguous for e in r if type(e) is onp.ndarray):
             return None
         return tuple(kept(onp.asarray(e), fresh=True) for e in r)
+
+    def _host_outs(self, key):
+        """The result dtypes of NumPy's loop for operand types ``key`` (those
+        of namedarray's loop for them, ``_loop``), remembered; ``()`` where the
+        host may not answer (no loop, or a kind whose answer is namedarray's
+        own: ``OWN_ANSWERS``)."""
+        own = OWN_ANSWERS.get(self.__name__)
+        outs = ()
+        if not own or not any(isinstance(k, onp.dtype) and k.kind in own or
+                              k is float and "f" in own or
+                              k is complex and "c" in own for k in key):
+            try:
+                outs = tuple(self._np.resolve_dtypes(key + (None,) * self.nout)[self.nin:])
+            except (TypeError, ValueError, onp.exceptions.DTypePromotionError):
+                pass
+        self._host_dtypes[key] = outs
+        return outs
 
     def _entry(self, key):
         """The fast path's entry for ``key`` (the operand types, then the
