@@ -79,6 +79,12 @@ def _is_flat(x) -> bool:
 
 
 def getitem(x: NamedArray, idx):
+    if type(idx) is int and type(x) is NamedArray and x._host is not None and \
+            x._host.ndim == 1:      # an element of a vector on the host: NumPy's
+        try:
+            return host.kept(onp.asarray(x._host[idx]), fresh=True)
+        except IndexError:
+            pass        # (the compiled path raises namedarray's error)
     h, root = host_root(x)
     if h is not None:       # living on the host: NumPy's copy, where it is one
         r = _resident_take(h, idx)
@@ -388,6 +394,31 @@ def _resident_view(x, h, root, idx):
     if not v.dims:
         v._array0d = True
     return v
+
+
+def element_set(x, idx, value) -> bool:
+    """``x[i] = value`` for an int ``i`` into a vector living on the host
+    whose buffer is its own (no device array shares it), of a scalar of the
+    same dtype living there or a Python float into floats: written in place,
+    as :func:`resident_set` writes it, without its general checks (the
+    commonest write of an eager loop); whether it ran."""
+    h = x._host
+    if h is None or x._dev is not None or h.ndim != 1 or getattr(x, "_ro", False):
+        return False
+    t = type(value)
+    if t is NamedArray:
+        v = value._host
+        if v is None or v.dtype is not h.dtype:
+            return False
+    elif t is float and h.dtype.kind in "fc":
+        v = value
+    else:
+        return False
+    try:
+        h[idx] = v
+    except IndexError:
+        return False        # (the compiled path raises namedarray's error)
+    return True
 
 
 def resident_set(x, idx, value) -> bool:

@@ -239,6 +239,9 @@ def install(ns: dict):
     NamedArray.__imatmul__ = imatmul
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
+        if type(idx) is int and type(self) is NamedArray and \
+                indexing.element_set(self, idx, value):
+            return
         _immutable("__setitem__", self)
         indexing.setitem(self, idx, value)
     NamedArray.__setitem__ = setitem

@@ -229,6 +229,44 @@ def test_in_place_operators_and_view_writes_stay_on_the_host():
     assert view.tolist() == [2.0, 3.0, 4.0]
 
 
+def test_element_reads_and_writes_of_a_scalar_loop():
+    def loop(np, n):                     # the amortization table's operations
+        bal, part = np.zeros(n + 1), np.zeros(n)
+        bal[0], k = 1000.0, np.arange(n)
+        for i in range(n):
+            part[i] = bal[i] * 0.01
+            bal[i + 1] = bal[i] - (25.0 - part[i])
+            k[i] = k[-1 - i] * 2         # ints: an int scalar into an int vector
+        return bal, part, k, bal[-1], part[-n]
+
+    for n in (5, 6, 7):
+        c0 = _COMPILES[0]
+        got = loop(np, n)
+        assert _COMPILES[0] == c0, n
+        for g, w in zip(got, loop(onp, n)):
+            same(g, w)
+    x = np.zeros(3)
+    view, h = x[1:], x._host
+    x[1] = np.arange(3.0)[2]             # in place: the view sees it
+    assert x._host is h and view.tolist() == [2.0, 0.0]
+    d = x.data                           # a device array shares the buffer now:
+    x[2] = 5.0                           # a copy is written, the device array kept
+    assert d.tolist() == [0.0, 2.0, 0.0] and x.tolist() == [0.0, 2.0, 5.0]
+    i = np.zeros(3, dtype=int)
+    i[0] = 2.7                           # NumPy's unsafe cast of an item write
+    i[1] = np.float64(1.5)
+    assert i.tolist() == [2, 1, 0]
+    with pytest.raises(IndexError, match=r"^__setitem__: index 3 is out of bounds "
+                                         r"for axis 0 with size 3"):
+        x[3] = 1.0
+    with pytest.raises(IndexError, match=r"^__getitem__: index -4 is out of bounds "
+                                         r"for axis 0 with size 3"):
+        x[-4]
+    x.setflags(write=False)
+    with pytest.raises(ValueError, match="^assignment destination is read-only"):
+        x[0] = 1.0
+
+
 def test_results_never_share_a_buffer_that_is_written():
     a = np.arange(4)
     b = np.around(a)                 # NumPy gives back its operand: not shared here
