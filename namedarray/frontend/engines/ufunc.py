@@ -54,6 +54,8 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 # NumPy's floating-point error state, as the fast path reads it (engines/fperr.py)
 _FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
 call_ignoring = fperr.call_ignoring
+#: NumPy's error state that ignores every category, where it can be set cheaply
+_IGNORING = getattr(fperr.ignored, "_STATE", None)
 
 
 _KNOWN_OVERRIDES = (NamedArray.__array_ufunc__, onp.ndarray.__array_ufunc__)
@@ -295,6 +297,43 @@ class ufunc:
                 if hit is not None:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
+
+    def scalar(self, x, other, op, reflected=False):
+        """``op(x, other)`` (``op(other, x)`` if ``reflected``) for the Python
+        operator ``op`` of this ufunc, where ``x`` is a scalar living on the
+        host and ``other`` a Python float or int or another such scalar: what
+        :meth:`_on_host` answers, by a short path (the arithmetic of an eager
+        loop); None where that path does not apply."""
+        h = x._host
+        if h.ndim or self.nout != 1 or _IGNORING is None:
+            return None
+        t = type(other)
+        if t is float or t is int:
+            o = other
+        elif t is NamedArray and other._host is not None and not other._host.ndim:
+            o = other._host[()]
+            t = o.dtype
+        else:
+            return None
+        key = (t, h.dtype) if reflected else (h.dtype, t)
+        outs = self._host_dtypes.get(key)
+        if outs is None:
+            outs = self._host_outs(key)
+        if not outs or _FP_STATE.get() is not _FP_LAST[0] or _FP_LAST[1] is not None or \
+                config._state["mode"] != "numpy" or not untraced():
+            return None
+        token = _FP_STATE.set(_IGNORING)      # (fperr.call_ignoring, inline)
+        try:
+            r = op(o, h[()]) if reflected else op(h[()], o)
+        except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
+            return None
+        finally:
+            _FP_STATE.reset(token)
+        if r.dtype is not outs[0] and r.dtype != outs[0]:
+            return None
+        y = object.__new__(NamedArray)      # (core.array.on_host, inline)
+        y._dev, y._host, y.dims, y.mapped = None, onp.asarray(r), (), ()
+        return y
 
     def _on_host(self, args, op=None):
         """NumPy's ufunc on operands that live on the host (NamedArrays the
