@@ -538,6 +538,7 @@ def _array_result(f):
 
 
 tensorsolve = _array_result(globals()["tensorsolve"])  # noqa: F821
+tensordot = _array_result(tensordot)     # (NumPy's reshapes its product: an array)
 
 # the dot family (matmul, vecdot, tensordot) is declared by its owner, namedarray/einsum
 _DOT = ("matmul", "vecdot", "tensordot")

@@ -191,7 +191,7 @@ def install(ns: dict):
 
     def binary(f, py):
         # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
-        call, scalar = f.binary, f.scalar
+        call, scalar = f.binary, f._scalar
 
         def op(self, other):
             if type(self) is NamedArray and self._host is not None:

@@ -254,10 +254,14 @@ def _attribute(name):
 _ARRAY_0D = ("cov", "cross", "piecewise", "copy", "i0", "zeros", "ones", "empty", "full",
              "empty_like", "zeros_like", "ones_like", "full_like", "roll", "block", "pad",
              "isin", "select", "apply_along_axis", "broadcast_arrays", "unique_all",
-             "unique_inverse")
+             "unique_inverse", "unique", "where", "real_if_close", "tensordot")
 #: functions whose 0-d result is NumPy's scalar even for a 0-d array argument
 #: (a ufunc's result, or NumPy's ``m[()]``: ``flip``, ``nan_to_num``)
 _SCALAR_0D = ("flip", "nan_to_num", "clip", "round", "around")
+#: functions NumPy builds on its ``_ureduce`` (the quantile family), which
+#: reshapes a ``keepdims=True`` result: a 0-d array then, never a scalar
+_KEEPDIMS_0D = ("median", "nanmedian", "quantile", "nanquantile", "percentile",
+                "nanpercentile")
 # functions whose 0-d result is (a view or copy of) their *array* argument: a
 # 0-d array in NumPy (``squeeze(ones((1, 1)))``; a scalar argument gives a scalar)
 _KEEPS_0D = ("squeeze", "transpose", "permute_dims", "real", "imag", "trim_zeros",
@@ -373,6 +377,19 @@ def _array_0d(f):
     return _zero_dim_results(f, zero_dim_array)
 
 
+def _keepdims_0d(f):
+    """``f`` whose 0-d result with ``keepdims=True`` (a keyword, or in its
+    place among the positional arguments) is NumPy's 0-d array."""
+    at = list(inspect.signature(f).parameters).index("keepdims")
+    array_0d = _array_0d(f)
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        keep = kwargs.get("keepdims", args[at] if len(args) > at else False)
+        return (array_0d if keep is True else f)(*args, **kwargs)
+    return g
+
+
 def _scalar_0d(f):
     """``f`` with 0-d positional results made NumPy's scalars (a fresh value,
     not a view): ``np.flip(np.array(2.5))`` is ``np.float64(2.5)``."""
@@ -454,6 +471,8 @@ def _namespace():
         ns[n] = _array_0d(ns[n])
     for n in _SCALAR_0D:
         ns[n] = _scalar_0d(ns[n])
+    for n in _KEEPDIMS_0D:
+        ns[n] = _keepdims_0d(ns[n])
     for k in (1, 2, 3):
         ns[f"atleast_{k}d"] = _atleast(ns[f"atleast_{k}d"], k)
     ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])

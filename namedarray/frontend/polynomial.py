@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, positional
+from ..core.array import NamedArray, positional, zero_dim_array
 from .creation import arange, asarray
 from .elementwise import UFUNCS
 from .engines.args import np_asarray, numpy_args, numpy_promoted
@@ -287,7 +287,11 @@ def polyval(p, x):
                                 "(x.coeffs) as an array instead of the poly1d")
             p = onp.asarray(p)
         return onp.polyval(p, x)
-    return _polyval_at(p, x)
+    r = _polyval_at(p, x)
+    if (p.shape if isinstance(p, NamedArray) else onp.shape(p))[:1] == (0,) and \
+            isinstance(r, NamedArray) and not r.dims and not r.mapped:
+        return zero_dim_array(r)    # (NumPy's zeros_like(x), no product: an array)
+    return r
 
 
 def _finite(d) -> bool:

@@ -298,7 +298,7 @@ class ufunc:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
 
-    def scalar(self, x, other, op, reflected=False):
+    def _scalar(self, x, other, op, reflected=False):
         """``op(x, other)`` (``op(other, x)`` if ``reflected``) for the Python
         operator ``op`` of this ufunc, where ``x`` is a scalar living on the
         host and ``other`` a Python float or int or another such scalar: what
@@ -467,6 +467,10 @@ class ufunc:
                 args[i] = positional(jnp.asarray(a))
             elif isinstance(a, onp.generic):
                 args[i] = _numpy_scalar(self.__name__, a)
+        casting = kw.get("casting", "same_kind")
+        if isinstance(casting, str) and config.numpy_dtypes() and len(args) >= self.nin:
+            # NumPy's error for dtype=/casting= comes before any about the values
+            self._probe_keywords([operand(a) for a in args[: self.nin]], dtype, casting)
         ints = [i for i, a in enumerate(args[: self.nin])
                 if type(a) is int and a != 0]
         if ints and config.numpy_dtypes() and len(args) >= self.nin:
@@ -539,6 +543,17 @@ class ufunc:
                positional(jnp.asarray(o, dt)) for o, dt in zip(ops, in_dts)]
         return self._general(*ops, *args[nin:], **kw)
 
+    def _probe_keywords(self, ops, dtype, casting):
+        """NumPy's error where it has no loop for ``dtype=``/``casting=`` and
+        the operands ``ops`` (NamedArrays, Python scalars): its own call on
+        stand-ins of their types."""
+        if (dtype is not None or casting != "same_kind") and not config.any_ml(
+                [o.dtype for o in ops if isinstance(o, NamedArray)] + (
+                    [] if dtype is None else [onp.dtype(dtype)])):
+            self._probe(self.__name__, "__call__", tuple(
+                onp.ones(1, o.dtype) if isinstance(o, NamedArray) else type(o)(1)
+                for o in ops), {"dtype": dtype, "casting": casting})
+
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
         nin = self.nin
@@ -565,14 +580,7 @@ class ufunc:
         if signed is not None:
             jfn = _exact_compare(jfn, self.__name__, signed)
         elif config.numpy_dtypes():
-            if (dtype is not None or casting != "same_kind") and not config.any_ml(
-                    [o.dtype for o in ops if isinstance(o, NamedArray)] + (
-                        [] if dtype is None else [onp.dtype(dtype)])):
-                # NumPy's loop for dtype=/casting= (or its error): its own call on
-                # stand-ins of the operands' types
-                self._probe(self.__name__, "__call__", tuple(
-                    onp.ones(1, o.dtype) if isinstance(o, NamedArray) else type(o)(1)
-                    for o in ops), {"dtype": dtype, "casting": casting})
+            self._probe_keywords(ops, dtype, casting)
             key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
             in_dts, out_dts = self._loop(key + (dtype,))
             for i, o in enumerate(ops):
@@ -581,6 +589,13 @@ class ufunc:
                         ops[i] = new(o.data.astype(in_dts[i]), o.dims, o.mapped)
                 elif not any(isinstance(p, NamedArray) for p in ops):
                     ops[i] = positional(jnp.asarray(o, in_dts[i]))
+                elif dtype is not None and (type(o) is complex and in_dts[i].kind != "c" or
+                                            type(o) is float and in_dts[i].kind in "biu"):
+                    # a Python scalar above the loop dtype= asks for: NumPy's cast
+                    # of it (complex drops its imaginary part, float truncates)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        ops[i] = positional(jnp.asarray(onp.array(o).astype(in_dts[i])))
         elif dtype is not None:
             ops = [new(o.data.astype(dtype), o.dims, o.mapped) if isinstance(o, NamedArray)
                    else o for o in ops]
@@ -945,6 +960,12 @@ def _check_int_power(fn, base, exp, dtype):
     """NumPy's ``ValueError`` for an integer array to a negative integer power
     (eager calls; under ``jax.jit`` JAX's integer power of a negative exponent
     is 0 except for bases 1 and -1)."""
+    if type(exp) in (float, complex) and dtype is not None and onp.dtype(dtype).kind == "i":
+        # NumPy casts the exponent into the integer loop dtype= names (toward zero)
+        if exp.real <= -1 and not (isinstance(base, (NamedArray, onp.ndarray)) and
+                                   base.size == 0):
+            raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
+        return
     if isinstance(exp, onp.ndarray):      # NumPy's array (checked on the host)
         d = exp
     elif isinstance(exp, NamedArray) and not isinstance(exp.data, jax.core.Tracer):
