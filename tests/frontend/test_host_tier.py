@@ -124,3 +124,46 @@ def test_results_are_new_arrays():
     for y in (np.concatenate([x]), np.tile(x, 1), np.array([x[0], x[1]]), np.take(x, [0, 1])):
         y[0] = 7.0
     assert x.tolist() == [0.0, 0.5, 1.0]
+
+
+# result kinds NumPy gives 0-d results (its scalar or its 0-d array), by rule:
+# functions that build arrays (where, real_if_close, tensordot, unique's
+# inverse, polyval of no coefficients), the quantile family's keepdims=True
+KIND_EXPRS = [
+    "np.where(True, 1.0, 2.0)", "np.where(a0, a0, np.float16(0.0))",
+    "np.real_if_close(np.complex64(1))", "np.real_if_close(1 + 0j)",
+    "np.tensordot(np.ones(3), np.ones(3), 1)", "np.linalg.tensordot(v, v, axes=1)",
+    "np.tensordot(e, e, 2)", "np.unique(np.float16(0), return_inverse=True)",
+    "np.unique(f0, return_inverse=True)", "np.polyval([], f0)", "np.polyval([1.0, 2.0], f0)",
+    "np.median(f0, keepdims=True)", "np.median(f0)", "np.nanmedian(f0, keepdims=True)",
+    "np.quantile(i0, 0.5, axis=None, keepdims=True)", "np.percentile(f0, 50, keepdims=True)",
+    "np.nanquantile(f0, 0.5)", "np.sum(f0, keepdims=True)", "np.mean(f0, keepdims=True)",
+]
+
+
+def kinds(np):
+    """Each expression's result kind: 'array' (a 0-d array too), 'scalar', or
+    its tuple's; for NumPy or namedarray as ``np``."""
+    import namedarray
+    env = {"np": np, "a0": np.asarray(False), "v": np.ones(3), "e": np.zeros((0, 0), bool),
+           "f0": np.asarray(2.5), "i0": np.asarray(3, dtype=np.int8)}
+
+    def kind(r):
+        if isinstance(r, tuple):
+            return [kind(x) for x in r]
+        if isinstance(r, namedarray.NamedArray):
+            return "scalar" if is_scalar(r) else "array"
+        return "array" if isinstance(r, onp.ndarray) else "scalar"
+    return {e: kind(eval(e, env)) for e in KIND_EXPRS}
+
+
+def test_result_kinds_are_numpys_on_both_tiers():
+    want = kinds(onp)
+    assert kinds(np) == want
+    code = ("import json, sys; sys.path.insert(0, %r); import test_host_tier as t; "
+            "import namedarray; print(json.dumps(t.kinds(namedarray)))"
+            % os.path.dirname(__file__))
+    env = dict(os.environ, NAMEDARRAY_HOST_TIER="off", JAX_PLATFORMS="cpu")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == want

@@ -390,3 +390,32 @@ def test_index_whose_array_is_namedarrays():
     a = np.arange(4.0).reshape(2, 2)
     assert a[ArrayLike(), 1] == 1.0 and a[1, ArrayLike()] == 2.0
     onp.testing.assert_array_equal(a[[1, 0], ArrayLike()], [2.0, 0.0])
+
+
+# -- dtype=/casting= before values: Python scalars cast into the loop --------
+@pytest.mark.parametrize("name", ["power", "add", "multiply", "subtract", "float_power"])
+def test_python_scalars_are_cast_into_the_dtype_loop(name):
+    """A Python scalar above the loop ``dtype=`` names is cast as NumPy casts
+    it (the imaginary part dropped, a float truncated), and NumPy's errors
+    about the loop come before those about values, for every such ufunc."""
+    for b in (0j, 1j, 1.5 + 2j, 2.7, -1.5, -0.5):
+        for dt in (onp.int8, onp.uint8, onp.float16, onp.float32, onp.int64):
+            for a in (onp.False_, onp.array(False), onp.array([3, 1], onp.int16),
+                      onp.zeros(0, onp.int8)):
+                with warnings.catch_warnings(), onp.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    try:
+                        want = getattr(onp, name)(a, b, dtype=dt, casting="unsafe")
+                    except (TypeError, ValueError) as e:
+                        with pytest.raises(next(c for c in type(e).__mro__
+                                                if c.__module__ == "builtins")):
+                            getattr(np, name)(np.asarray(a), b, dtype=dt, casting="unsafe")
+                        continue
+                    got = getattr(np, name)(np.asarray(a), b, dtype=dt, casting="unsafe")
+                assert onp.asarray(got).dtype == onp.asarray(want).dtype, (a, b, dt)
+                onp.testing.assert_allclose(onp.asarray(got), want, rtol=1e-6,
+                                            err_msg=f"{name}({a!r}, {b}, dtype={dt})")
+    with pytest.raises(TypeError, match=r"^power: Cannot cast ufunc 'power' input 0 from "
+                                        r"dtype\('bool'\) to dtype\('int8'\) with casting "
+                                        r"rule 'no'"):
+        np.power(np.asarray(False), np.asarray(onp.int8(-1)), casting="no")
