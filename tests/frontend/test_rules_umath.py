@@ -419,3 +419,6 @@ def test_python_scalars_are_cast_into_the_dtype_loop(name):
                                         r"dtype\('bool'\) to dtype\('int8'\) with casting "
                                         r"rule 'no'"):
         np.power(np.asarray(False), np.asarray(onp.int8(-1)), casting="no")
+    with pytest.raises(TypeError, match=r"^power: Cannot cast ufunc 'power' output from "
+                                        r"dtype\('int64'\) to dtype\('bool'\)"):
+        np.power(np.arange(3), -1, out=np.zeros(3, bool))    # before the negative power

@@ -469,8 +469,13 @@ class ufunc:
                 args[i] = _numpy_scalar(self.__name__, a)
         casting = kw.get("casting", "same_kind")
         if isinstance(casting, str) and config.numpy_dtypes() and len(args) >= self.nin:
-            # NumPy's error for dtype=/casting= comes before any about the values
-            self._probe_keywords([operand(a) for a in args[: self.nin]], dtype, casting)
+            # NumPy's errors for dtype=/casting= (and out=) come before any about
+            # the values (power's negative integer exponents)
+            ops = [operand(a) for a in args[: self.nin]]
+            self._probe_keywords(ops, dtype, casting)
+            if self.__name__ in ("power", "pow"):
+                self._check_out_casting(ops, kw.get("out", args[self.nin:] or None),
+                                        dtype, casting)
         ints = [i for i, a in enumerate(args[: self.nin])
                 if type(a) is int and a != 0]
         if ints and config.numpy_dtypes() and len(args) >= self.nin:
@@ -553,6 +558,21 @@ class ufunc:
             self._probe(self.__name__, "__call__", tuple(
                 onp.ones(1, o.dtype) if isinstance(o, NamedArray) else type(o)(1)
                 for o in ops), {"dtype": dtype, "casting": casting})
+
+    def _check_out_casting(self, ops, out, dtype, casting):
+        """NumPy's ``TypeError`` where the loop's result cannot be cast to
+        ``out=``'s dtype under ``casting`` (as :func:`cast_out` raises it
+        once the result is made)."""
+        out = out[0] if isinstance(out, (tuple, list)) and out else out
+        if out is None or not hasattr(out, "dtype") or config.any_ml(
+                [o.dtype for o in ops if isinstance(o, NamedArray)]):
+            return
+        key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
+        _, out_dts = self._loop(key + (dtype,))
+        if out_dts and not onp.can_cast(out_dts[0], out.dtype, casting):
+            raise TypeError(f"{self.__name__}: Cannot cast ufunc '{self.__name__}' output "
+                            f"from {onp.dtype(out_dts[0])!r} to {out.dtype!r} with "
+                            f"casting rule '{casting}'")
 
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
