@@ -468,7 +468,7 @@ class ufunc:
             elif isinstance(a, onp.generic):
                 args[i] = _numpy_scalar(self.__name__, a)
         casting = kw.get("casting", "same_kind")
-        if isinstance(casting, str) and config.numpy_dtypes() and len(args) >= self.nin:
+        if casting in _CASTINGS and config.numpy_dtypes() and len(args) >= self.nin:
             # NumPy's errors for dtype=/casting= (and out=) come before any about
             # the values (power's negative integer exponents)
             ops = [operand(a) for a in args[: self.nin]]
