@@ -416,8 +416,8 @@ def element_set(x, idx, value) -> bool:
         return False
     try:
         h[idx] = v
-    except IndexError:
-        return False        # (the compiled path raises namedarray's error)
+    except (IndexError, TypeError, ValueError):
+        return False        # (nothing was written: the compiled path raises)
     return True
 
 

@@ -259,6 +259,10 @@ def test_element_reads_and_writes_of_a_scalar_loop():
     with pytest.raises(IndexError, match=r"^__setitem__: index 3 is out of bounds "
                                          r"for axis 0 with size 3"):
         x[3] = 1.0
+    with pytest.raises(ValueError, match=r"^__setitem__: could not broadcast input array "
+                                         r"from shape \(2,\) into shape \(\)"):
+        x[0] = np.arange(2.0)            # (NumPy: "setting an array element with a sequence")
+    assert x.tolist() == [0.0, 2.0, 5.0]
     with pytest.raises(IndexError, match=r"^__getitem__: index -4 is out of bounds "
                                          r"for axis 0 with size 3"):
         x[-4]

@@ -81,10 +81,16 @@ def cast_out(fn, out, res, casting, what):
     if out is None or not isinstance(res, NamedArray) or not hasattr(out, "dtype") or \
             out.dtype == res.dtype:
         return res
-    if not onp.can_cast(res.dtype, out.dtype, casting):
-        raise TypeError(f"{fn}: Cannot cast {what} output from {res.dtype!r} to "
-                        f"{out.dtype!r} with casting rule '{casting}'")
+    check_out_cast(fn, what, res.dtype, out, casting)
     return rewrap(res, res.data.astype(out.dtype))
+
+
+def check_out_cast(fn, what, dtype, out, casting):
+    """NumPy's ``TypeError`` where a result of ``dtype`` may not be cast to
+    ``out``'s dtype under ``casting``."""
+    if not onp.can_cast(dtype, out.dtype, casting):
+        raise TypeError(f"{fn}: Cannot cast {what} output from {onp.dtype(dtype)!r} to "
+                        f"{out.dtype!r} with casting rule '{casting}'")
 
 
 def _store_numpy(fn, out, res):

@@ -33,7 +33,7 @@ from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
                    host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
 from .join import concatenate
-from .out import cast_out, store_out
+from .out import cast_out, check_out_cast, store_out
 from ...reductions.engine import REDUCE_OF_UFUNC, ufunc_reduce
 from .results import finish
 from .select import where as _select
@@ -331,9 +331,7 @@ class ufunc:
             _FP_STATE.reset(token)
         if r.dtype is not outs[0] and r.dtype != outs[0]:
             return None
-        y = object.__new__(NamedArray)      # (core.array.on_host, inline)
-        y._dev, y._host, y.dims, y.mapped = None, onp.asarray(r), (), ()
-        return y
+        return on_host(onp.asarray(r))
 
     def _on_host(self, args, op=None):
         """NumPy's ufunc on operands that live on the host (NamedArrays the
@@ -569,10 +567,8 @@ class ufunc:
             return
         key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
         _, out_dts = self._loop(key + (dtype,))
-        if out_dts and not onp.can_cast(out_dts[0], out.dtype, casting):
-            raise TypeError(f"{self.__name__}: Cannot cast ufunc '{self.__name__}' output "
-                            f"from {onp.dtype(out_dts[0])!r} to {out.dtype!r} with "
-                            f"casting rule '{casting}'")
+        if out_dts:
+            check_out_cast(self.__name__, f"ufunc '{self.__name__}'", out_dts[0], out, casting)
 
     def _apply(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                order="K", subok=True):
