@@ -260,8 +260,7 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
     ufuncs = [n for n, v in ns.items() if isinstance(v, ufunc)]
     reds = [n for n in ns if n in reductions.__all__ and n not in ("REDUCTIONS",)]
     contractions = [n for n in _einsum.__all__ if n in ns]
-    own = [n for n in namespace._NUMPY_OWN if n in ns
-           and getattr(ns[n], "__wrapped__", ns[n]) is getattr(onp, n, None)]
+    own = [n for n, v in ns.items() if getattr(v, "_numpy_own", False)]
     taken = set(objects) | set(ufuncs) | set(reds) | set(contractions) | set(own)
     by_module: dict[str, list[str]] = {}
     table: list[str] = []
@@ -323,7 +322,7 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
                              if key in titles else "", sorted(names)))
     sections.append((
         "Functions from jax.numpy",
-        "The table of ``frontend/namespace.py``: every other NumPy function that "
+        "The ``_jax(...)`` rows of ``frontend/namespace.py``: every other NumPy function that "
         "``jax.numpy`` implements, declared as ``wrap(jnp.f, named=...)``.  Named "
         "axes of the arguments are mapped over (``jax.vmap``); ``named`` says "
         "what a *named* ``axis`` means.  See NumPy's documentation of each "
@@ -336,9 +335,19 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
     return sections, sorted(objects)
 
 
+#: the frontend's modules that declare functions by hand, in the page's order
+_DECLARING_MODULES = tuple(importlib.import_module(f"namedarray.{m}") for m in (
+    "frontend.elementwise", "reductions.table", "einsum", "frontend.creation",
+    "frontend.joining", "frontend.manipulation", "frontend.sorting", "frontend.io",
+    "frontend.conversion", "frontend.indexing", "frontend.setops",
+    "frontend.function_base", "frontend.histograms", "frontend.index_tricks",
+    "frontend.logic", "frontend.polynomial", "frontend.windows", "frontend.arraypad",
+    "reductions.statistics"))
+
+
 def _module_defined() -> dict[str, str]:
     out = {}
-    for m in namespace._MODULES:
+    for m in _DECLARING_MODULES:
         short = m.__name__.rsplit(".", 1)[1]
         for n in m.__all__:
             out.setdefault(n, short)

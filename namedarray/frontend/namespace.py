@@ -1,12 +1,14 @@
-"""The table of NumPy names: the NumPy namespace, assembled from the frontend.
+"""NumPy's namespace: every public name of ``namedarray``, bound once here.
 
-Every NumPy function that ``jax.numpy`` implements and that no module of the
-frontend defines (ufuncs, reductions, einsum, creation, ...) is declared here
-from one table: ``wrap(jnp.f, named=KIND)``.  ``KIND`` says what a *named*
-``axis`` means (``"keep"``: the name survives, e.g. ``flip``; ``"reduce"``:
-consumed).  Pure dtype/introspection helpers are NumPy's own functions, and
-NumPy's dtypes, scalar types and constants are NumPy's own objects; the ML
-dtypes (``bfloat16``, ``float8_*``) are JAX's (``ml_dtypes``), and ``finfo`` knows them.
+Each function is declared once, by a ``def`` in a module of the frontend or
+one row of a table (``elementwise.py``'s ufuncs, ``reductions/table.py``, the
+``jax.numpy`` rows below), and bound here as ``name = _c("name", declaration)``:
+``rules.compose`` gives it the rules every NumPy function obeys (views, NumPy's
+kind of 0-d results, layout keywords, data JAX cannot hold).  NumPy's dtypes,
+scalar types and constants are NumPy's own objects; the ML dtypes
+(``bfloat16``, ``float8_*``) are JAX's (``ml_dtypes``), and ``finfo`` knows them.
+``tests/frontend/test_namespace.py`` checks that every NumPy function that
+``jax.numpy`` implements has its row.
 
 Importing this module also installs ``NamedArray``'s methods and operators and
 registers the frontend with the core layer (``core/hooks.py``).
@@ -17,383 +19,66 @@ array([2, 1, 0])
 >>> np.float32 is __import__("numpy").float32
 True
 """
-from __future__ import annotations
+import sys as _sys
+import types as _types
 
-import builtins  # the namespace defines its own any
-import functools
-import inspect
-import sys
-import types
+import numpy as _onp
 
-import jax.numpy as jnp
-import numpy as onp
-
-from .. import fft, linalg, random  # noqa: F401  (attributes: numpy.linalg.* dispatch here)
-from . import emath as scimath, stride_tricks  # noqa: F401  (numpy.lib.*: the same)
-from ..core import config, hooks
-from ..core.array import NamedArray, View, is_scalar, new, read_only, zero_dim_array
-from . import (arraypad, conversion, creation, elementwise, function_base, histograms,
-               index_tricks, indexing, io, joining, logic, manipulation, methods)
-from . import polynomial, setops, sorting, windows
-from .. import einsum
+# (NumPy's numpy.linalg.*, numpy.fft.*, numpy.lib.* given NamedArrays dispatch to these)
+from .. import einsum as contractions, fft, linalg, random  # noqa: F401
+from . import emath as scimath, stride_tricks  # noqa: F401
+from ..core import config as _config, hooks as _hooks
+from ..core.array import NamedArray, read_only as _read_only
 from ..reductions import statistics, table as reductions
-from .docstrings import document
-from .engines.args import numpy_args, subclass_refused
-from .engines.generic import wrap
-from .engines.host import host_data, numpy_call
-from .engines.select import nonzero
+from ..reductions.table import REDUCTIONS
+from . import (arraypad, conversion, creation, elementwise, function_base, histograms,
+               index_tricks, indexing, io, joining, logic, manipulation, polynomial, setops,
+               sorting, windows)
+from . import methods as _methods
+from .docstrings import document as _document
+from .engines.args import subclass_refused as _subclass_refused
+from .engines.select import nonzero as _nonzero
 from .engines.ufunc import ufunc
-from .engines.views import (fortran, may_share_memory, memory_axes, shares_memory,
-                            view_function)
-from .indexing import getitem_data, setitem
+from .engines.views import may_share_memory as _may_share_memory
+from .engines.views import shares_memory as _shares_memory
+from .indexing import getitem_data as _getitem_data, setitem as _setitem
+from .rules import attribute as _attribute, compose as _c, jax_numpy as _jax
+from .rules import numpy_own as _own
 
-# what a named `axis` means for these functions
-_KEEP = {"sort", "argsort", "flip", "roll", "diff",
-         "take_along_axis", "unwrap", "apply_along_axis"}
-_REDUCE = {"apply_over_axes"}
+# NumPy's dtypes, scalar types and constants: NumPy's own objects
+from numpy import (
+    False_, True_, bool, bool_, busdaycalendar, byte, bytes_, cdouble, character,
+    clongdouble, complex128, complex64, complexfloating, csingle, datetime64, double,
+    dtype, e, errstate, euler_gamma, flatiter, flexible, float16, float32, float64,
+    floating, generic, half, iinfo, inexact, inf, int16, int32, int64, int8, int_, intc,
+    integer, intp, little_endian, long, longdouble, longlong, matrix, memmap, nan,
+    ndenumerate, ndindex, nditer, newaxis, number, object_, pi, poly1d, recarray,
+    record, short, signedinteger, single, str_, timedelta64, ubyte, uint, uint16,
+    uint32, uint64, uint8, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort,
+    vectorize, void)
+# the ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
+from ml_dtypes import (
+    bfloat16, float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn,
+    float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu)
+# NumPy's ufuncs: namedarray.ufunc objects, one row each in elementwise.py's table
+from .elementwise import (
+    UFUNCS, abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan,
+    arctan2, arctanh, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count,
+    bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift,
+    bitwise_xor, cbrt, ceil, conj, conjugate, copysign, cos, cosh, deg2rad, degrees,
+    divide, divmod, equal, exp, exp2, expm1, fabs, float_power, floor, floor_divide,
+    fmax, fmin, fmod, frexp, gcd, greater, greater_equal, heaviside, hypot, invert,
+    isfinite, isinf, isnan, lcm, ldexp, left_shift, less, less_equal, log, log10, log1p,
+    log2, logaddexp, logaddexp2, logical_and, logical_not, logical_or, logical_xor,
+    maximum, minimum, mod, modf, multiply, negative, nextafter, not_equal, positive,
+    pow, power, rad2deg, radians, reciprocal, remainder, right_shift, rint, sign,
+    signbit, sin, sinh, spacing, sqrt, square, subtract, tan, tanh, true_divide, trunc)
 
-# NumPy's own helpers: they inspect dtypes/values and return Python objects
-_NUMPY_OWN = [
-    "can_cast", "promote_types", "issubdtype", "isdtype", "min_scalar_type",
-    "mintypecode", "typename", "iterable", "get_printoptions",
-    "set_printoptions", "printoptions", "seterr", "geterr", "seterrcall", "geterrcall",
-    "getbufsize", "setbufsize", "format_float_positional", "format_float_scientific",
-    "base_repr", "binary_repr", "info", "show_config", "show_runtime", "get_include",
-    "datetime_data", "isnat", "busday_count", "busday_offset", "is_busday",
-    "datetime_as_string", "nested_iters",
-]
-
-
-_MODULES = (elementwise, reductions, einsum, creation, joining, manipulation, sorting, io,
-            conversion, indexing, setops, function_base, histograms, index_tricks, logic,
-            polynomial, windows, arraypad, statistics)
-
-
-def _host_args(f, name):
-    """NumPy's own helper ``f`` (``numpy.name``) given NumPy's arrays for
-    NamedArray arguments (``min_scalar_type(np.arange(4.0))``; a NamedArray
-    ``out=`` receives NumPy's values: ``host.numpy_call``)."""
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if builtins.any(isinstance(v, NamedArray) for v in (*args, *kwargs.values())):
-            return numpy_call(name, args, kwargs)
-        return f(*args, **kwargs)
-    return g
-
-
-def _declare(ns):
-    """The NumPy functions ``ns`` lacks: NumPy's own helpers, then the table."""
-    out = {}
-    for n in _NUMPY_OWN:
-        if hasattr(onp, n):
-            out[n] = _host_args(getattr(onp, n), n)
-    for n in sorted(dir(onp)):
-        if n.startswith("_") or n in ns or n in out:
-            continue
-        v = getattr(onp, n)
-        if isinstance(v, (type, onp.ufunc)) or not callable(v) or not hasattr(jnp, n):
-            continue
-        kind = "keep" if n in _KEEP else ("reduce" if n in _REDUCE else None)
-        out[n] = wrap(numpy_args(getattr(jnp, n), n), n, named=kind)
-    return out
-
-
-# NumPy's keywords that choose memory layout, subclass or dispatch, never values
-_LAYOUT_KEYWORDS = ("order", "subok", "like")
-
-
-def _layout_keywords(f, n):
-    """``f`` taking the ``order``/``subok``/``like`` that ``numpy.<n>`` takes
-    and ``f`` lacks, checked as NumPy checks them (a layout of a device
-    array is XLA's; no subclasses; ``like`` dispatches to this namespace)."""
-    try:
-        sig, have = inspect.signature(getattr(onp, n)), inspect.signature(f).parameters
-    except (TypeError, ValueError):
-        return f
-    extra = [k for k in _LAYOUT_KEYWORDS if k in sig.parameters and k not in have]
-    if not extra or builtins.any(p.kind is p.VAR_KEYWORD for p in have.values()):
-        return f
-
-    own = [p for p in have.values() if p.kind is p.KEYWORD_ONLY and
-           p.name not in sig.parameters]       # (jax.numpy's extras: device=, ...)
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if not builtins.any(k in kwargs for k in extra) and len(args) <= builtins.min(
-                list(sig.parameters).index(k) for k in extra):
-            return f(*args, **kwargs)
-        more = {p.name: kwargs.pop(p.name) for p in own if p.name in kwargs}
-        b = sig.bind(*args, **kwargs)
-        fortran_order = False
-        for k in extra:
-            v = b.arguments.pop(k, None)
-            if k == "order" and v is not None and (not isinstance(v, str) or
-                                                    v.upper() not in ("C", "F", "A", "K")):
-                raise (TypeError if not isinstance(v, str) else ValueError)(
-                    f"{n}: order must be one of 'C', 'F', 'A', or 'K' (got {v!r})")
-            if k == "order" and v is not None:
-                fortran_order = v.upper() == "F"
-            if k == "like" and v is not None and not hasattr(v, "__array_function__"):
-                raise TypeError(f"{n}: like= must be an array (with __array_function__) or "
-                                f"None, got {type(v).__name__}")
-        r = f(*b.args, **b.kwargs, **more)
-        # order="F": the result laid out as NumPy's (its flags, ravel(order="K"), views)
-        return fortran(r) if fortran_order and isinstance(r, NamedArray) else r
-    params = list(sig.parameters.values())
-    at = builtins.next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD),
-                       len(params))
-    g.__signature__ = sig.replace(parameters=params[:at] + own + params[at:])
-    return g
-
-
-def _order_case(f, n):
-    """``f`` reading a memory ``order`` in either case, as NumPy reads it
-    (``order="f"`` is ``"F"``; ``sort``'s ``order`` names fields instead)."""
-    try:
-        params = inspect.signature(f).parameters
-    except (TypeError, ValueError):
-        return f
-    if "order" not in params or n in ("sort", "argsort", "partition", "argpartition"):
-        return f
-    names = list(params)
-    pos = names.index("order") if builtins.all(
-        params[k].kind is params[k].POSITIONAL_OR_KEYWORD
-        for k in names[:names.index("order") + 1]) else None
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        o = kwargs.get("order")
-        if type(o) is str and o.islower():
-            kwargs["order"] = o.upper()
-        elif pos is not None and len(args) > pos and type(args[pos]) is str and \
-                args[pos].islower():
-            args = args[:pos] + (args[pos].upper(),) + args[pos + 1:]
-        return f(*args, **kwargs)
-    return g
-
-
-def _numpy_objects(ns):
-    """NumPy's dtypes, scalar types and constants that ``ns`` lacks."""
-    out = {}
-    for n in dir(onp):
-        if n.startswith("_") or n in ns:
-            continue
-        v = getattr(onp, n, None)
-        if isinstance(v, type) or isinstance(v, (float, int)):
-            out[n] = v
-    out["True_"], out["False_"] = onp.True_, onp.False_
-    out["newaxis"] = None
-    return out
-
-
-def _c_order(a, *args, order="C", **kwargs):
-    return order in ("C", None) and (len(args) < 2 or args[1] in ("C", None))
-
-
-#: NumPy's functions whose result is a view of their (first) argument:
-#: name -> view_function options (DESIGN.md §1; engines/views.py)
-_VIEWS = {
-    "transpose": {}, "permute_dims": {}, "matrix_transpose": {}, "swapaxes": {},
-    "moveaxis": {}, "rollaxis": {}, "flip": {}, "fliplr": {}, "flipud": {}, "rot90": {},
-    "squeeze": {}, "expand_dims": {}, "atleast_1d": {}, "atleast_2d": {},
-    "atleast_3d": {},
-    "reshape": {"when": _c_order, "reshapes": "reshape"},
-    "ravel": {"when": lambda a, order="C": order in ("C", None),
-              "reshapes": "ravel"},
-    "diagonal": {"writable": False}, "broadcast_to": {"writable": False},
-}   # (einsum's views: einsum/__init__.py)
-
-
-def _memory_orders(ravel, reshape, transpose):
-    """``ravel`` and ``reshape`` with NumPy's memory orders: ``"A"`` (and
-    ``ravel``'s ``"K"``) read the array as its memory holds it
-    (``memory_axes``): a transpose read in C order, a view where NumPy's is."""
-    def ravel_(a, order="C"):
-        if order not in ("A", "K") or not isinstance(a, NamedArray):
-            return ravel(a, order="C" if order in ("A", "K") else order)
-        axes = memory_axes(a, order)
-        return ravel(a if axes == tuple(range(a.ndim)) else transpose(a, axes))
-
-    def reshape_(a, shape=None, order="C", *, copy=None, **kwargs):
-        if order == "A":
-            order = "F" if isinstance(a, NamedArray) and a.ndim > 1 and \
-                memory_axes(a, "A") != tuple(range(a.ndim)) else "C"
-        if order == "F" and isinstance(a, NamedArray) and not a.names and \
-                copy is not True and not kwargs:
-            # F order is C order of the reversed axes: a view where NumPy's is
-            sh = (shape,) if isinstance(shape, int) else tuple(shape)
-            return transpose(reshape(transpose(a), sh[::-1], copy=copy))
-        return reshape(a, shape, order=order, copy=copy, **kwargs)
-    ravel_.__wrapped__, reshape_.__wrapped__ = ravel, reshape
-    ravel_.__name__, reshape_.__name__ = "ravel", "reshape"
-    ravel_.__doc__, reshape_.__doc__ = ravel.__doc__, reshape.__doc__
-    return ravel_, reshape_
-
-
-def _attribute(name):
-    """``np.real(a)``, ``np.imag(a)``: the attribute of the array (a view); of a
-    Python number, its own attribute (``np.real(1 + 1j)`` is ``1.0``), as NumPy."""
-    def f(val):
-        if type(val) in (int, float, complex, builtins.bool):  # bool is NumPy's here
-            return getattr(val, name)
-        if isinstance(val, onp.generic):        # a NumPy scalar's: a scalar
-            return getattr(creation.asarray(val)[()], name)
-        return getattr(val if isinstance(val, NamedArray) else creation.asarray(val), name)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"``numpy.{name}``: ``asarray(val).{name}``, a view of an array (a "
-                 f"Python number's own ``.{name}``).")
-    return f
-
-
-# The result kind of a 0-d result (DESIGN.md 1: NumPy's scalar or its 0-d
-# array), where a function's engine does not already give NumPy's, measured
-# over every public function on 0-d arrays and NumPy scalars
-# (tests/frontend/test_fuzz_numpy.py compares the kind of every result):
-#: functions whose 0-d results (also inside a tuple) are 0-d arrays, whatever
-#: the arguments (NumPy builds them as arrays: ``zeros_like``, ``pad``, ``block``)
-_ARRAY_0D = ("cov", "cross", "piecewise", "copy", "i0", "zeros", "ones", "empty", "full",
-             "empty_like", "zeros_like", "ones_like", "full_like", "roll", "block", "pad",
-             "isin", "select", "apply_along_axis", "broadcast_arrays", "unique_all",
-             "unique_inverse", "unique", "where", "real_if_close", "tensordot")
-#: functions whose 0-d result is NumPy's scalar even for a 0-d array argument
-#: (a ufunc's result, or NumPy's ``m[()]``: ``flip``, ``nan_to_num``)
-_SCALAR_0D = ("flip", "nan_to_num", "clip", "round", "around")
-#: functions NumPy builds on its ``_ureduce`` (the quantile family), which
-#: reshapes a ``keepdims=True`` result: a 0-d array then, never a scalar
-_KEEPDIMS_0D = ("median", "nanmedian", "quantile", "nanquantile", "percentile",
-                "nanpercentile")
-# functions whose 0-d result is (a view or copy of) their *array* argument: a
-# 0-d array in NumPy (``squeeze(ones((1, 1)))``; a scalar argument gives a scalar)
-_KEEPS_0D = ("squeeze", "transpose", "permute_dims", "real", "imag", "trim_zeros",
-             "diff", "astype")
-
-
-def _keeps_0d(f):
-    """``f`` giving a 0-d array (not a scalar) for a 0-d array argument: a
-    0-d result, or the 0-d items of a tuple result (named tuples kept)."""
-    def as_array(r):
-        if isinstance(r, View):     # a fresh view: marked in place, so it stays one
-            if r.ndim == 0:
-                r._array0d = True
-            return r
-        if isinstance(r, NamedArray):
-            return zero_dim_array(r) if r.ndim == 0 else r
-        if isinstance(r, tuple):
-            items = [as_array(v) for v in r]
-            return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
-        return r
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        r = f(*args, **kwargs)
-        x = args[0] if args else None
-        if isinstance(x, (onp.ndarray, list)) or (isinstance(x, NamedArray) and
-                                                   not is_scalar(x)):
-            return as_array(r)
-        return r
-    return g
-
-
-def _atleast(f, n):
-    """``atleast_{n}d`` giving back an array that already has ``n`` dimensions
-    itself, as NumPy does (``np.atleast_1d(x) is x``)."""
-    @functools.wraps(f)
-    def g(*arys):
-        if len(arys) > 1:
-            return tuple(g(a) for a in arys)
-        if len(arys) == 1 and isinstance(arys[0], NamedArray) and arys[0].ndim >= n:
-            return arys[0]
-        return f(*arys)
-    return g
-
-
-def _trim_zeros(f):
-    """``trim_zeros`` of a list or tuple of Python numbers is NumPy's: a slice
-    of that sequence (a list stays a list); of an array, an array."""
-    @functools.wraps(f)
-    def g(filt, trim="fb", axis=None):
-        if not isinstance(trim, str) or trim.lower() not in ("fb", "bf", "f", "b"):
-            raise ValueError(f"trim_zeros: unexpected character(s) in `trim`: {trim!r} "
-                             "(use 'f', 'b' or 'fb')")
-        trim = trim.lower()
-        if type(filt) in (list, tuple) and builtins.all(
-                type(v) in (int, float, complex, builtins.bool) for v in filt):
-            return onp.trim_zeros(filt, trim, axis)
-        return f(filt, trim, axis)
-    return g
-
-
-def _empty_broadcast(arrays) -> bool:
-    """Whether the index arrays broadcast to no element."""
-    try:
-        shapes = [builtins.tuple(onp.shape(a)) for a in arrays]
-        return builtins.bool(shapes) and onp.prod(onp.broadcast_shapes(*shapes)) == 0
-    except (TypeError, ValueError):
-        return False
-
-
-def _ravel_multi_index(f, clip, remainder):
-    """``ravel_multi_index`` with NumPy's per-dimension ``mode`` (a tuple:
-    ``mode=("clip", "wrap")``)."""
-    @functools.wraps(f)
-    def g(multi_index, dims, mode="raise", order="C"):
-        index_tricks.check_multi_index(multi_index, dims)
-        if mode == "raise" and _empty_broadcast(multi_index):
-            mode = "clip"       # (no entry to check: NumPy checks none, even -1)
-        if not isinstance(mode, (tuple, list)):
-            return f(multi_index, dims, mode=mode, order=order)
-        dims = (dims,) if isinstance(dims, int) else tuple(dims)
-        if len(mode) != len(dims) or not builtins.all(m in ("raise", "wrap", "clip")
-                                                      for m in mode):
-            raise ValueError(f"ravel_multi_index: mode={mode!r} must give one of 'raise', "
-                             f"'wrap', 'clip' for each of the {len(dims)} dimensions")
-        coords = [multi_index[k] for k in range(len(dims))]
-        coords = tuple(clip(i, 0, d - 1) if m == "clip" else remainder(i, d) if m == "wrap"
-                       else i for i, d, m in zip(coords, dims, mode))
-        return f(coords, dims, mode="raise", order=order)
-    return g
-
-
-def _zero_dim_results(f, make):
-    """``f`` with its 0-d positional results (a tuple's items too, named tuples
-    kept) given as ``make`` gives them."""
-    def kind(r):
-        if isinstance(r, NamedArray):
-            return make(r) if not r.dims and not r.mapped else r
-        if isinstance(r, tuple):
-            items = [kind(v) for v in r]
-            return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
-        return r
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        return kind(f(*args, **kwargs))
-    return g
-
-
-def _array_0d(f):
-    """``f`` with 0-d positional results made NumPy's 0-d arrays
-    (``zero_dim_array``): ``np.cov([1, 2, 3.5])`` is ``array(1.58333333)``."""
-    return _zero_dim_results(f, zero_dim_array)
-
-
-def _keepdims_0d(f):
-    """``f`` whose 0-d result with ``keepdims=True`` (a keyword, or in its
-    place among the positional arguments) is NumPy's 0-d array."""
-    at = list(inspect.signature(f).parameters).index("keepdims")
-    array_0d = _array_0d(f)
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        keep = kwargs.get("keepdims", args[at] if len(args) > at else False)
-        return (array_0d if keep is True else f)(*args, **kwargs)
-    return g
-
-
-def _scalar_0d(f):
-    """``f`` with 0-d positional results made NumPy's scalars (a fresh value,
-    not a view): ``np.flip(np.array(2.5))`` is ``np.float64(2.5)``."""
-    return _zero_dim_results(f, lambda r: new(r.data, (), ()) if not is_scalar(r) else r)
+# extended precision, under the names this platform gives it
+if hasattr(_onp, "float128"):
+    float128, complex256 = _onp.float128, _onp.complex256
+if hasattr(_onp, "float96"):
+    float96, complex192 = _onp.float96, _onp.complex192
 
 
 class _ArrayType(type):
@@ -403,12 +88,12 @@ class _ArrayType(type):
     def __instancecheck__(cls, x):
         if cls is not ndarray:
             return type.__instancecheck__(cls, x)
-        return isinstance(x, (NamedArray, onp.ndarray))
+        return isinstance(x, (NamedArray, _onp.ndarray))
 
     def __subclasscheck__(cls, c):
         if cls is not ndarray:
             return type.__subclasscheck__(cls, c)
-        return issubclass(c, (NamedArray, onp.ndarray))
+        return issubclass(c, (NamedArray, _onp.ndarray))
 
 
 class ndarray(NamedArray, metaclass=_ArrayType):
@@ -425,7 +110,7 @@ class ndarray(NamedArray, metaclass=_ArrayType):
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         if cls is not ndarray:
-            raise TypeError(subclass_refused(cls.__name__, f"class {cls.__name__}"))
+            raise TypeError(_subclass_refused(cls.__name__, f"class {cls.__name__}"))
         if buffer is not None:
             return _over_buffer(shape, dtype, buffer, offset, strides, order)
         if strides is not None or offset:
@@ -446,98 +131,377 @@ def _over_buffer(shape, dtype, buffer, offset, strides, order):
     except TypeError:
         raise TypeError(f"ndarray: buffer= must support the buffer protocol (bytes, "
                         f"bytearray, memoryview), got {type(buffer).__name__}") from None
-    h = onp.ndarray(shape, dtype, buffer, offset, strides, order)   # NumPy's checks
-    if not config.holds(h.dtype):
+    h = _onp.ndarray(shape, dtype, buffer, offset, strides, order)   # NumPy's checks
+    if not _config.holds(h.dtype):
         return h
     if not readonly:
         raise TypeError("ndarray: buffer= of a writable buffer is not supported: NumPy's "
                         "array would share its memory (writes reach the buffer), which a "
                         "device array cannot; np.frombuffer(buffer, dtype, offset=...)"
                         ".reshape(shape) makes a copy")
-    return read_only(creation.array(h), "ndarray(buffer=...) of an immutable buffer")
+    return _read_only(creation.array(h), "ndarray(buffer=...) of an immutable buffer")
 
 
-def _namespace():
-    ns = {n: getattr(m, n) for m in _MODULES for n in m.__all__}
-    ns.update(NamedArray=NamedArray, ndarray=ndarray, ufunc=ufunc, nonzero=nonzero)
-    ns.update(_declare(ns))
-    ns.update(_numpy_objects(ns))
-    # ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
-    ns.update(config.ML_DTYPES)
-    for n, opts in _VIEWS.items():
-        ns[n] = view_function(ns[n], n, **opts)
-    ns["ravel"], ns["reshape"] = _memory_orders(ns["ravel"], ns["reshape"], ns["transpose"])
-    for n in _ARRAY_0D:
-        ns[n] = _array_0d(ns[n])
-    for n in _SCALAR_0D:
-        ns[n] = _scalar_0d(ns[n])
-    for n in _KEEPDIMS_0D:
-        ns[n] = _keepdims_0d(ns[n])
-    for k in (1, 2, 3):
-        ns[f"atleast_{k}d"] = _atleast(ns[f"atleast_{k}d"], k)
-    ns["trim_zeros"] = _trim_zeros(ns["trim_zeros"])
-    ns["ravel_multi_index"] = _ravel_multi_index(ns["ravel_multi_index"], ns["clip"],
-                                                 ns["remainder"])
-    for n, v in ns.items():
-        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") and \
-                callable(getattr(onp, n, None)) and not isinstance(getattr(onp, n), type):
-            ns[n] = _order_case(_layout_keywords(v, n), n)
-    ns.update(real=_attribute("real"), imag=_attribute("imag"),
-              shares_memory=shares_memory, may_share_memory=may_share_memory)
-    for n in _KEEPS_0D:
-        ns[n] = _keeps_0d(ns[n])
-    # data JAX cannot hold (object, str, bytes, structured, datetime) is
-    # NumPy's own ndarray, and every function given it answers as NumPy's
-    # (bmat reads its caller's variables, so it is called directly)
-    for n, v in ns.items():
-        if callable(v) and not isinstance(v, (type, ufunc)) and not n.startswith("_") \
-                and n != "bmat":
-            ns[n] = host_data(v, n)
-    for n, v in ns.items():
-        if isinstance(getattr(onp, n, None), (types.BuiltinFunctionType, onp.ufunc)) and \
-                isinstance(v, types.FunctionType):
-            ns[n] = _Unbound(v)
-    return ns
+# -- elementwise.py: NumPy's functions over its ufuncs
+clip = _c("clip", elementwise.clip)
+fix = _c("fix", elementwise.fix)
+result_type = _c("result_type", elementwise.result_type)
+where = _c("where", elementwise.where)
+
+# -- reductions/table.py: the reduction table
+all = _c("all", reductions.all)
+amax = _c("amax", reductions.amax)
+amin = _c("amin", reductions.amin)
+any = _c("any", reductions.any)
+argmax = _c("argmax", reductions.argmax)
+argmin = _c("argmin", reductions.argmin)
+count_nonzero = _c("count_nonzero", reductions.count_nonzero)
+cumprod = _c("cumprod", reductions.cumprod)
+cumsum = _c("cumsum", reductions.cumsum)
+cumulative_prod = _c("cumulative_prod", reductions.cumulative_prod)
+cumulative_sum = _c("cumulative_sum", reductions.cumulative_sum)
+logsumexp = _c("logsumexp", reductions.logsumexp)
+max = _c("max", reductions.max)
+mean = _c("mean", reductions.mean)
+median = _c("median", reductions.median)
+min = _c("min", reductions.min)
+nanargmax = _c("nanargmax", reductions.nanargmax)
+nanargmin = _c("nanargmin", reductions.nanargmin)
+nancumprod = _c("nancumprod", reductions.nancumprod)
+nancumsum = _c("nancumsum", reductions.nancumsum)
+nanmax = _c("nanmax", reductions.nanmax)
+nanmean = _c("nanmean", reductions.nanmean)
+nanmedian = _c("nanmedian", reductions.nanmedian)
+nanmin = _c("nanmin", reductions.nanmin)
+nanprod = _c("nanprod", reductions.nanprod)
+nanstd = _c("nanstd", reductions.nanstd)
+nansum = _c("nansum", reductions.nansum)
+nanvar = _c("nanvar", reductions.nanvar)
+prod = _c("prod", reductions.prod)
+ptp = _c("ptp", reductions.ptp)
+std = _c("std", reductions.std)
+sum = _c("sum", reductions.sum)
+var = _c("var", reductions.var)
+
+# -- einsum/: einsum and the dot family (one dot_general each)
+dot = _c("dot", contractions.dot)
+einsum = _c("einsum", contractions.einsum)
+einsum_path = _c("einsum_path", contractions.einsum_path)
+inner = _c("inner", contractions.inner)
+matmul = _c("matmul", contractions.matmul)
+matvec = _c("matvec", contractions.matvec)
+outer = _c("outer", contractions.outer)
+tensordot = _c("tensordot", contractions.tensordot)
+vecdot = _c("vecdot", contractions.vecdot)
+vecmat = _c("vecmat", contractions.vecmat)
+
+# -- creation.py
+arange = _c("arange", creation.arange)
+array = _c("array", creation.array)
+asanyarray = _c("asanyarray", creation.asanyarray)
+asarray = _c("asarray", creation.asarray)
+asarray_chkfinite = _c("asarray_chkfinite", creation.asarray_chkfinite)
+ascontiguousarray = _c("ascontiguousarray", creation.ascontiguousarray)
+asfortranarray = _c("asfortranarray", creation.asfortranarray)
+copy = _c("copy", creation.copy)
+empty = _c("empty", creation.empty)
+empty_like = _c("empty_like", creation.empty_like)
+fromfunction = _c("fromfunction", creation.fromfunction)
+fromiter = _c("fromiter", creation.fromiter)
+full = _c("full", creation.full)
+full_like = _c("full_like", creation.full_like)
+geomspace = _c("geomspace", creation.geomspace)
+linspace = _c("linspace", creation.linspace)
+logspace = _c("logspace", creation.logspace)
+meshgrid = _c("meshgrid", creation.meshgrid)
+ones = _c("ones", creation.ones)
+ones_like = _c("ones_like", creation.ones_like)
+require = _c("require", creation.require)
+tri = _c("tri", creation.tri)
+tril = _c("tril", creation.tril)
+triu = _c("triu", creation.triu)
+vander = _c("vander", creation.vander)
+zeros = _c("zeros", creation.zeros)
+zeros_like = _c("zeros_like", creation.zeros_like)
+
+# -- joining.py
+append = _c("append", joining.append)
+block = _c("block", joining.block)
+column_stack = _c("column_stack", joining.column_stack)
+concat = _c("concat", joining.concat)
+concatenate = _c("concatenate", joining.concatenate)
+delete = _c("delete", joining.delete)
+dstack = _c("dstack", joining.dstack)
+hstack = _c("hstack", joining.hstack)
+insert = _c("insert", joining.insert)
+row_stack = _c("row_stack", joining.row_stack)
+stack = _c("stack", joining.stack)
+vstack = _c("vstack", joining.vstack)
+
+# -- manipulation.py: shapes, and in-place writes
+apply_along_axis = _c("apply_along_axis", manipulation.apply_along_axis)
+array_split = _c("array_split", manipulation.array_split)
+broadcast = _c("broadcast", manipulation.broadcast)
+broadcast_to = _c("broadcast_to", manipulation.broadcast_to)
+check_py_ints = _c("check_py_ints", manipulation.check_py_ints)
+copyto = _c("copyto", manipulation.copyto)
+diagonal = _c("diagonal", manipulation.diagonal)
+dsplit = _c("dsplit", manipulation.dsplit)
+fill_diagonal = _c("fill_diagonal", manipulation.fill_diagonal)
+hsplit = _c("hsplit", manipulation.hsplit)
+kron = _c("kron", manipulation.kron)
+moveaxis = _c("moveaxis", manipulation.moveaxis)
+packbits = _c("packbits", manipulation.packbits)
+permute_dims = _c("permute_dims", manipulation.permute_dims)
+place = _c("place", manipulation.place)
+put = _c("put", manipulation.put)
+put_along_axis = _c("put_along_axis", manipulation.put_along_axis)
+putmask = _c("putmask", manipulation.putmask)
+repeat = _c("repeat", manipulation.repeat)
+reshape = _c("reshape", manipulation.reshape)
+rollaxis = _c("rollaxis", manipulation.rollaxis)
+split = _c("split", manipulation.split)
+squeeze = _c("squeeze", manipulation.squeeze)
+swapaxes = _c("swapaxes", manipulation.swapaxes)
+take = _c("take", manipulation.take)
+take_along_axis = _c("take_along_axis", manipulation.take_along_axis)
+transpose = _c("transpose", manipulation.transpose)
+unpackbits = _c("unpackbits", manipulation.unpackbits)
+vsplit = _c("vsplit", manipulation.vsplit)
+
+# -- sorting.py
+argpartition = _c("argpartition", sorting.argpartition)
+argsort = _c("argsort", sorting.argsort)
+lexsort = _c("lexsort", sorting.lexsort)
+partition = _c("partition", sorting.partition)
+sort = _c("sort", sorting.sort)
+sort_complex = _c("sort_complex", sorting.sort_complex)
+top_k = _c("top_k", sorting.top_k)
+
+# -- io.py
+fromfile = _c("fromfile", io.fromfile)
+fromregex = _c("fromregex", io.fromregex)
+genfromtxt = _c("genfromtxt", io.genfromtxt)
+load = _c("load", io.load)
+loadtxt = _c("loadtxt", io.loadtxt)
+save = _c("save", io.save)
+savetxt = _c("savetxt", io.savetxt)
+savez = _c("savez", io.savez)
+savez_compressed = _c("savez_compressed", io.savez_compressed)
+
+# -- conversion.py: conversion and printing
+array2string = _c("array2string", conversion.array2string)
+array_repr = _c("array_repr", conversion.array_repr)
+array_str = _c("array_str", conversion.array_str)
+asmatrix = _c("asmatrix", conversion.asmatrix)
+astype = _c("astype", conversion.astype)
+bmat = _c("bmat", conversion.bmat)
+common_type = _c("common_type", conversion.common_type)
+finfo = _c("finfo", conversion.finfo)
+isfortran = _c("isfortran", conversion.isfortran)
+isscalar = _c("isscalar", conversion.isscalar)
+ndim = _c("ndim", conversion.ndim)
+real_if_close = _c("real_if_close", conversion.real_if_close)
+shape = _c("shape", conversion.shape)
+size = _c("size", conversion.size)
+
+# -- indexing.py: indexing and data-dependent sizes
+argwhere = _c("argwhere", indexing.argwhere)
+choose = _c("choose", indexing.choose)
+compress = _c("compress", indexing.compress)
+extract = _c("extract", indexing.extract)
+flatnonzero = _c("flatnonzero", indexing.flatnonzero)
+
+# -- setops.py
+ediff1d = _c("ediff1d", setops.ediff1d)
+intersect1d = _c("intersect1d", setops.intersect1d)
+isin = _c("isin", setops.isin)
+setxor1d = _c("setxor1d", setops.setxor1d)
+union1d = _c("union1d", setops.union1d)
+unique = _c("unique", setops.unique)
+unique_all = _c("unique_all", setops.unique_all)
+unique_counts = _c("unique_counts", setops.unique_counts)
+unique_inverse = _c("unique_inverse", setops.unique_inverse)
+
+# -- function_base.py
+angle = _c("angle", function_base.angle)
+around = _c("around", function_base.around)
+convolve = _c("convolve", function_base.convolve)
+correlate = _c("correlate", function_base.correlate)
+cross = _c("cross", function_base.cross)
+diff = _c("diff", function_base.diff)
+frompyfunc = _c("frompyfunc", function_base.frompyfunc)
+gradient = _c("gradient", function_base.gradient)
+i0 = _c("i0", function_base.i0)
+interp = _c("interp", function_base.interp)
+nan_to_num = _c("nan_to_num", function_base.nan_to_num)
+piecewise = _c("piecewise", function_base.piecewise)
+round = _c("round", function_base.round)
+select = _c("select", function_base.select)
+trace = _c("trace", function_base.trace)
+trapezoid = _c("trapezoid", function_base.trapezoid)
+unwrap = _c("unwrap", function_base.unwrap)
+
+# -- histograms.py
+bincount = _c("bincount", histograms.bincount)
+digitize = _c("digitize", histograms.digitize)
+histogram = _c("histogram", histograms.histogram)
+histogram2d = _c("histogram2d", histograms.histogram2d)
+histogram_bin_edges = _c("histogram_bin_edges", histograms.histogram_bin_edges)
+histogramdd = _c("histogramdd", histograms.histogramdd)
+
+# -- index_tricks.py
+c_ = _c("c_", index_tricks.c_)
+index_exp = _c("index_exp", index_tricks.index_exp)
+ix_ = _c("ix_", index_tricks.ix_)
+mgrid = _c("mgrid", index_tricks.mgrid)
+ogrid = _c("ogrid", index_tricks.ogrid)
+r_ = _c("r_", index_tricks.r_)
+s_ = _c("s_", index_tricks.s_)
+unravel_index = _c("unravel_index", index_tricks.unravel_index)
+
+# -- logic.py
+allclose = _c("allclose", logic.allclose)
+array_equal = _c("array_equal", logic.array_equal)
+array_equiv = _c("array_equiv", logic.array_equiv)
+isclose = _c("isclose", logic.isclose)
+isneginf = _c("isneginf", logic.isneginf)
+isposinf = _c("isposinf", logic.isposinf)
+
+# -- polynomial.py
+poly = _c("poly", polynomial.poly)
+polyadd = _c("polyadd", polynomial.polyadd)
+polyder = _c("polyder", polynomial.polyder)
+polydiv = _c("polydiv", polynomial.polydiv)
+polyfit = _c("polyfit", polynomial.polyfit)
+polyint = _c("polyint", polynomial.polyint)
+polymul = _c("polymul", polynomial.polymul)
+polysub = _c("polysub", polynomial.polysub)
+polyval = _c("polyval", polynomial.polyval)
+roots = _c("roots", polynomial.roots)
+
+# -- windows.py
+bartlett = _c("bartlett", windows.bartlett)
+blackman = _c("blackman", windows.blackman)
+hamming = _c("hamming", windows.hamming)
+hanning = _c("hanning", windows.hanning)
+kaiser = _c("kaiser", windows.kaiser)
+
+# -- arraypad.py
+pad = _c("pad", arraypad.pad)
+
+# -- reductions/statistics.py: the quantile family and friends
+average = _c("average", statistics.average)
+corrcoef = _c("corrcoef", statistics.corrcoef)
+cov = _c("cov", statistics.cov)
+nanpercentile = _c("nanpercentile", statistics.nanpercentile)
+nanquantile = _c("nanquantile", statistics.nanquantile)
+percentile = _c("percentile", statistics.percentile)
+quantile = _c("quantile", statistics.quantile)
+
+# -- the engines' own (nonzero is the one-argument where)
+nonzero = _c("nonzero", _nonzero)
+
+# -- an array's attributes, and the views' memory checks
+imag = _c("imag", _attribute("imag"))
+may_share_memory = _c("may_share_memory", _may_share_memory)
+real = _c("real", _attribute("real"))
+shares_memory = _c("shares_memory", _shares_memory)
+
+# -- jax.numpy's functions, adapted by ``wrap``: ``named`` says what a named
+#    ``axis`` means ("keep": the name survives; "reduce": it is consumed)
+apply_over_axes = _c("apply_over_axes", _jax("apply_over_axes", named="reduce"))
+atleast_1d = _c("atleast_1d", _jax("atleast_1d"))
+atleast_2d = _c("atleast_2d", _jax("atleast_2d"))
+atleast_3d = _c("atleast_3d", _jax("atleast_3d"))
+broadcast_arrays = _c("broadcast_arrays", _jax("broadcast_arrays"))
+broadcast_shapes = _c("broadcast_shapes", _jax("broadcast_shapes"))
+diag = _c("diag", _jax("diag"))
+diag_indices = _c("diag_indices", _jax("diag_indices"))
+diag_indices_from = _c("diag_indices_from", _jax("diag_indices_from"))
+diagflat = _c("diagflat", _jax("diagflat"))
+expand_dims = _c("expand_dims", _jax("expand_dims"))
+eye = _c("eye", _jax("eye"))
+flip = _c("flip", _jax("flip", named="keep"))
+fliplr = _c("fliplr", _jax("fliplr"))
+flipud = _c("flipud", _jax("flipud"))
+from_dlpack = _c("from_dlpack", _jax("from_dlpack"))
+frombuffer = _c("frombuffer", _jax("frombuffer"))
+fromstring = _c("fromstring", _jax("fromstring"))
+identity = _c("identity", _jax("identity"))
+indices = _c("indices", _jax("indices"))
+iscomplex = _c("iscomplex", _jax("iscomplex"))
+iscomplexobj = _c("iscomplexobj", _jax("iscomplexobj"))
+isreal = _c("isreal", _jax("isreal"))
+isrealobj = _c("isrealobj", _jax("isrealobj"))
+mask_indices = _c("mask_indices", _jax("mask_indices"))
+matrix_transpose = _c("matrix_transpose", _jax("matrix_transpose"))
+ravel = _c("ravel", _jax("ravel"))
+ravel_multi_index = _c("ravel_multi_index", _jax("ravel_multi_index"))
+resize = _c("resize", _jax("resize"))
+roll = _c("roll", _jax("roll", named="keep"))
+rot90 = _c("rot90", _jax("rot90"))
+searchsorted = _c("searchsorted", _jax("searchsorted"))
+setdiff1d = _c("setdiff1d", _jax("setdiff1d"))
+sinc = _c("sinc", _jax("sinc"))
+tile = _c("tile", _jax("tile"))
+tril_indices = _c("tril_indices", _jax("tril_indices"))
+tril_indices_from = _c("tril_indices_from", _jax("tril_indices_from"))
+trim_zeros = _c("trim_zeros", _jax("trim_zeros"))
+triu_indices = _c("triu_indices", _jax("triu_indices"))
+triu_indices_from = _c("triu_indices_from", _jax("triu_indices_from"))
+unique_values = _c("unique_values", _jax("unique_values"))
+unstack = _c("unstack", _jax("unstack"))
+vdot = _c("vdot", _jax("vdot"))
+
+# -- NumPy's own helpers (they inspect dtypes, values or settings), given
+#    NumPy's arrays for NamedArray arguments
+base_repr = _c("base_repr", _own("base_repr"))
+binary_repr = _c("binary_repr", _own("binary_repr"))
+busday_count = _c("busday_count", _own("busday_count"))
+busday_offset = _c("busday_offset", _own("busday_offset"))
+can_cast = _c("can_cast", _own("can_cast"))
+datetime_as_string = _c("datetime_as_string", _own("datetime_as_string"))
+datetime_data = _c("datetime_data", _own("datetime_data"))
+format_float_positional = _c("format_float_positional", _own("format_float_positional"))
+format_float_scientific = _c("format_float_scientific", _own("format_float_scientific"))
+get_include = _c("get_include", _own("get_include"))
+get_printoptions = _c("get_printoptions", _own("get_printoptions"))
+getbufsize = _c("getbufsize", _own("getbufsize"))
+geterr = _c("geterr", _own("geterr"))
+geterrcall = _c("geterrcall", _own("geterrcall"))
+info = _c("info", _own("info"))
+is_busday = _c("is_busday", _own("is_busday"))
+isdtype = _c("isdtype", _own("isdtype"))
+isnat = _c("isnat", _own("isnat"))
+issubdtype = _c("issubdtype", _own("issubdtype"))
+iterable = _c("iterable", _own("iterable"))
+min_scalar_type = _c("min_scalar_type", _own("min_scalar_type"))
+mintypecode = _c("mintypecode", _own("mintypecode"))
+nested_iters = _c("nested_iters", _own("nested_iters"))
+printoptions = _c("printoptions", _own("printoptions"))
+promote_types = _c("promote_types", _own("promote_types"))
+set_printoptions = _c("set_printoptions", _own("set_printoptions"))
+setbufsize = _c("setbufsize", _own("setbufsize"))
+seterr = _c("seterr", _own("seterr"))
+seterrcall = _c("seterrcall", _own("seterrcall"))
+show_config = _c("show_config", _own("show_config"))
+show_runtime = _c("show_runtime", _own("show_runtime"))
+typename = _c("typename", _own("typename"))
 
 
-class _Unbound:
-    """A function of NumPy's that is C code there (``array``, ``zeros``, the
-    gufuncs ``matmul``, ``vecdot``, ...), which does not bind as a method: ``array = np.array`` in a class body
-    keeps calling it as a function (a Python function would bind; a
-    ``staticmethod`` object, which JAX's ``jit`` refuses, would not)."""
+#: every public NumPy name of the frontend, name -> object (this module's
+#: names, less its modules and private names)
+NAMESPACE = {n: v for n, v in sorted(vars().items())
+             if not n.startswith("_") and not isinstance(v, _types.ModuleType)}
+__all__ = list(NAMESPACE)
 
-    def __init__(self, fn):
-        functools.update_wrapper(self, fn)
-
-    def __call__(self, *args, **kwargs):
-        return self.__wrapped__(*args, **kwargs)
-
-    def __get__(self, obj, cls=None):     # (a method descriptor that binds nothing)
-        return self
-
-    def __repr__(self):
-        return f"<function {self.__name__}>"
-
-    def __reduce__(self):
-        return _public, (self.__name__,)
-
-
-def _public(name):
-    """The public function ``name`` (what a pickled one is read back as)."""
-    return NAMESPACE[name]
-
-
-#: every public NumPy name of the frontend, name -> object
-NAMESPACE = _namespace()
-globals().update(NAMESPACE)
-__all__ = sorted(NAMESPACE)
-
-methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
-hooks.namespace = sys.modules[__name__]
-hooks.setitem = setitem
-hooks.getitem_data = getitem_data
+_methods.install({**NAMESPACE, "__package__": __name__.split(".")[0]})
+_hooks.namespace = _sys.modules[__name__]
+_hooks.setitem = _setitem
+_hooks.getitem_data = _getitem_data
 
 # each function's docstring: NumPy's documentation, then what names do here
-document(NAMESPACE)
+_document(NAMESPACE)
 for _sub, _mod in (("linalg", linalg), ("fft", fft), ("random", random)):
-    document({n: getattr(_mod, n) for n in _mod.__all__}, getattr(onp, _sub), _sub + ".")
+    _document({n: getattr(_mod, n) for n in _mod.__all__}, getattr(_onp, _sub), _sub + ".")
