@@ -108,14 +108,34 @@ def elementwise(fn, name=None):
     return f
 
 
-#: ``jax.nn``'s elementwise activations, declared by name
-ACTIVATIONS = ("relu", "relu6", "sigmoid", "log_sigmoid", "softplus", "sparse_plus",
-               "sparse_sigmoid", "soft_sign", "silu", "swish", "leaky_relu",
-               "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "elu", "celu",
-               "selu", "gelu", "squareplus", "mish", "log1mexp")
+# ``jax.nn``'s elementwise activations, one row each
+relu = elementwise(jax.nn.relu, "relu")
+relu6 = elementwise(jax.nn.relu6, "relu6")
+sigmoid = elementwise(jax.nn.sigmoid, "sigmoid")
+log_sigmoid = elementwise(jax.nn.log_sigmoid, "log_sigmoid")
+softplus = elementwise(jax.nn.softplus, "softplus")
+sparse_plus = elementwise(jax.nn.sparse_plus, "sparse_plus")
+sparse_sigmoid = elementwise(jax.nn.sparse_sigmoid, "sparse_sigmoid")
+soft_sign = elementwise(jax.nn.soft_sign, "soft_sign")
+silu = elementwise(jax.nn.silu, "silu")
+swish = elementwise(jax.nn.swish, "swish")
+leaky_relu = elementwise(jax.nn.leaky_relu, "leaky_relu")
+hard_sigmoid = elementwise(jax.nn.hard_sigmoid, "hard_sigmoid")
+hard_silu = elementwise(jax.nn.hard_silu, "hard_silu")
+hard_swish = elementwise(jax.nn.hard_swish, "hard_swish")
+hard_tanh = elementwise(jax.nn.hard_tanh, "hard_tanh")
+elu = elementwise(jax.nn.elu, "elu")
+celu = elementwise(jax.nn.celu, "celu")
+selu = elementwise(jax.nn.selu, "selu")
+gelu = elementwise(jax.nn.gelu, "gelu")
+squareplus = elementwise(jax.nn.squareplus, "squareplus")
+mish = elementwise(jax.nn.mish, "mish")
+log1mexp = elementwise(jax.nn.log1mexp, "log1mexp")
 
-globals().update({n: elementwise(getattr(jax.nn, n), n)
-                  for n in ACTIVATIONS if hasattr(jax.nn, n)})
+#: the activations above, by name (each wraps ``jax.nn``'s function of its name)
+ACTIVATIONS = tuple(name for name, f in globals().items() if hasattr(jax.nn, name)
+                    and getattr(f, "__wrapped__", None) is getattr(jax.nn, name))
+
 _rsqrt = elementwise(jax.lax.rsqrt, "rsqrt")
 
 
@@ -416,6 +436,6 @@ def decay_mask(params, stacked=()):
 top_k = _np.top_k
 
 
-__all__ = ["elementwise", *[n for n in ACTIVATIONS if hasattr(jax.nn, n)], "softmax",
+__all__ = ["elementwise", *ACTIVATIONS, "softmax",
            "log_softmax", "layer_norm", "rms_norm", "dropout", "one_hot", "cross_entropy",
            "dot_product_attention", "decay_mask", "top_k"]

@@ -15,8 +15,15 @@ import numpy as onp
 from .engines.host import numpy_module
 
 _NAMES = numpy_module(onp.char, __name__)
-globals().update(_NAMES)
 __all__ = sorted(_NAMES)
+
+
+def __getattr__(name):
+    """NumPy's ``numpy.char`` names, read from ``_NAMES`` (PEP 562)."""
+    try:
+        return _NAMES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def __dir__():

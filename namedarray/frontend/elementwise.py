@@ -248,19 +248,115 @@ def _make(name):
     return ufunc(name, jfn, getattr(onp, name))
 
 
-def _ufuncs():
-    """NumPy's ufuncs by every name NumPy gives them: an alias is the same
-    object, as in NumPy (``np.conj is np.conjugate``, named ``conjugate``)."""
-    made, out = {}, {}
-    for name in sorted(dir(onp)):
-        f = getattr(onp, name)
-        if isinstance(f, onp.ufunc) and f.__name__ not in _GUFUNCS and hasattr(jnp, f.__name__):
-            out[name] = made.get(f.__name__) or made.setdefault(f.__name__, _make(f.__name__))
-    return out
+# NumPy's ufuncs that jax.numpy has, one row each (the gufuncs, _GUFUNCS, are
+# namedarray/einsum's)
+absolute = _make("absolute")
+add = _make("add")
+arccos = _make("arccos")
+arccosh = _make("arccosh")
+arcsin = _make("arcsin")
+arcsinh = _make("arcsinh")
+arctan = _make("arctan")
+arctan2 = _make("arctan2")
+arctanh = _make("arctanh")
+bitwise_and = _make("bitwise_and")
+bitwise_count = _make("bitwise_count")
+bitwise_or = _make("bitwise_or")
+bitwise_xor = _make("bitwise_xor")
+cbrt = _make("cbrt")
+ceil = _make("ceil")
+conjugate = _make("conjugate")
+copysign = _make("copysign")
+cos = _make("cos")
+cosh = _make("cosh")
+deg2rad = _make("deg2rad")
+degrees = _make("degrees")
+divide = _make("divide")
+divmod = _make("divmod")
+equal = _make("equal")
+exp = _make("exp")
+exp2 = _make("exp2")
+expm1 = _make("expm1")
+fabs = _make("fabs")
+float_power = _make("float_power")
+floor = _make("floor")
+floor_divide = _make("floor_divide")
+fmax = _make("fmax")
+fmin = _make("fmin")
+fmod = _make("fmod")
+frexp = _make("frexp")
+gcd = _make("gcd")
+greater = _make("greater")
+greater_equal = _make("greater_equal")
+heaviside = _make("heaviside")
+hypot = _make("hypot")
+invert = _make("invert")
+isfinite = _make("isfinite")
+isinf = _make("isinf")
+isnan = _make("isnan")
+lcm = _make("lcm")
+ldexp = _make("ldexp")
+left_shift = _make("left_shift")
+less = _make("less")
+less_equal = _make("less_equal")
+log = _make("log")
+log10 = _make("log10")
+log1p = _make("log1p")
+log2 = _make("log2")
+logaddexp = _make("logaddexp")
+logaddexp2 = _make("logaddexp2")
+logical_and = _make("logical_and")
+logical_not = _make("logical_not")
+logical_or = _make("logical_or")
+logical_xor = _make("logical_xor")
+maximum = _make("maximum")
+minimum = _make("minimum")
+modf = _make("modf")
+multiply = _make("multiply")
+negative = _make("negative")
+nextafter = _make("nextafter")
+not_equal = _make("not_equal")
+positive = _make("positive")
+power = _make("power")
+rad2deg = _make("rad2deg")
+radians = _make("radians")
+reciprocal = _make("reciprocal")
+remainder = _make("remainder")
+right_shift = _make("right_shift")
+rint = _make("rint")
+sign = _make("sign")
+signbit = _make("signbit")
+sin = _make("sin")
+sinh = _make("sinh")
+spacing = _make("spacing")
+sqrt = _make("sqrt")
+square = _make("square")
+subtract = _make("subtract")
+tan = _make("tan")
+tanh = _make("tanh")
+trunc = _make("trunc")
 
+# NumPy's aliases: the same objects, as in NumPy (np.conj is np.conjugate)
+abs = absolute
+acos = arccos
+acosh = arccosh
+asin = arcsin
+asinh = arcsinh
+atan = arctan
+atan2 = arctan2
+atanh = arctanh
+bitwise_invert = invert
+bitwise_left_shift = left_shift
+bitwise_not = invert
+bitwise_right_shift = right_shift
+conj = conjugate
+mod = remainder
+pow = power
+true_divide = divide
 
-UFUNCS = _ufuncs()
-globals().update(UFUNCS)
+#: every ufunc above by each of its names, aliases included
+UFUNCS = {name: f for name, f in sorted(globals().items())
+          if isinstance(f, ufunc) and not name.startswith("_")}
 
 
 def clip(a, min=onp._NoValue, max=onp._NoValue, out=None, *, a_min=onp._NoValue,

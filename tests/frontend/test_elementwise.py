@@ -3,11 +3,14 @@ weak promotion), out=/where=, ufunc methods, and the named variant (operands
 aligned by name, checked against NumPy broadcasting)."""
 import warnings
 
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import namedarray as np
+from namedarray.frontend import elementwise
+from namedarray.frontend.engines.ufunc import ufunc
 from support import ALL_DTYPES, NAMES, arrays
 
 INT = [onp.int8, onp.int16, onp.int32, onp.int64, onp.uint8]
@@ -475,3 +478,21 @@ def test_gcd_lcm_reduce_as_numpy(name, data, kw):
         return
     got = getattr(np, name).reduce(np.asarray(a), **kw)
     assert repr(got) == repr(want)
+
+
+def test_ufunc_table_follows_numpy():
+    """elementwise.py declares every NumPy ufunc that jax.numpy has (gufuncs
+    aside) under each of NumPy's names, and no other: an alias is the same
+    object exactly where NumPy's is, named as NumPy names it."""
+    numpy_s = {n: f for n in dir(onp) if isinstance(f := getattr(onp, n), onp.ufunc)
+               and f.__name__ not in elementwise._GUFUNCS and hasattr(jnp, f.__name__)}
+    ours = {n: f for n, f in vars(elementwise).items()
+            if isinstance(f, ufunc) and not n.startswith("_")}
+    assert not set(numpy_s) - set(ours), "NumPy ufuncs without a row"
+    assert not set(ours) - set(numpy_s), "rows that are not NumPy ufuncs"
+    assert elementwise.UFUNCS.keys() == ours.keys()
+    for n, f in ours.items():
+        assert elementwise.UFUNCS[n] is f
+        assert f.__name__ == numpy_s[n].__name__, n
+        same_as = {m for m in ours if ours[m] is f}
+        assert same_as == {m for m in numpy_s if numpy_s[m] is numpy_s[n]}, n
