@@ -23,6 +23,11 @@ The real-input transforms (``rfft*``, ``ihfft``) refuse complex input with
 
 Repeated axes in ``fftn``-style ``axes`` (transforming an axis twice) run
 NumPy's 1-d transforms one by one, in NumPy's order.
+
+Each public function is one row at the end of this module: a transform is
+``name = _declare("name", axis_kw=..., kind=..., length=...)`` (its axis
+argument, input kind and output length rule; :func:`_declare` composes the
+rules), ``fftfreq``/``rfftfreq`` are ``_sample_frequencies`` rows.
 """
 from __future__ import annotations
 
@@ -37,29 +42,6 @@ from .core.array import NamedArray, normalize_axis
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.out import store_out
-
-# name -> (kind of axis argument, input kind, output length rule)
-#   input:  "any" (real or complex), "real" (complex refused), "none" (no cast)
-#   length: "same" (n / s or the input size), "c2r" (2 * (m - 1) by default)
-_TABLE = {
-    "fft": ("axis", "any", "same"),
-    "ifft": ("axis", "any", "same"),
-    "rfft": ("axis", "real", "same"),
-    "irfft": ("axis", "any", "c2r"),
-    "hfft": ("axis", "any", "c2r"),
-    "ihfft": ("axis", "real", "same"),
-    "fft2": ("axes", "any", "same"),
-    "ifft2": ("axes", "any", "same"),
-    "fftn": ("axes", "any", "same"),
-    "ifftn": ("axes", "any", "same"),
-    "rfft2": ("axes", "real", "same"),
-    "rfftn": ("axes", "real", "same"),
-    "irfft2": ("axes", "any", "c2r"),
-    "irfftn": ("axes", "any", "c2r"),
-    "fftshift": ("axes", "none", None),
-    "ifftshift": ("axes", "none", None),
-}
-
 
 def _input(fn, a, kind):
     """NumPy 2's computation dtype for an FFT input."""
@@ -154,7 +136,17 @@ def _one_by_one(name, a, s, axes, norm):
     return a
 
 
-def _declare(name, axis_kw, kind, length):
+def _declare(name, axis_kw, kind="any", length="same"):
+    """``numpy.fft.<name>`` over NamedArrays, run by ``jax.numpy.fft.<name>``.
+
+    ``axis_kw``: the axis argument (``"axis"`` or ``"axes"``), which may name
+    axes; ``kind``: the input, ``"any"`` (real or complex), ``"real"``
+    (complex refused) or ``"none"`` (a shift: no cast); ``length``: the
+    output length, ``"same"`` (``n``/``s`` or the input's size) or ``"c2r"``
+    (``2 * (m - 1)`` by default).  Around the compiled transform (NumPy's
+    checks and dtypes), in this order: ``out=``'s type, ``s``'s deprecations,
+    named axes, ``out=``'s shape and dtype.
+    """
     jfn = getattr(jnp.fft, name)
     sig = inspect.signature(jfn)
     params = list(sig.parameters)
@@ -227,7 +219,23 @@ def _declare(name, axis_kw, kind, length):
     return f
 
 
-globals().update({n: _declare(n, *spec) for n, spec in _TABLE.items()})
+fft = _declare("fft", axis_kw="axis")
+ifft = _declare("ifft", axis_kw="axis")
+rfft = _declare("rfft", axis_kw="axis", kind="real")
+irfft = _declare("irfft", axis_kw="axis", length="c2r")
+hfft = _declare("hfft", axis_kw="axis", length="c2r")
+ihfft = _declare("ihfft", axis_kw="axis", kind="real")
+fft2 = _declare("fft2", axis_kw="axes")
+ifft2 = _declare("ifft2", axis_kw="axes")
+fftn = _declare("fftn", axis_kw="axes")
+ifftn = _declare("ifftn", axis_kw="axes")
+rfft2 = _declare("rfft2", axis_kw="axes", kind="real")
+rfftn = _declare("rfftn", axis_kw="axes", kind="real")
+irfft2 = _declare("irfft2", axis_kw="axes", length="c2r")
+irfftn = _declare("irfftn", axis_kw="axes", length="c2r")
+fftshift = _declare("fftshift", axis_kw="axes", kind="none")
+ifftshift = _declare("ifftshift", axis_kw="axes", kind="none")
+
 
 def _sample_frequencies(name):
     """``numpy.fft.{name}``: no array input; ``n * d == 0`` raises
@@ -248,4 +256,6 @@ def _sample_frequencies(name):
 fftfreq = _sample_frequencies("fftfreq")
 rfftfreq = _sample_frequencies("rfftfreq")
 
-__all__ = sorted(list(_TABLE) + ["fftfreq", "rfftfreq"])
+__all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn",
+           "ifftshift", "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq",
+           "rfftn"]

@@ -5,9 +5,14 @@
 >>> np.linalg.det(a).named_shape
 {'b': 2}
 
-Every function is ``jax.numpy.linalg``'s, adapted by one table to NumPy's
-contract: inputs are cast as NumPy casts them (bool and integers to
-``float64``; ``float16`` is refused with ``TypeError`` as NumPy refuses it),
+Each public function is one row at the end of this module,
+``name = _declare("name", cast, ...)``: the row names its engine
+(``jax.numpy.linalg``'s function of that name unless ``engine=`` gives one
+of this module's), how inputs are cast, its shape checks, and the NumPy rules
+it follows; :func:`_declare` composes them in one fixed order.  The rows
+adapt each engine to NumPy's contract: inputs are cast as NumPy casts them
+(bool and integers to ``float64``; ``float16`` is refused with ``TypeError``
+as NumPy refuses it),
 shapes are checked up front (``LinAlgError`` for a non-square or 1-d matrix,
 naming the function and the shape), results are NumPy's namedtuples
 (``SVDResult``, ``EighResult``, ``QRResult``, ``SlogdetResult``, ``EigResult``)
@@ -52,7 +57,7 @@ import numpy as onp
 from .core import config
 from .core.array import NamedArray, normalize_axis, rewrap, zero_dim_array
 from .core.dims import has_names
-from .einsum import matmul, tensordot, vecdot
+from .einsum import matmul as _matmul, tensordot as _tensordot, vecdot as _vecdot
 from .frontend.engines.args import numpy_promoted
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.host import host_data
@@ -82,16 +87,13 @@ def _cast(fn, a, lapack):
     return a
 
 
-#: the functions NumPy's core answers for (not LAPACK): a 1-d array is its
-#: ``ValueError``, not ``LinAlgError``
-_CORE_2D = {"matrix_transpose", "diagonal", "trace", "matrix_norm"}
-
-
-def _check(fn, a, square, arg="a"):
-    """NumPy's shape checks of a stack of matrices, with NumPy's wording."""
+def _check(fn, a, square, arg, numpy_core):
+    """NumPy's shape checks of a stack of matrices, with NumPy's wording (a 1-d
+    array is ``ValueError`` for the functions NumPy's core answers for,
+    ``numpy_core``, and LAPACK's ``LinAlgError`` for the others)."""
     where = f"(argument {arg!r}, shape {a.shape})"
     if a.ndim < 2:
-        if fn in _CORE_2D:
+        if numpy_core:
             raise ValueError(f"{fn}: Input array must be at least 2-dimensional, but "
                              f"it is {a.ndim} {where}")
         raise LinAlgError(f"{fn}: {a.ndim}-dimensional array given. Array must be at "
@@ -130,21 +132,21 @@ def _uplo(fn, UPLO):
 
 
 # --------------------------------------------------------------------------
-# functions whose NumPy signature or semantics differ from jax.numpy's
+# engines whose NumPy signature or semantics differ from jax.numpy's
 # --------------------------------------------------------------------------
-def eigh(a, UPLO="L"):
+def _eigh(a, UPLO="L"):
     upper = _uplo("eigh", UPLO)
     return jnp.linalg.eigh(_hermitian_from(a, upper), UPLO="U" if upper else "L",
                            symmetrize_input=False)
 
 
-def eigvalsh(a, UPLO="L"):
+def _eigvalsh(a, UPLO="L"):
     upper = _uplo("eigvalsh", UPLO)
     return jnp.linalg.eigvalsh(_hermitian_from(a, upper), UPLO="U" if upper else "L",
                                symmetrize_input=False)
 
 
-def cholesky(a, /, *, upper=False):
+def _cholesky(a, /, *, upper=False):
     return jnp.linalg.cholesky(_hermitian_from(a, upper), upper=upper,
                                symmetrize_input=False)
 
@@ -152,7 +154,7 @@ def cholesky(a, /, *, upper=False):
 _NOVALUE = object()
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
+def _pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     if rcond is not None and rtol is not _NOVALUE:
         raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
     if rcond is None:  # NumPy's defaults
@@ -165,7 +167,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     return _to_single(jnp.linalg.pinv(a, rtol=rcond, hermitian=hermitian), single)
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+def _matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     # NumPy's tol is absolute and rtol relative to the largest singular value
     # (jax.numpy.linalg.matrix_rank's rtol is absolute)
     if tol is not None and rtol is not None:
@@ -191,7 +193,7 @@ def _rank(A, tol, rtol, hermitian):
     return jnp.sum(S > tol, axis=-1, dtype=jnp.result_type(int))
 
 
-def cond(x, p=None):
+def _cond(x, p=None):
     if x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
         raise LinAlgError(f"cond: cond is not defined on empty arrays "
                           f"(shape {x.shape})")
@@ -201,14 +203,14 @@ def cond(x, p=None):
     return jnp.where(jnp.isnan(r) & ~jnp.isnan(x).any(axis=(-2, -1)), jnp.inf, r)
 
 
-def lstsq(a, b, rcond=None):
+def _lstsq(a, b, rcond=None):
     if a.ndim != 2:
         raise LinAlgError(f"lstsq: argument 'a' must be two-dimensional, got "
                           f"shape {a.shape}")
     if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
         raise LinAlgError(f"lstsq: Incompatible dimensions (a.shape={a.shape}, "
                           f"b.shape={b.shape})")
-    x, resid, rank, s = _lstsq(a, b, rcond)
+    x, resid, rank, s = _lstsq_compiled(a, b, rcond)
     m, n = a.shape
     if m > n and not isinstance(rank, jax.core.Tracer) and int(rank) < n:
         resid = resid[:0]  # NumPy: no residuals unless full rank
@@ -216,7 +218,7 @@ def lstsq(a, b, rcond=None):
 
 
 @jax.jit
-def _lstsq(a, b, rcond):
+def _lstsq_compiled(a, b, rcond):
     if rcond is not None:   # LAPACK's gelsd: outside (0, 1), its machine epsilon
         rcond = jnp.where((rcond <= 0) | (rcond >= 1), jnp.finfo(a.dtype).eps / 2, rcond)
     x, resid, rank, s = jnp.linalg.lstsq(a, b, rcond)
@@ -227,11 +229,12 @@ def _lstsq(a, b, rcond):
     return x, resid, rank, s
 
 
-def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     if not hermitian:
         return jnp.linalg.svd(a, full_matrices, compute_uv)
-    # NumPy's: from eigh of the lower triangle, the signs (copysign: never 0,
-    # so U and Vh stay unitary for a singular matrix) moved into Vh
+    # NumPy's: from eigh of the lower triangle (the public eigh and eigvalsh),
+    # the signs (copysign: never 0, so U and Vh stay unitary for a singular
+    # matrix) moved into Vh
     if not compute_uv:
         return jnp.sort(jnp.abs(eigvalsh(a)), axis=-1)[..., ::-1]
     w, u = eigh(a)
@@ -242,7 +245,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return _NP_RESULTS.SVDResult(u, jnp.abs(w), vh)
 
 
-def norm(x, ord=None, axis=None, keepdims=False):
+def _norm(x, ord=None, axis=None, keepdims=False):
     if isinstance(axis, (tuple, list)):
         if len(axis) == 2 and normalize_axis("norm", axis[0], x.ndim) == normalize_axis(
                 "norm", axis[1], x.ndim):
@@ -253,66 +256,27 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return jnp.linalg.norm(x, ord, axis, keepdims)
 
 
-def qr(a, mode="reduced"):
+def _qr(a, mode="reduced"):
     r = jnp.linalg.qr(a, mode=mode)
     return tuple(r) if mode == "raw" else r
 
 
-def matrix_power(a, n):
+def _matrix_power(a, n):
+    if n < 0:     # a negative power inverts: LAPACK's dtypes
+        a = _cast("matrix_power", a, True)
     return jnp.linalg.matrix_power(a, n)
 
 
 # --------------------------------------------------------------------------
-# the table: name -> (how inputs are cast, which arguments must be square
-# matrices / at least 2-d, what a named `axis` means)
+# adapting an engine to NumPy's contract (casts, shape checks, precision, jit)
 # --------------------------------------------------------------------------
 _LAPACK, _NORM, _PROMOTE = "lapack", "norm", "promote"   # promote: NumPy's common dtype
-_OWN = {"eigh": eigh, "eigvalsh": eigvalsh, "cholesky": cholesky, "pinv": pinv,
-        "matrix_rank": matrix_rank, "cond": cond, "lstsq": lstsq, "qr": qr,
-        "matrix_power": matrix_power, "svd": svd, "norm": norm}
-
-#        name          cast      square  min-2d  arrays  named axis
-_TABLE = [
-    ("inv",          _LAPACK,  (0,),   (0,),   1,     None),
-    ("det",          _LAPACK,  (0,),   (0,),   1,     None),
-    ("slogdet",      _LAPACK,  (0,),   (0,),   1,     None),
-    ("eig",          _LAPACK,  (0,),   (0,),   1,     None),
-    ("eigvals",      _LAPACK,  (0,),   (0,),   1,     None),
-    ("eigh",         _LAPACK,  (0,),   (0,),   1,     None),
-    ("eigvalsh",     _LAPACK,  (0,),   (0,),   1,     None),
-    ("cholesky",     _LAPACK,  (0,),   (0,),   1,     None),
-    ("solve",        _LAPACK,  (0,),   (0,),   2,     None),
-    ("matrix_power", None,     (0,),   (0,),   1,     None),
-    ("qr",           _LAPACK,  (),     (0,),   1,     None),
-    ("svd",          _LAPACK,  (),     (0,),   1,     None),
-    ("svdvals",      _LAPACK,  (),     (0,),   1,     None),
-    ("pinv",         None,     (),     (0,),   1,     None),   # casts itself
-    ("matrix_rank",  _LAPACK,  (),     (),     1,     None),
-    ("cond",         _LAPACK,  (),     (0,),   1,     None),
-    ("lstsq",        _LAPACK,  (),     (),     2,     None),
-    ("tensorinv",    _LAPACK,  (),     (),     1,     None),
-    ("tensorsolve",  _LAPACK,  (),     (),     2,     None),
-    ("norm",         _NORM,    (),     (),     1,     "reduce"),
-    ("vector_norm",  _NORM,    (),     (),     1,     "reduce"),
-    ("matrix_norm",  _NORM,    (),     (0,),   1,     None),
-    ("trace",        None,     (),     (0,),   1,     None),
-    ("diagonal",     None,     (),     (0,),   1,     None),
-    ("matrix_transpose", None, (),     (0,),   1,     None),
-    ("outer",        _PROMOTE, (),     (),     2,     None),
-    ("cross",        _PROMOTE, (),     (),     2,     None),
-    ("multi_dot",    _PROMOTE, (),     (),     0,     None),
-]
-
 
 # arguments that are arrays (traced under jit); every other one is static
 _TRACED = {"a", "b", "x", "x1", "x2", "A", "M", "arrays", "rcond", "rtol", "tol"}
-# value-dependent Python logic: not jitted as a whole
-_NO_JIT = {"pinv", "lstsq", "matrix_rank"}
 
 
-def _jit(name, f, base):
-    if name in _NO_JIT:
-        return f
+def _jit(f, base):
     static = [p for p in inspect.signature(base).parameters if p not in _TRACED]
     return jit_static(f, static, like=base)
 
@@ -323,7 +287,6 @@ def _jit(name, f, base):
 _WIDER = {onp.dtype(onp.float32): onp.dtype(onp.float64),
           onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
 _NARROWER = {v: k for k, v in _WIDER.items()}
-_OWN_PRECISION = {"pinv", "matrix_rank"}    # (their cutoffs use the input's eps)
 
 
 def _in_double(arrays):
@@ -344,24 +307,25 @@ def _to_single(result, single):
         if hasattr(v, "dtype") and onp.dtype(v.dtype) in _NARROWER else v, result)
 
 
-def _tensor_shapes(name, args):
-    """NumPy's checks of ``tensorsolve``/``tensorinv``, which come before its
-    dtype checks (NumPy's exceptions and wording)."""
+# NumPy's checks of tensorinv/tensorsolve, which come before its dtype checks
+# (NumPy's exceptions and wording)
+def _tensorinv_shapes(args):
     a = jnp.asarray(args[0])
-    if name == "tensorinv":
-        ind = args[1] if len(args) > 1 else 2
-        if ind <= 0:
-            raise ValueError(f"tensorinv: Invalid ind argument. (ind={ind!r}; it must "
-                             "be positive)")
-        if math.prod(a.shape[ind:]) != math.prod(a.shape[:ind]):
-            raise LinAlgError("tensorinv: Last 2 dimensions of the array must be square "
-                              f"(a.shape={a.shape}, ind={ind})")
-        return
-    b = jnp.asarray(args[1])
+    ind = args[1] if len(args) > 1 else 2
+    if ind <= 0:
+        raise ValueError(f"tensorinv: Invalid ind argument. (ind={ind!r}; it must "
+                         "be positive)")
+    if math.prod(a.shape[ind:]) != math.prod(a.shape[:ind]):
+        raise LinAlgError("tensorinv: Last 2 dimensions of the array must be square "
+                          f"(a.shape={a.shape}, ind={ind})")
+
+
+def _tensorsolve_shapes(args):
+    a, b = jnp.asarray(args[0]), jnp.asarray(args[1])
     shape = a.shape
     axes = args[2] if len(args) > 2 else None
     if axes is not None:               # NumPy moves them last, then checks
-        moved = [normalize_axis(name, k, a.ndim) for k in axes]
+        moved = [normalize_axis("tensorsolve", k, a.ndim) for k in axes]
         shape = tuple(shape[k] for k in range(a.ndim) if k not in moved) + tuple(
             shape[k] for k in moved)
     n = math.prod(shape[b.ndim:])
@@ -371,8 +335,9 @@ def _tensor_shapes(name, args):
                           f"{a.shape}, axes={axes}, b.ndim={b.ndim})")
 
 
-def _declare(name, cast, square, min2d, narrays, named):
-    base = _OWN.get(name) or getattr(jnp.linalg, name)
+def _adapt(name, base, cast, square, min2d, narrays, numpy_core, checks, jit,
+           own_precision, named):
+    """``base`` on NumPy's contract, over NamedArrays (``wrap``)."""
     sig = inspect.signature(base)
     argnames = [p for p in sig.parameters][:max(narrays, 1)]
 
@@ -388,22 +353,20 @@ def _declare(name, cast, square, min2d, narrays, named):
                 args[i] = jnp.asarray(args[i])
         if cast == _PROMOTE:
             return _numpy_result(base(*numpy_promoted(args), **kwargs))
-        if name in ("tensorsolve", "tensorinv"):
-            _tensor_shapes(name, args)
+        if checks is not None:
+            checks(args)
         for i in range(min(narrays, len(args))):
             a = args[i]
-            if i in min2d:
-                _check(name, a, i in square, argnames[i])
+            if i in min2d or i in square:
+                _check(name, a, i in square, argnames[i], numpy_core)
             if cast is not None:
                 args[i] = _cast(name, a, cast == _LAPACK)
-        if name == "matrix_power" and args[1] < 0:
-            args[0] = _cast(name, args[0], True)  # a negative power inverts
-        if cast == _LAPACK and name not in _OWN_PRECISION:
+        if cast == _LAPACK and not own_precision:
             args[:narrays], single = _in_double(args[:narrays])
             return _numpy_result(_to_single(base(*args, **kwargs), single))
         return _numpy_result(base(*args, **kwargs))
 
-    f = wrap(_jit(name, jfn, base), name, named=named)
+    f = wrap(_jit(jfn, base) if jit else jfn, name, named=named)
     f.__module__ = __name__
     f.__doc__ = (f"``numpy.linalg.{name}`` on NamedArrays; named axes are batch axes"
                  + (", and ``axis`` may name them (reduced)." if named else ".")
@@ -412,12 +375,11 @@ def _declare(name, cast, square, min2d, narrays, named):
     return f
 
 
-globals().update({row[0]: _declare(*row) for row in _TABLE})
-
-_FAILS = {"inv": "Singular matrix", "solve": "Singular matrix",
-          "tensorinv": "Singular matrix", "tensorsolve": "Singular matrix",
-          "matrix_power": "Singular matrix", "cholesky": "Matrix is not positive definite"}
-
+# --------------------------------------------------------------------------
+# NumPy's rules beyond the engine (each applied by _declare where a row asks)
+# --------------------------------------------------------------------------
+_SINGULAR = "Singular matrix"
+_NOT_POSITIVE_DEFINITE = "Matrix is not positive definite"
 
 _has_nan = jax.jit(lambda d: jnp.isnan(d).any())     # (one dispatch each)
 _has_non_finite = jax.jit(lambda d: ~jnp.isfinite(d).all())
@@ -430,53 +392,48 @@ def _all_finite(v) -> bool:
     return not jnp.issubdtype(d.dtype, jnp.inexact) or not bool(_has_non_finite(d))
 
 
-def _raising(name, f):
+def _raising(name, f, message, only_if):
     """``f`` raising NumPy's ``LinAlgError`` in an eager call whose finite input
-    gives a non-finite result (LAPACK's failure code, which XLA lacks)."""
+    gives a non-finite result (LAPACK's failure code, which XLA lacks); with
+    ``only_if``, only in the calls ``only_if(args, kwargs)`` accepts."""
     @functools.wraps(f)
     def g(*args, **kwargs):
         r = f(*args, **kwargs)
         d = r.data if isinstance(r, NamedArray) else None
         if d is None or isinstance(d, jax.core.Tracer) or _all_finite(d):
             return r
-        if name == "matrix_power" and (args[1] if len(args) > 1 else kwargs["n"]) >= 0:
+        if only_if is not None and not only_if(args, kwargs):
             return r
         arrays = [a for a in list(args) + list(kwargs.values())
                   if isinstance(a, (NamedArray, jax.Array, onp.ndarray, list))]
         if all(_all_finite(a) for a in arrays[:2]):
-            raise LinAlgError(f"{name}: {_FAILS[name]}")
+            raise LinAlgError(f"{name}: {message}")
         return r
     return g
 
 
-globals().update({n: _raising(n, globals()[n]) for n in _FAILS})
+def _inverts(args, kwargs):
+    """``matrix_power`` of a negative power (it inverts the matrix)."""
+    return (args[1] if len(args) > 1 else kwargs["n"]) < 0
+
 
 # input NumPy's LAPACK calls refuse (LinAlgError): NaN for an SVD (LAPACK checks
 # the matrix's norm), NaN or inf for eig (NumPy checks) and lstsq's matrix
 _SVD, _FINITE = "nan", "finite"
-_REFUSED = {"svd": (_SVD, "SVD did not converge"),
-            "svdvals": (_SVD, "SVD did not converge"),
-            "pinv": (_SVD, "SVD did not converge"),
-            "matrix_rank": (_SVD, "SVD did not converge"),
-            "cond": (_SVD, "SVD did not converge"),
-            "eig": (_FINITE, "Array must not contain infs or NaNs"),
-            "eigvals": (_FINITE, "Array must not contain infs or NaNs"),
-            "lstsq": (_FINITE, "SVD did not converge in Linear Least Squares")}
+_SVD_FAILED = (_SVD, "SVD did not converge")
 
 
-def _refusing(name, f):
+def _refusing(name, f, rule, msg, only_if):
     """``f`` raising NumPy's ``LinAlgError`` in an eager call on the input its
-    LAPACK call refuses (traced input gives JAX's NaN results)."""
-    rule, msg = _REFUSED[name]
-
+    LAPACK call refuses (traced input gives JAX's NaN results); with
+    ``only_if``, only in the calls ``only_if(args, kwargs)`` accepts."""
     @functools.wraps(f)
     def g(*args, **kwargs):
         a = args[0] if args else next(iter(kwargs.values()))
         d = a.data if isinstance(a, NamedArray) else a
-        p = args[1] if len(args) > 1 else kwargs.get("p")
         if (isinstance(d, (jax.Array, onp.ndarray, list)) and not isinstance(
-                d, jax.core.Tracer) and jnp.ndim(d) >= 2 and not (
-                name == "cond" and p not in (None, 2, -2))):
+                d, jax.core.Tracer) and jnp.ndim(d) >= 2 and (
+                only_if is None or only_if(args, kwargs))):
             d = jnp.asarray(d)
             if jnp.issubdtype(d.dtype, jnp.inexact) and bool(
                     (_has_nan if rule == _SVD else _has_non_finite)(d)):
@@ -485,7 +442,9 @@ def _refusing(name, f):
     return g
 
 
-globals().update({n: _refusing(n, globals()[n]) for n in _REFUSED})
+def _svd_norm(args, kwargs):
+    """``cond`` of a norm computed from the singular values (``p`` None, 2, -2)."""
+    return (args[1] if len(args) > 1 else kwargs.get("p")) in (None, 2, -2)
 
 
 def _real_if_real(fn, res, real_input):
@@ -507,8 +466,16 @@ def _eig_family(f):
     return g
 
 
-eig = _eig_family(globals()["eig"])  # noqa: F821
-eigvals = _eig_family(globals()["eigvals"])  # noqa: F821
+_KEYWORD_ONLY = 99     # (past any positional argument)
+
+
+def _axis_position(f):
+    """Where ``f`` takes ``axis`` positionally (``_KEYWORD_ONLY`` if it does not)."""
+    params = inspect.signature(f).parameters
+    p = params["axis"]
+    return list(params).index("axis") if p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) else _KEYWORD_ONLY
+
 
 def _named_norm(w, pos):
     """A named ``axis`` for the norms, in the order given (rows, columns)."""
@@ -519,11 +486,6 @@ def _named_norm(w, pos):
             return w(*args, **kwargs)
         return along_names(w.__name__, w, args, kwargs, pos, "axis", keep=False)
     return f
-
-
-norm = _named_norm(globals()["norm"], 2)  # noqa: F821
-vector_norm = _named_norm(globals()["vector_norm"], 99)  # noqa: F821  (axis is keyword-only)
-
 
 
 def _array_result(f):
@@ -537,13 +499,107 @@ def _array_result(f):
     return g
 
 
-tensorsolve = _array_result(globals()["tensorsolve"])  # noqa: F821
-tensordot = _array_result(tensordot)     # (NumPy's reshapes its product: an array)
+# --------------------------------------------------------------------------
+# the composer, and one row per public function
+# --------------------------------------------------------------------------
+def _declare(name, cast=None, *, engine=None, declared=None, square=(), min2d=(),
+             narrays=1, numpy_core=False, checks=None, jit=True, own_precision=False,
+             named=None, fails=None, fails_only_if=None, refuses=None,
+             refuses_only_if=None, real_if_real=False, array_result=False):
+    """``numpy.linalg.<name>`` over NamedArrays, with NumPy's rules in one order.
 
-# the dot family (matmul, vecdot, tensordot) is declared by its owner, namedarray/einsum
-_DOT = ("matmul", "vecdot", "tensordot")
+    The function runs ``engine`` (``jax.numpy.linalg.<name>`` by default)
+    adapted to NumPy's contract, or is ``declared`` by its own module (then
+    only the rules apply).  Adapting:
 
-_NAMES = sorted([row[0] for row in _TABLE] + list(_DOT))
-# data JAX cannot hold, and NumPy's matrix: NumPy's own linalg answers
-globals().update({n: host_data(globals()[n], n, onp.linalg) for n in _NAMES})
-__all__ = _NAMES + ["LinAlgError"]
+    * ``cast``: ``_LAPACK`` (bool/int to float, float16 refused, computed in
+      double precision unless ``own_precision``), ``_NORM`` (bool/int to
+      float), ``_PROMOTE`` (NumPy's common dtype of the arrays) or ``None``;
+    * ``square``: the positions of the array arguments that must be (stacks
+      of) square matrices; ``min2d``: those of the others that must be at
+      least 2-d (``numpy_core``: a 1-d array is NumPy core's ``ValueError``,
+      not LAPACK's ``LinAlgError``);
+    * ``narrays``: how many leading arguments are arrays; ``checks(args)``:
+      NumPy's checks that come before its dtype checks;
+    * ``jit``: compiled (``False``: value-dependent Python logic);
+    * ``named``: what a named ``axis`` means (``"reduce"``: a norm's axes,
+      in the order given).
+
+    The rules, in this order: ``fails`` (the ``LinAlgError`` message of a
+    finite input whose result is not finite, in the calls ``fails_only_if``
+    accepts), ``refuses`` (``(rule, message)``: the input LAPACK refuses, in
+    the calls ``refuses_only_if`` accepts), ``real_if_real`` (eig's real
+    results of a real matrix), the named norm, ``array_result`` (a 0-d result
+    is a 0-d array), and NumPy's own answer for data JAX cannot hold.
+    """
+    if declared is not None:
+        f = declared
+    else:
+        f = _adapt(name, engine or getattr(jnp.linalg, name), cast, square, min2d,
+                   narrays, numpy_core, checks, jit, own_precision, named)
+    if fails:
+        f = _raising(name, f, fails, fails_only_if)
+    if refuses:
+        f = _refusing(name, f, *refuses, refuses_only_if)
+    if real_if_real:
+        f = _eig_family(f)
+    if named:
+        f = _named_norm(f, _axis_position(f))
+    if array_result:
+        f = _array_result(f)
+    # data JAX cannot hold, and NumPy's matrix: NumPy's own linalg answers
+    f = host_data(f, name, onp.linalg)
+    if f is not declared:           # pickled by its name here (the dot family too)
+        f.__module__, f.__qualname__ = __name__, name
+    return f
+
+
+_NOT_FINITE = (_FINITE, "Array must not contain infs or NaNs")
+
+inv = _declare("inv", _LAPACK, square=(0,), fails=_SINGULAR)
+det = _declare("det", _LAPACK, square=(0,))
+slogdet = _declare("slogdet", _LAPACK, square=(0,))
+eig = _declare("eig", _LAPACK, square=(0,), refuses=_NOT_FINITE, real_if_real=True)
+eigvals = _declare("eigvals", _LAPACK, square=(0,), refuses=_NOT_FINITE, real_if_real=True)
+eigh = _declare("eigh", _LAPACK, engine=_eigh, square=(0,))
+eigvalsh = _declare("eigvalsh", _LAPACK, engine=_eigvalsh, square=(0,))
+cholesky = _declare("cholesky", _LAPACK, engine=_cholesky, square=(0,),
+                    fails=_NOT_POSITIVE_DEFINITE)
+solve = _declare("solve", _LAPACK, square=(0,), narrays=2, fails=_SINGULAR)
+matrix_power = _declare("matrix_power", engine=_matrix_power, square=(0,),
+                        fails=_SINGULAR, fails_only_if=_inverts)
+qr = _declare("qr", _LAPACK, engine=_qr, min2d=(0,))
+svd = _declare("svd", _LAPACK, engine=_svd, min2d=(0,), refuses=_SVD_FAILED)
+svdvals = _declare("svdvals", _LAPACK, min2d=(0,), refuses=_SVD_FAILED)
+pinv = _declare("pinv", engine=_pinv, min2d=(0,), jit=False,     # (casts itself)
+                refuses=_SVD_FAILED)
+matrix_rank = _declare("matrix_rank", _LAPACK, engine=_matrix_rank, jit=False,
+                       own_precision=True, refuses=_SVD_FAILED)
+cond = _declare("cond", _LAPACK, engine=_cond, min2d=(0,), refuses=_SVD_FAILED,
+                refuses_only_if=_svd_norm)
+lstsq = _declare("lstsq", _LAPACK, engine=_lstsq, narrays=2, jit=False,
+                 refuses=(_FINITE, "SVD did not converge in Linear Least Squares"))
+tensorinv = _declare("tensorinv", _LAPACK, checks=_tensorinv_shapes, fails=_SINGULAR)
+tensorsolve = _declare("tensorsolve", _LAPACK, narrays=2, checks=_tensorsolve_shapes,
+                       fails=_SINGULAR, array_result=True)
+norm = _declare("norm", _NORM, engine=_norm, named="reduce")
+vector_norm = _declare("vector_norm", _NORM, named="reduce")
+matrix_norm = _declare("matrix_norm", _NORM, min2d=(0,), numpy_core=True)
+trace = _declare("trace", min2d=(0,), numpy_core=True)
+diagonal = _declare("diagonal", min2d=(0,), numpy_core=True)
+matrix_transpose = _declare("matrix_transpose", min2d=(0,), numpy_core=True)
+outer = _declare("outer", _PROMOTE, narrays=2)
+cross = _declare("cross", _PROMOTE, narrays=2)
+multi_dot = _declare("multi_dot", _PROMOTE, narrays=0)
+# the dot family: declared by namedarray/einsum (tensordot reshapes its
+# product, as NumPy's does: an array)
+matmul = _declare("matmul", declared=_matmul)
+vecdot = _declare("vecdot", declared=_vecdot)
+tensordot = _declare("tensordot", declared=_tensordot, array_result=True)
+
+__all__ = [
+    "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
+    "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot",
+    "vector_norm", "LinAlgError"]
