@@ -354,8 +354,9 @@ class _Unbound:
     keeps calling it as a function (a Python function would bind; a
     ``staticmethod`` object, which JAX's ``jit`` refuses, would not)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, name):
         functools.update_wrapper(self, fn)
+        self._public_name = name
 
     def __call__(self, *args, **kwargs):
         return self.__wrapped__(*args, **kwargs)
@@ -367,7 +368,7 @@ class _Unbound:
         return f"<function {self.__name__}>"
 
     def __reduce__(self):
-        return _public, (self.__name__,)
+        return _public, (self._public_name,)
 
 
 def _public(name):
@@ -394,13 +395,15 @@ def _numpy_function(name) -> bool:
     return callable(v) and not isinstance(v, type)
 
 
-def compose(name, f):
-    """The public ``name`` of ``namedarray``: its declaration ``f`` with the
+def compose(name, declared):
+    """The public ``name`` of ``namedarray``: its declaration with the
     shared rules of NumPy's namespace applied, in this order: views, NumPy's
     memory orders and other rules of one function (``_OWN_RULE``), the kind of
     a 0-d result, NumPy's layout keywords, data JAX cannot hold (NumPy's own
     answer), and no binding as a method where NumPy's function is C code.
-    Types and ufuncs are their own declarations (returned as they are)."""
+    Types and ufuncs are their own declarations (returned as they are).  The
+    result is pickled by its public name, as NumPy's functions are."""
+    f = declared
     if isinstance(f, (type, ufunc)) or not callable(f):
         return f
     if name in _VIEWS:
@@ -421,5 +424,8 @@ def compose(name, f):
         f = host_data(f, name)
     if isinstance(getattr(onp, name, None), (types.BuiltinFunctionType, onp.ufunc)) and \
             isinstance(f, types.FunctionType):
-        f = _Unbound(f)
+        return _Unbound(f, name)
+    if isinstance(f, types.FunctionType) and f is not declared:
+        # pickled by its public name, as NumPy's functions are (read back as itself)
+        f.__module__, f.__qualname__ = "namedarray", name
     return f

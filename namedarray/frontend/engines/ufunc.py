@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config
+from ...core import config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
 from ...core.array import (NamedArray, View, align, align_plan, apply_step, check_writeable,
@@ -87,6 +87,11 @@ def _defers(method):
     return deferring
 
 
+def _ufunc_named(name):
+    """The public ufunc ``name`` (what a pickled one is read back as)."""
+    return hooks.namespace.UFUNCS[name]
+
+
 class ufunc:
     """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
 
@@ -100,6 +105,10 @@ class ufunc:
     >>> np.add(np.arange(3, dtype=np.int8), 1).dtype
     dtype('int8')
     """
+
+    def __reduce__(self):
+        # by name, as NumPy's ufuncs pickle: read back as the same object
+        return _ufunc_named, (self.__name__,)
 
     def __init__(self, name: str, jfn, np_ufunc):
         self.__name__ = self.__qualname__ = name
