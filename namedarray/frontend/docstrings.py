@@ -90,9 +90,9 @@ def named_axes(name: str, fn) -> tuple[str, str]:
     if isinstance(fn, ufunc):
         return "—", ""
     red = reductions.REDUCTIONS.get(name)
-    if name in reductions._TABLE and red is not None and (
+    if name in reductions._COLLECTIVE and red is not None and (
             inspect.unwrap(fn, stop=lambda f: f is red) is red):
-        coll = reductions._TABLE[name][1]
+        coll = reductions._COLLECTIVE[name]
         if name in ("std", "var"):
             how = "a mapped name: two collective means"
         elif coll is None:

@@ -167,6 +167,8 @@ def _quantile_data(d, q, axis, method, keepdims, nan, weak, weights):
 
 
 def _quantile(name):
+    """The order statistic ``name`` (quantile, percentile and their nan
+    versions) in NumPy's result dtype; ``axis`` may mix ints and names."""
     top = 100 if "percentile" in name else 1
     what = "Percentiles" if top == 100 else "Quantiles"
     nan = name.startswith("nan")
@@ -282,8 +284,11 @@ def _quantile_weights(name, x, axis, method, weights):
     return jnp.broadcast_to(w, x.shape)
 
 
-for _n in ("quantile", "percentile", "nanquantile", "nanpercentile"):
-    globals()[_n] = _quantile(_n)
+# -- the order statistics: one row each
+quantile = _quantile("quantile")
+percentile = _quantile("percentile")
+nanquantile = _quantile("nanquantile")
+nanpercentile = _quantile("nanpercentile")
 
 
 def _ones_like_names(a):
@@ -314,6 +319,7 @@ def _weights_along(a, axis, weights, fn="average"):
     return w.reshape(tuple(s if k in axes else 1 for k, s in enumerate(x.shape)))
 
 
+@_zero_d_axis
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """``numpy.average``; ``axis`` may name axes (weights aligned by name)."""
     if weights is None:
@@ -343,9 +349,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if returned:
         return avg, wsum.astype(avg.dtype)
     return avg
-
-
-average = _zero_d_axis(average)
 
 
 def _same_sizes(fn, a, weights):

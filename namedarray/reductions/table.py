@@ -1,6 +1,11 @@
 """Reductions and cumulative functions: a table over one engine (``average``
 and the quantiles: ``reductions/statistics.py``).
 
+Each public function is one row at the end of the module, which names it:
+``_reduction`` (NumPy's signature and result dtype by ``engine.reduction``,
+the row's ``jax.numpy`` engine and collective, then its rules, each a keyword,
+always applied in one order) or ``_cumulative``.
+
 >>> import namedarray as np
 >>> x = np.arange(6, dtype=np.int8).reshape(2, 3).tag("b", None)
 >>> x.sum(axis="b")
@@ -619,55 +624,10 @@ def _mean_of_parts(s, names, count):
                                  count * parallel.axis_size(names, s))
 
 
-# name -> (jax.numpy function, collective for names bound by nmap, options)
-_TABLE = {
-    "sum": (jnp.sum, parallel.psum, {}),
-    "prod": (whole_axes(jnp.prod), parallel.pprod, {}),
-    "mean": (_mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
-             {"local": _mean_part}),
-    "max": (_complex_nan(jnp.max), parallel.pmax, {}),
-    "min": (_complex_nan(jnp.min), parallel.pmin, {}),
-    "amax": (_complex_nan(jnp.amax), parallel.pmax, {}),
-    "amin": (_complex_nan(jnp.amin), parallel.pmin, {}),
-    "any": (_truth(jnp.any), parallel.pany, {}),
-    "all": (_truth(jnp.all), parallel.pall, {}),
-    "nansum": (jnp.nansum, parallel.psum, {}),
-    "nanmax": (_nan_extreme(jnp.nanmax), None, {}),
-    "nanmin": (_nan_extreme(jnp.nanmin), None, {}),
-    "nanprod": (whole_axes(jnp.nanprod), parallel.pprod, {}),
-    "count_nonzero": (jnp.count_nonzero, parallel.psum, {}),
-    "logsumexp": (_logsumexp, _logsumexp_coll, {}),
-    "std": (_moment_ddof(jnp.std), None, {}),
-    "var": (_moment_ddof(jnp.var), None, {}),
-    "nanstd": (_nan_moment(jnp.nanstd), None, {}),
-    "nanvar": (_nan_moment(jnp.nanvar), None, {}),
-    "nanmean": (_warn_empty_nanmean(_divided_mean(jnp.nanmean, jnp.nansum)), None, {}),
-    "ptp": (_ptp, None, {}),
-    "median": (whole_axes(_empty_median(jnp.median)), None, {}),
-    "nanmedian": (whole_axes(_empty_median(jnp.nanmedian)), None, {}),
-    "argmax": (_complex_arg(jnp.argmax, True), None, {"flat_none": True,
-                                                      "takes_tuple": False}),
-    "argmin": (_complex_arg(jnp.argmin, False), None, {"flat_none": True,
-                                                       "takes_tuple": False}),
-    "nanargmax": (_nan_arg(jnp.nanargmax), None, {"flat_none": True, "takes_tuple": False}),
-    "nanargmin": (_nan_arg(jnp.nanargmin), None, {"flat_none": True, "takes_tuple": False}),
-}
-
-# the reductions NumPy builds on a ufunc's reduce: axis 0 of a 0-d array is allowed
-_SCALAR_AXIS = {"sum", "prod", "max", "min", "amax", "amin", "any", "all", "nansum",
-                "nanmax", "nanmin", "nanprod", "count_nonzero", "ptp", "argmax", "argmin",
-                "nanargmax", "nanargmin", "nanmean", "nanstd", "nanvar"}
-
-REDUCTIONS = {name: reduction(_scalar_axis(jfn, name) if name in _SCALAR_AXIS else jfn, name, coll,
-                              **opts)
-              for name, (jfn, coll, opts) in _TABLE.items()}
-
-
-def _moment(name):
+def _moment(general, name):
     """var/std over names bound by nmap as two collective means (a small
-    all-reduce each on a mesh) instead of gathering the whole axis."""
-    general = REDUCTIONS[name]
-
+    all-reduce each on a mesh) instead of gathering the whole axis; any other
+    call is ``general``'s."""
     def f(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
           correction=None, **kw):
         names = (axis,) if isinstance(axis, str) else tuple(
@@ -696,21 +656,11 @@ def _moment(name):
     return f
 
 
-REDUCTIONS["var"] = _moment("var")
-REDUCTIONS["std"] = _moment("std")
-# the reductions NumPy builds otherwise: axis 0 of a 0-d array is AxisError
-for _n in ("mean", "std", "var", "median", "nanmedian"):
-    REDUCTIONS[_n] = _zero_d_axis(REDUCTIONS[_n])
-for _n in ("mean", "std", "var"):
-    REDUCTIONS[_n] = _empty_slice(REDUCTIONS[_n])
-
-
-def _exact_as(name):
-    """nanmean, nanvar, nanstd of bool or integer data (which has no NaN) are
-    NumPy's mean, var, std: their ddof and 0-d axis rules included; inexact
-    data takes an inexact ``dtype=`` only (NumPy's TypeError)."""
-    nan_f, f = REDUCTIONS[name], REDUCTIONS[name[3:]]
-
+def _exact_as(nan_f, f, name):
+    """nanmean, nanvar, nanstd (``nan_f``) of bool or integer data (which has
+    no NaN) are NumPy's mean, var, std (``f``): their ddof and 0-d axis rules
+    included; inexact data takes an inexact ``dtype=`` only (NumPy's
+    TypeError)."""
     @functools.wraps(nan_f)
     def g(a, *args, **kw):
         dt = getattr(a, "dtype", None)
@@ -746,20 +696,6 @@ def _warn_dof(name, a, args, kw):
     n = REDUCTIONS["sum"](ok, b.get("axis"))
     if bool(jnp.any(jnp.asarray(n.data) <= ddof)):
         warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
-
-
-for _n in ("nanmean", "nanstd", "nanvar"):
-    REDUCTIONS[_n] = _exact_as(_n)
-globals().update(REDUCTIONS)
-
-REDUCE_OF_UFUNC.update({"add": REDUCTIONS["sum"], "multiply": REDUCTIONS["prod"],
-                   "maximum": REDUCTIONS["max"], "minimum": REDUCTIONS["min"],
-                   "logical_and": REDUCTIONS["all"], "logical_or": REDUCTIONS["any"]})
-
-
-# cumulative and shape-keeping functions along an axis: a named axis is kept
-_KEEP = ("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
-         "cumulative_prod")
 
 
 _PRODUCTS = ("cumprod", "nancumprod", "cumulative_prod")
@@ -818,8 +754,104 @@ def _numpy_typed(name):
     return f
 
 
-for _n in _KEEP:
-    globals()[_n] = wrap(numpy_args(_numpy_typed(_n), _n), _n, named="keep")
+# name -> the collective of its row (None: a name bound by nmap is gathered first)
+_COLLECTIVE: dict = {}
 
 
-__all__ = sorted(REDUCTIONS) + sorted(_KEEP) + ["REDUCTIONS"]
+def _reduction(name, engine, collective=None, *, scalar_axis=False, moments=False,
+               zero_d_axis=False, empty_slice=False, exact_as=None, **options):
+    """The reduction ``name`` run by ``engine`` (a ``jax.numpy`` twin taking
+    ``(data, axis, ...)``), its NumPy signature and result dtype by
+    ``reduction``; ``collective`` and ``options`` as ``reduction`` takes them.
+    The row's rules, always in this order:
+
+    * ``scalar_axis``: axis 0 or -1 of a 0-d array is the whole array (the
+      reductions NumPy builds on a ufunc's reduce);
+    * ``moments``: var/std over mapped names by two collective means;
+    * ``zero_d_axis``: an int axis of a 0-d array is NumPy's AxisError;
+    * ``empty_slice``: NumPy's warnings of an empty slice (mean, var, std);
+    * ``exact_as``: bool and integer data take that (final) function.
+    """
+    _COLLECTIVE[name] = collective
+    f = reduction(_scalar_axis(engine, name) if scalar_axis else engine, name, collective,
+                  **options)
+    if moments:
+        f = _moment(f, name)
+    if zero_d_axis:
+        f = _zero_d_axis(f)
+    if empty_slice:
+        f = _empty_slice(f)
+    if exact_as is not None:
+        f = _exact_as(f, exact_as, name)
+    return f
+
+
+def _cumulative(name):
+    """The cumulative function ``name`` along an axis (a named axis is kept),
+    accumulating in NumPy's result dtype."""
+    return wrap(numpy_args(_numpy_typed(name), name), name, named="keep")
+
+
+# -- the reductions (from here on, ``sum``, ``max``, ``any``, ... name these)
+sum = _reduction("sum", jnp.sum, parallel.psum, scalar_axis=True)
+prod = _reduction("prod", whole_axes(jnp.prod), parallel.pprod, scalar_axis=True)
+mean = _reduction("mean", _mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
+                  local=_mean_part, zero_d_axis=True, empty_slice=True)
+max = _reduction("max", _complex_nan(jnp.max), parallel.pmax, scalar_axis=True)
+min = _reduction("min", _complex_nan(jnp.min), parallel.pmin, scalar_axis=True)
+amax = _reduction("amax", _complex_nan(jnp.amax), parallel.pmax, scalar_axis=True)
+amin = _reduction("amin", _complex_nan(jnp.amin), parallel.pmin, scalar_axis=True)
+any = _reduction("any", _truth(jnp.any), parallel.pany, scalar_axis=True)
+all = _reduction("all", _truth(jnp.all), parallel.pall, scalar_axis=True)
+nansum = _reduction("nansum", jnp.nansum, parallel.psum, scalar_axis=True)
+nanmax = _reduction("nanmax", _nan_extreme(jnp.nanmax), scalar_axis=True)
+nanmin = _reduction("nanmin", _nan_extreme(jnp.nanmin), scalar_axis=True)
+nanprod = _reduction("nanprod", whole_axes(jnp.nanprod), parallel.pprod, scalar_axis=True)
+count_nonzero = _reduction("count_nonzero", jnp.count_nonzero, parallel.psum,
+                           scalar_axis=True)
+logsumexp = _reduction("logsumexp", _logsumexp, _logsumexp_coll)
+std = _reduction("std", _moment_ddof(jnp.std), moments=True, zero_d_axis=True,
+                 empty_slice=True)
+var = _reduction("var", _moment_ddof(jnp.var), moments=True, zero_d_axis=True,
+                 empty_slice=True)
+nanstd = _reduction("nanstd", _nan_moment(jnp.nanstd), scalar_axis=True, exact_as=std)
+nanvar = _reduction("nanvar", _nan_moment(jnp.nanvar), scalar_axis=True, exact_as=var)
+nanmean = _reduction("nanmean", _warn_empty_nanmean(_divided_mean(jnp.nanmean, jnp.nansum)),
+                     scalar_axis=True, exact_as=mean)
+ptp = _reduction("ptp", _ptp, scalar_axis=True)
+median = _reduction("median", whole_axes(_empty_median(jnp.median)), zero_d_axis=True)
+nanmedian = _reduction("nanmedian", whole_axes(_empty_median(jnp.nanmedian)),
+                       zero_d_axis=True)
+argmax = _reduction("argmax", _complex_arg(jnp.argmax, True), flat_none=True,
+                    takes_tuple=False, scalar_axis=True)
+argmin = _reduction("argmin", _complex_arg(jnp.argmin, False), flat_none=True,
+                    takes_tuple=False, scalar_axis=True)
+nanargmax = _reduction("nanargmax", _nan_arg(jnp.nanargmax), flat_none=True,
+                       takes_tuple=False, scalar_axis=True)
+nanargmin = _reduction("nanargmin", _nan_arg(jnp.nanargmin), flat_none=True,
+                       takes_tuple=False, scalar_axis=True)
+
+REDUCTIONS = {
+    "sum": sum, "prod": prod, "mean": mean, "max": max, "min": min, "amax": amax,
+    "amin": amin, "any": any, "all": all, "nansum": nansum, "nanmax": nanmax,
+    "nanmin": nanmin, "nanprod": nanprod, "count_nonzero": count_nonzero,
+    "logsumexp": logsumexp, "std": std, "var": var, "nanstd": nanstd, "nanvar": nanvar,
+    "nanmean": nanmean, "ptp": ptp, "median": median, "nanmedian": nanmedian,
+    "argmax": argmax, "argmin": argmin, "nanargmax": nanargmax, "nanargmin": nanargmin,
+}
+
+# the reduction each ufunc's reduce is (np.add.reduce is np.sum's engine)
+REDUCE_OF_UFUNC.update(add=sum, multiply=prod, maximum=max, minimum=min, logical_and=all,
+                       logical_or=any)
+
+# -- the cumulative functions
+cumsum = _cumulative("cumsum")
+cumprod = _cumulative("cumprod")
+nancumsum = _cumulative("nancumsum")
+nancumprod = _cumulative("nancumprod")
+cumulative_sum = _cumulative("cumulative_sum")
+cumulative_prod = _cumulative("cumulative_prod")
+
+
+__all__ = sorted(REDUCTIONS) + ["cumprod", "cumsum", "cumulative_prod", "cumulative_sum",
+                                "nancumprod", "nancumsum", "REDUCTIONS"]
