@@ -20,7 +20,7 @@ import numpy as onp
 from .. import parallel
 from ..core import hooks
 from ..core.array import (NamedArray, View, check_writeable, host_root, meet,
-                          merge_mapped, new,
+                          merge_mapped, new, on_host,
                           normalize_axis, operand, positional, rewrap, view,
                           writeable, zero_dim_array)
 from ..core.sharding import explicit_mesh, unshard
@@ -82,7 +82,7 @@ def getitem(x: NamedArray, idx):
     if type(idx) is int and type(x) is NamedArray and x._host is not None and \
             x._host.ndim == 1:      # an element of a vector on the host: NumPy's
         try:
-            return host.kept(onp.asarray(x._host[idx]), fresh=True)
+            return on_host(onp.asarray(x._host[idx]))     # (a fresh 0-d array)
         except IndexError:
             pass        # (the compiled path raises namedarray's error)
     h, root = host_root(x)

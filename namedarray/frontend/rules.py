@@ -10,8 +10,8 @@ which results are views (``_VIEWS``), NumPy's kind of a 0-d result (``_ARRAY_0D`
 ``engines/host.py``) and NumPy's C functions that do not bind as methods.
 
 >>> import namedarray as np
->>> type(np.flip(np.array(2.5))), type(np.zeros_like(np.array(2.5)))
-(<class 'numpy.float64'>, <class 'namedarray.core.array.NamedArray'>)
+>>> np.flip(np.array(2.5)), np.zeros_like(np.array(2.5))   # NumPy's result kinds
+(np.float64(2.5), array(0.))
 """
 from __future__ import annotations
 
