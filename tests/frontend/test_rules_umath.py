@@ -422,3 +422,18 @@ def test_python_scalars_are_cast_into_the_dtype_loop(name):
     with pytest.raises(TypeError, match=r"^power: Cannot cast ufunc 'power' output from "
                                         r"dtype\('int64'\) to dtype\('bool'\)"):
         np.power(np.arange(3), -1, out=np.zeros(3, bool))    # before the negative power
+
+
+@pytest.mark.parametrize("name", ["power", "pow"])
+def test_power_errors_come_in_numpys_order(name):
+    """A Python int's OverflowError, then out='s casting error, then the error
+    about negative integer exponents: NumPy's order (the first one raised)."""
+    cases = [((onp.uint8(0), -1), OverflowError, "Python integer -1 out of bounds"),
+             ((onp.arange(3, dtype=onp.int8), -1), TypeError, "Cannot cast ufunc"),
+             ((onp.arange(3, dtype=onp.uint8), 2), TypeError, "Cannot cast ufunc")]
+    for (base, exp), kind, message in cases:
+        for lib in (onp, np):
+            b = base if lib is onp else np.asarray(base)
+            out = lib.zeros(onp.shape(base), bool)
+            with pytest.raises(kind, match=message):
+                getattr(lib, name)(b, exp, out=out)

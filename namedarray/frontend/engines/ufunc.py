@@ -480,9 +480,10 @@ class ufunc:
             # the values (power's negative integer exponents)
             ops = [operand(a) for a in args[: self.nin]]
             self._probe_keywords(ops, dtype, casting)
-            if self.__name__ in ("power", "pow"):
-                self._check_out_casting(ops, kw.get("out", args[self.nin:] or None),
-                                        dtype, casting)
+        # power: NumPy's out= casting error comes after a Python int's OverflowError
+        # and before the error about negative integer exponents
+        out_pending = self.__name__ in ("power", "pow") and casting in _CASTINGS and \
+            config.numpy_dtypes() and len(args) >= self.nin
         ints = [i for i, a in enumerate(args[: self.nin])
                 if type(a) is int and a != 0]
         if ints and config.numpy_dtypes() and len(args) >= self.nin:
@@ -513,6 +514,10 @@ class ufunc:
                 else:
                     raise OverflowError(f"{self.__name__}: Python integer {args[i]} out of "
                                         f"bounds for {dt}")
+            if out_pending:
+                out_pending = False
+                self._check_out_casting(ops, kw.get("out", args[self.nin:] or None),
+                                        dtype, casting)
             if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
                     onp.dtype(in_dts[1]).kind in "iu" and getattr(ops[0], "size", 1):
                 raise ValueError(f"{self.__name__}: integers to negative integer powers "
@@ -520,6 +525,9 @@ class ufunc:
             if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
                     onp.dtype(in_dts[1]).kind in "iu":
                 args[1] = -args[1]  # empty base: no element is raised, result empty
+        if out_pending:
+            self._check_out_casting([operand(a) for a in args[: self.nin]],
+                                    kw.get("out", args[self.nin:] or None), dtype, casting)
         if self.__name__ in ("power", "pow") and len(args) >= 2 and config.numpy_dtypes():
             _check_int_power(self.__name__, args[0], args[1], dtype)
         return self._apply(*args, dtype=dtype, **kw)
