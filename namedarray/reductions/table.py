@@ -754,6 +754,27 @@ def _numpy_typed(name):
     return f
 
 
+def _from_identity(jfn):
+    """``jnp.prod``/``jnp.nanprod`` whose complex product of a lone element is
+    NumPy's ``(1+0j) * x``: NumPy's loop multiplies from the identity, which
+    turns an infinite part's partner into NaN (``prod([nan+infj])`` is
+    ``nan+nanj``, ``nanprod([1+infj])`` ``nan+infj``), where XLA returns the
+    element as it is.  (Longer products multiply in XLA's loop, as NumPy's.)"""
+    @functools.wraps(jfn)
+    def f(d, axis=None, dtype=None, *args, **kwargs):
+        r = jfn(d, axis, dtype, *args, **kwargs)
+        if not jnp.issubdtype(r.dtype, jnp.complexfloating) or args or builtins.any(
+                kwargs.get(k) is not None for k in ("initial", "where", "out")):
+            return r
+        axes = range(d.ndim) if axis is None else (
+            axis if isinstance(axis, (tuple, list)) else (axis,))
+        if math.prod(d.shape[k] for k in axes) != 1:
+            return r
+        zero = jnp.zeros((), r.real.dtype)
+        return lax.complex(r.real - zero * r.imag, r.imag + zero * r.real)
+    return f
+
+
 # name -> the collective of its row (None: a name bound by nmap is gathered first)
 _COLLECTIVE: dict = {}
 
@@ -794,7 +815,8 @@ def _cumulative(name):
 
 # -- the reductions (from here on, ``sum``, ``max``, ``any``, ... name these)
 sum = _reduction("sum", jnp.sum, parallel.psum, scalar_axis=True)
-prod = _reduction("prod", whole_axes(jnp.prod), parallel.pprod, scalar_axis=True)
+prod = _reduction("prod", whole_axes(_from_identity(jnp.prod)), parallel.pprod,
+                  scalar_axis=True)
 mean = _reduction("mean", _mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
                   local=_mean_part, zero_d_axis=True, empty_slice=True)
 max = _reduction("max", _complex_nan(jnp.max), parallel.pmax, scalar_axis=True)
@@ -806,7 +828,8 @@ all = _reduction("all", _truth(jnp.all), parallel.pall, scalar_axis=True)
 nansum = _reduction("nansum", jnp.nansum, parallel.psum, scalar_axis=True)
 nanmax = _reduction("nanmax", _nan_extreme(jnp.nanmax), scalar_axis=True)
 nanmin = _reduction("nanmin", _nan_extreme(jnp.nanmin), scalar_axis=True)
-nanprod = _reduction("nanprod", whole_axes(jnp.nanprod), parallel.pprod, scalar_axis=True)
+nanprod = _reduction("nanprod", whole_axes(_from_identity(jnp.nanprod)), parallel.pprod,
+                     scalar_axis=True)
 count_nonzero = _reduction("count_nonzero", jnp.count_nonzero, parallel.psum,
                            scalar_axis=True)
 logsumexp = _reduction("logsumexp", _logsumexp, _logsumexp_coll)

@@ -206,3 +206,19 @@ def test_complex64_float_power_in_complex128(other):
                                            else v for v in (a, b))))
         assert got.dtype == exp.dtype == onp.complex128
         onp.testing.assert_allclose(got, exp, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("name", ["prod", "nanprod"])
+@pytest.mark.parametrize("value", [complex(float("nan"), float("inf")), complex(1, float("inf")),
+                                   complex(float("inf"), 0), complex(2, 3)])
+def test_complex_product_of_one_element_multiplies_from_the_identity(name, value):
+    """NumPy's loop forms ``(1+0j) * x``: an infinite part makes its partner NaN
+    (XLA returned a lone element as it is: ``prod([nan+infj])`` was ``nan+infj``)."""
+    for dt in (onp.complex64, onp.complex128):
+        a = onp.array([[value]], dt)
+        for axis in (None, 0, 1, (0, 1)):
+            want = getattr(onp, name)(a, axis=axis)
+            got = getattr(np, name)(np.asarray(a), axis=axis)
+            onp.testing.assert_array_equal(onp.asarray(got), want)
+            jitted = jax.jit(lambda x: getattr(np, name)(x, axis=axis))(np.asarray(a))
+            onp.testing.assert_array_equal(onp.asarray(jitted), want)
