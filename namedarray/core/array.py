@@ -134,6 +134,7 @@ def new(data, dims, mapped=()) -> "NamedArray":
     x._host = None
     x.dims = dims
     x.mapped = mapped
+    x._array0d = x._ro = False      # (set, so that reading them is cheap)
     return x
 
 
@@ -146,6 +147,7 @@ def on_host(h) -> "NamedArray":
     x._host = h
     x.dims = (None,) * h.ndim
     x.mapped = ()
+    x._array0d = x._ro = False
     return x
 
 
@@ -428,6 +430,7 @@ class NamedArray:
         self._host = None
 
     def __init__(self, data, dims=None):
+        self._array0d = self._ro = False
         if isinstance(data, NamedArray):
             if dims is not None:
                 raise ValueError("NamedArray: pass dims only for plain data; use "
@@ -1048,10 +1051,11 @@ def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
     # True: it owns its memory, laid out as its read says ("F": in Fortran order)
     v._owns = False
     v._hview = v._hbuf = v._hroot = None     # NumPy's view on the host (host_view)
+    v._array0d = False
+    # NumPy: a view of a read-only array is read-only
+    v._ro = getattr(base, "_ro", False)
     if hosted is not None:
         host_view(v, *hosted)
-    if getattr(base, "_ro", False):
-        v._ro = True        # NumPy: a view of a read-only array is read-only
     return v
 
 

@@ -191,25 +191,19 @@ def install(ns: dict):
 
     def binary(f, py):
         # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
-        call, scalar = f.binary, f._scalar
+        call = f.binary
 
         def op(self, other):
-            if type(self) is NamedArray and self._host is not None:
-                r = scalar(self, other, py)     # (a scalar's arithmetic, short)
-                if r is not None:
-                    return r
             if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(onp.asarray(self), other)
             return call(self, other, py)
 
         def rop(self, other):
-            if type(self) is NamedArray and self._host is not None:
-                r = scalar(self, other, py, True)
-                if r is not None:
-                    return r
             if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
                 return py(other, onp.asarray(self))
             return call(other, self, py)
+
+        op, rop = f.operators(py, op, rop)     # (a scalar's arithmetic, short)
 
         def iop(self, other):
             if is_value(self):     # a scalar is a value: `s += 1` rebinds s only

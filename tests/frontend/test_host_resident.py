@@ -2,6 +2,7 @@
 buffer, NumPy's functions, NumPy's bits; its device array is made once when
 something needs it; writes and views keep NumPy's semantics; nothing traced,
 named or on a device runs there; a NumPy program compiles nothing."""
+import operator
 import pickle
 import warnings
 
@@ -269,6 +270,59 @@ def test_element_reads_and_writes_of_a_scalar_loop():
     x.setflags(write=False)
     with pytest.raises(ValueError, match="^assignment destination is read-only"):
         x[0] = 1.0
+
+
+_OPERATORS = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+              "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+              "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+              "lshift": "left_shift", "rshift": "right_shift", "eq": "equal",
+              "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+              "ge": "greater_equal"}
+_PYTHON = [0, 1, -1, 3, 200, 2 ** 40, True, False] + SPECIAL
+
+
+@settings(max_examples=300, deadline=None)
+@given(op=st.sampled_from(sorted(_OPERATORS)), a=operands(), b=operands(),
+       other=st.sampled_from([None] + _PYTHON), reflected=st.booleans())
+def test_scalar_operators_are_numpys_on_the_host(op, a, b, other, reflected):
+    """The short path of a scalar's operators (``s * 0.5``, ``0.5 - s``,
+    ``s - t``: the arithmetic of an eager loop) gives NumPy's scalar, bits
+    and errors, for every operator, dtype and kind of operand."""
+    if not a.size or (other is None and not b.size):
+        return
+    sa = a.reshape(-1)[0]
+    so = b.reshape(-1)[0] if other is None else other
+    fn = getattr(operator, op + "_" if op in ("and", "or") else op)
+    call = (lambda x, y: fn(y, x)) if reflected else fn
+    with onp.errstate(all="ignore"):
+        try:
+            want = call(sa, so)
+        except Exception as e:      # noqa: BLE001 -- NumPy's error, namedarray's too
+            with pytest.raises(type(e)):
+                call(np.asarray(a).reshape(-1)[0],
+                     np.asarray(b).reshape(-1)[0] if other is None else other)
+            return
+    x = np.asarray(a).reshape(-1)[0]
+    y = np.asarray(b).reshape(-1)[0] if other is None else other
+    assert lives_on_host(x) and is_scalar(x)
+    got = call(x, y)
+    if _own(_OPERATORS[op], sa, so):
+        return
+    same(got, want, op)
+
+
+def test_scalar_operators_keep_the_error_state_and_the_trace():
+    s = np.zeros(3)[0] + 1.0
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            s / 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(s / 0.0) == float("inf")       # the default state: no warning
+    assert lives_on_host(s * 0.5) and lives_on_host(0.5 - s) and lives_on_host(s - s)
+    traced = jax.jit(lambda t: s * t + 0.5 - s)(2.0)
+    assert float(traced) == 1.5 and not lives_on_host(traced)
+    assert isinstance(jax.jit(lambda: (s * 2.0).data)(), jax.Array)
 
 
 def test_results_never_share_a_buffer_that_is_written():

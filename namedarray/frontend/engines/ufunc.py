@@ -28,7 +28,7 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, chec
                            new, normalize_axis, on_host, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
-from .args import untraced
+from .args import trace_state, untraced
 from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
                    host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
@@ -129,6 +129,9 @@ class ufunc:
         self._tried: set = set()    # operand types whose fast entry was looked for
         # operand types (dtypes, Python types) -> the result dtypes on the host
         self._host_dtypes: dict = {}
+        # operand types -> NumPy's scalar type of the result (False: none), for
+        # the arithmetic of scalars living on the host (operators)
+        self._scalar_types: dict = {}
         # operand types, then the arrays' shapes -> (the result dtype, the function
         # compiled for them): a warm call skips the first-run tier's own check
         self._warm = Cache()
@@ -307,40 +310,68 @@ class ufunc:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
 
-    def _scalar(self, x, other, op, reflected=False):
-        """``op(x, other)`` (``op(other, x)`` if ``reflected``) for the Python
-        operator ``op`` of this ufunc, where ``x`` is a scalar living on the
-        host and ``other`` a Python float or int or another such scalar: what
-        :meth:`_on_host` answers, by a short path (the arithmetic of an eager
-        loop); None where that path does not apply."""
-        h = x._host
-        if h.ndim or self.nout != 1 or _IGNORING is None:
-            return None
-        t = type(other)
-        if t is float or t is int:
-            o = other
-        elif t is NamedArray and other._host is not None and not other._host.ndim:
-            o = other._host[()]
-            t = o.dtype
-        else:
-            return None
-        key = (t, h.dtype) if reflected else (h.dtype, t)
+    def operators(self, py, op, rop):
+        """NamedArray's methods ``(op, rop)`` for the Python operator ``py``
+        of this ufunc (``__mul__``, ``__rmul__``): ``op``/``rop`` with a short
+        path in front for a scalar living on the host with a Python float or
+        int or another such scalar, the arithmetic of an eager loop.  There it
+        is NumPy's scalar operator in the error state that ignores everything,
+        what :meth:`_on_host` answers, in one frame (a Python call costs about
+        a tenth of a scalar operation); elsewhere, and where NumPy raises or
+        gives another scalar type (longlong for int64, say), ``op``/``rop``.
+        """
+        types, state, last, ignoring = self._scalar_types, _FP_STATE, _FP_LAST, _IGNORING
+        settings, trace = config._state, trace_state()
+        if _IGNORING is None or self.nout != 1 or trace is None:
+            return op, rop
+        trace, axes, core = trace
+
+        scalar_type = self._scalar_type
+
+        def make(general, reflected):
+            def operator(x, other):
+                h = x._host if type(x) is NamedArray else None
+                if h is not None and not h.ndim:
+                    t = type(other)
+                    if t is float or t is int:
+                        o = other
+                    elif t is NamedArray and other._host is not None and \
+                            not other._host.ndim:
+                        o = other._host[()]
+                        t = o.dtype
+                    else:
+                        return general(x, other)
+                    key = (t, h.dtype) if reflected else (h.dtype, t)
+                    rtype = types.get(key)
+                    if rtype is None:
+                        rtype = scalar_type(key)
+                    if rtype is not False and state.get() is last[0] and last[1] is None \
+                            and settings["mode"] == "numpy" and \
+                            trace.value is core.eval_trace and axes.value is core.top_axis_env:
+                        token = state.set(ignoring)
+                        try:
+                            r = py(o, h[()]) if reflected else py(h[()], o)
+                        except Exception:       # noqa: BLE001 -- the general path raises
+                            r = None
+                        finally:
+                            state.reset(token)
+                        if type(r) is rtype:
+                            return on_host(onp.asarray(r))
+                return general(x, other)
+            operator.__name__ = general.__name__
+            return operator
+
+        return make(op, False), make(rop, True)
+
+    def _scalar_type(self, key):
+        """NumPy's scalar type of the one result of the loop for operand types
+        ``key`` where :meth:`operators` may answer, else False; remembered."""
         outs = self._host_dtypes.get(key)
         if outs is None:
             outs = self._host_outs(key)
-        if not outs or _FP_STATE.get() is not _FP_LAST[0] or _FP_LAST[1] is not None or \
-                config._state["mode"] != "numpy" or not untraced():
-            return None
-        token = _FP_STATE.set(_IGNORING)      # (fperr.call_ignoring, inline)
-        try:
-            r = op(o, h[()]) if reflected else op(h[()], o)
-        except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
-            return None
-        finally:
-            _FP_STATE.reset(token)
-        if r.dtype is not outs[0] and r.dtype != outs[0]:
-            return None
-        return on_host(onp.asarray(r))
+        ok = len(outs) == 1 and self.nout == 1 and _IGNORING is not None
+        rtype = self._scalar_types[key] = outs[0].type if ok else False
+        return rtype
 
     def _on_host(self, args, op=None):
         """NumPy's ufunc on operands that live on the host (NamedArrays the
