@@ -16,6 +16,7 @@ import numpy as onp
 
 from ..core.array import NamedArray, normalize_axis, operand, positional
 from .creation import asarray
+from .engines import host
 from .engines.args import numpy_args
 from .engines.declare import _checked, _decl
 from .engines.generic import wrap
@@ -126,11 +127,14 @@ class UniqueInverseResult(NamedTuple):
 
 def _unique_result(name, cls):
     """``numpy.<name>``: NumPy's named tuple (``jax.numpy`` names its own
-    ``_UniqueCountsResult``); ``jax.numpy``'s ``size=``/``fill_value=`` for ``jit``."""
+    ``_UniqueCountsResult``); NumPy's own function on data living on the host
+    (its data-dependent lengths compile nothing there); ``jax.numpy``'s
+    ``size=``/``fill_value=`` for ``jit``."""
     jf = _decl(name)
 
     def f(x, /, **kwargs):
-        return cls(*jf(x, **kwargs))
+        r = None if kwargs else host.whole(name, (x,), {})
+        return cls(*(jf(x, **kwargs) if r is None else r))
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``numpy.{name}``, as NumPy's ``{cls.__name__}``."
     return f

@@ -394,12 +394,14 @@ def _buffers(v, out):
 
 def _result(r, ins):
     """NumPy's result ``r`` as a NamedArray living on the host (a NumPy scalar
-    as namedarray's scalar), a tuple of them; None where it is not kept: not
+    as namedarray's scalar), a tuple (or NumPy's named tuple) of them; None
+    where it is not kept: not
     NumPy's array, scalar or a tuple of them, of a dtype not kept, too large,
     or sharing memory with one of the operands ``ins`` (a view)."""
-    if type(r) is tuple:
+    if isinstance(r, tuple):        # (NumPy's named tuples keep their class)
         out = tuple(_result(e, ins) for e in r)
-        return None if any(e is None for e in out) else out
+        return None if any(e is None for e in out) else out if type(r) is tuple \
+            else type(r)(*out)
     scalar = isinstance(r, onp.generic)
     if not scalar and type(r) is not onp.ndarray:
         return None         # (``retstep=True``'s pair, a list: the compiled path)
