@@ -41,6 +41,7 @@ import numpy as onp
 from .core.array import NamedArray, normalize_axis
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
+from .frontend.engines.host import array_likes
 from .frontend.engines.out import store_out
 
 def _input(fn, a, kind):
@@ -190,6 +191,7 @@ def _declare(name, axis_kw, kind="any", length="same"):
 
     @functools.wraps(w)
     def f(*args, **kwargs):
+        args, kwargs = array_likes(args, kwargs)
         out = kwargs.pop("out", None)
         if out is not None and not isinstance(out, (NamedArray, onp.ndarray)):
             raise TypeError(f"{name}: return arrays must be of ArrayType (out= must be "

@@ -592,3 +592,77 @@ def test_numpys_c_functions_stay_functions_as_class_attributes():
     assert jax.jit(np.zeros, static_argnums=0)(3).tolist() == [0.0] * 3
     assert pickle.loads(pickle.dumps(np.array)) is np.array
     assert list(inspect.signature(np.zeros).parameters)[:2] == ["shape", "dtype"]
+
+
+class _NumPysArrayLike:
+    """Another library's array_like (a pandas ``Series``, a user's class):
+    ``__array__`` gives NumPy's array."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __array__(self, dtype=None, copy=None):
+        return onp.asarray(self.v, dtype=dtype)
+
+
+class _NamedArrayLike(_NumPysArrayLike):
+    """A class written for ``import namedarray as np``: ``__array__`` gives
+    ``np.asarray(...)``, a NamedArray."""
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.v, dtype=dtype)
+
+
+#: functions that read files, print, or need arguments of another kind
+_NOT_ONE_ARRAY = {"save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",
+                  "genfromtxt", "fromfile", "fromregex", "info", "show_config",
+                  "show_runtime", "get_include", "setbufsize", "seterr", "seterrcall",
+                  "memmap", "frompyfunc", "vectorize", "printoptions", "set_printoptions",
+                  "piecewise", "apply_along_axis", "apply_over_axes", "fromfunction", "test",
+                  "from_dlpack"}
+
+
+@pytest.mark.parametrize("cls", [_NumPysArrayLike, _NamedArrayLike])
+def test_another_librarys_array_like_is_read_as_an_array_everywhere(cls):
+    """Every public function reads an object with ``__array__`` as NumPy does,
+    as its array (``flip``, ``zeros_like``, ``stack`` of them); where NumPy
+    takes it as the object it is (``iterable``, ``result_type``) or would
+    write into it (``copyto``, ``out=``), it is not converted."""
+    from namedarray.frontend.namespace import NAMESPACE
+    warnings.simplefilter("ignore")
+    wrong = []
+    for name, f in sorted(NAMESPACE.items()):
+        if not callable(f) or isinstance(f, type) or name in _NOT_ONE_ARRAY:
+            continue
+        v = [0, 1, 1, 3] if name == "bincount" else [[0, 1, 1], [2, 0, 1]]
+        try:
+            want = f(np.asarray(v))
+        except Exception:       # noqa: BLE001 -- needs other arguments
+            continue
+        try:
+            got = f(cls(v))
+        except Exception as e:      # noqa: BLE001 -- NumPy's own error is right
+            try:
+                getattr(onp, name)(_NumPysArrayLike(v))
+            except type(e):
+                continue
+            except Exception:       # noqa: BLE001
+                pass
+            wrong.append((name, repr(e)[:100]))
+            continue
+        if name in ("iterable", "bmat"):        # (the object itself: NumPy's answer)
+            want = getattr(onp, name)(_NumPysArrayLike(v))
+        if repr(got) != repr(want):
+            wrong.append((name, repr(got)[:60], repr(want)[:60]))
+    assert not wrong
+    stacked = np.stack([cls([1, 2]), cls([3, 4])])
+    assert stacked.tolist() == [[1, 2], [3, 4]]
+    assert np.fft.fft(cls([1.0, 2.0])).tolist() == [3, -1]
+    assert float(np.linalg.det(cls([[2.0, 1.0], [1.0, 3.0]]))) == pytest.approx(5.0)
+    out = np.zeros(3)
+    np.clip(cls([1.0, 5.0, -2.0]), 0, 2, out=out)
+    assert out.tolist() == [1, 2, 0]
+    with pytest.raises(TypeError, match="^copyto: dst must be a NamedArray"):
+        np.copyto(cls([0.0, 0.0]), np.ones(2))
+    with pytest.raises(TypeError, match="^clip: out must be a NamedArray"):
+        np.clip(np.ones(3), 0, 2, cls([0.0, 0.0, 0.0]))

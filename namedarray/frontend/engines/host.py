@@ -70,6 +70,7 @@ import numpy as onp
 
 from ...core.array import (NamedArray, View, host_view_of, on_host, positional,
                            zero_dim_array)
+from ...core import hooks
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
 from . import fperr
@@ -634,10 +635,69 @@ def numpy_answers(e, name, args, kwargs, method=None, module=onp):
     return numpy_call(name, args, kwargs, method, module)
 
 
+#: argument types that are never another library's array_like (checked by
+#: type first: nearly every argument is one of these)
+_NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, str, bytes,
+                     type(None), slice, range, type(Ellipsis), dict, list, tuple, onp.dtype,
+                     type, *set(onp.sctypeDict.values())))
+#: functions that take an argument as the Python object it is (NumPy does not
+#: convert it: ``iterable``, ``result_type``) or write into it (a converted
+#: copy would lose the write: NumPy raises)
+_AS_GIVEN = frozenset(("iterable", "isscalar", "result_type", "can_cast", "common_type",
+                       "mintypecode", "copyto", "place", "put", "putmask", "put_along_axis",
+                       "fill_diagonal", "from_dlpack", "frombuffer"))
+
+
+def foreign(v) -> bool:
+    """Whether ``v`` is another library's array_like (a pandas ``Series``, a
+    user's class with ``__array__``): an object NumPy's functions convert
+    through ``__array__``, ``__array_interface__`` or ``__array_struct__``."""
+    t = type(v)
+    return t not in _NATIVE and (
+        hasattr(t, "__array__") or hasattr(t, "__array_interface__") or
+        hasattr(t, "__array_struct__")) and not isinstance(
+            v, (NamedArray, onp.ndarray, onp.generic, jax.Array))
+
+
+def _foreign_in(v) -> bool:
+    """Whether ``v``, or the first element of a list or tuple ``v`` (a
+    sequence of them: ``stack([s, t])``), is another library's array_like."""
+    t = type(v)
+    if t is list or t is tuple:
+        return bool(v) and foreign(v[0])
+    return t not in _NATIVE and foreign(v)
+
+
+def _as_arrays(v):
+    """``v`` with another library's array_likes (also in a list or tuple) as
+    NamedArrays, as NumPy's functions read them (``asarray``)."""
+    asarray = hooks.namespace.asarray
+    t = type(v)
+    if t is list or t is tuple:
+        return t(asarray(e) if foreign(e) else e for e in v)
+    return asarray(v) if foreign(v) else v
+
+
+def array_likes(args, kwargs, out_at=1 << 16):
+    """``(args, kwargs)`` with another library's array_likes among them
+    (:func:`foreign`; also as the first element of a list or tuple) read as
+    NumPy's functions read them, as arrays; not an ``out`` (by keyword, or at
+    the position ``out_at``): a converted copy would lose the write, where
+    NumPy raises."""
+    if not (any(map(_foreign_in, args)) or kwargs and any(
+            _foreign_in(v) for k, v in kwargs.items() if k != "out")):
+        return args, kwargs
+    return (tuple(_as_arrays(a) if i < out_at else a for i, a in enumerate(args)),
+            {k: v if k == "out" else _as_arrays(v) for k, v in kwargs.items()})
+
+
 def host_data(f, name, module=onp):
     """``f`` (the namespace's ``name``), which on data namedarray cannot hold
     (``args.unsupported``'s error) or on one of :data:`HOST_CLASSES` answers
-    as NumPy's ``name`` (of ``module``) does.
+    as NumPy's ``name`` (of ``module``) does.  Another library's array_like
+    (:func:`foreign`) is read as NumPy reads it, as an array (not where NumPy's
+    function writes into an argument, or takes it as the object it is:
+    :data:`_AS_GIVEN`, ``out``).
 
     >>> import namedarray as np
     >>> np.array(["a", "bc"]).dtype
@@ -654,9 +714,14 @@ def host_data(f, name, module=onp):
                                 if module is onp.linalg else ())
 
     np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
+    # (a conversion reads array_likes itself)
+    converts_arrays = not converts and name not in _AS_GIVEN
+    out_at = _out_position(np_fn)
 
     @functools.wraps(f)
     def g(*args, **kwargs):
+        if converts_arrays:
+            args, kwargs = array_likes(args, kwargs, out_at)
         if tier:
             r = _whole(np_fn, name, any_order, warns, args, kwargs)
             if r is not None:
