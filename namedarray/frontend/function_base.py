@@ -432,10 +432,29 @@ def _int_round(d, decimals):
         d.dtype)
 
 
-# jax.numpy: bool data, integers to decimals < 0 in other dtypes and steps
+@functools.partial(jax.jit, static_argnums=1)
+def _float_round(d, decimals):
+    """NumPy's round of floating data: ``rint(x * 10**decimals) / 10**decimals``
+    (``decimals < 0``: ``rint(x / 10**-decimals) * 10**-decimals``) in the
+    data's dtype, each complex part apart; the division correctly rounded
+    (XLA multiplies by the reciprocal of a constant divisor instead:
+    ``round(float32(2059889.0), 2)`` was 1 ulp off)."""
+    if jnp.iscomplexobj(d):
+        return jax.lax.complex(_float_round(d.real, decimals), _float_round(d.imag, decimals))
+    if decimals == 0:
+        return jnp.rint(d)
+    f = jnp.asarray(float(10 ** abs(decimals)), d.dtype)
+    if decimals > 0:
+        return exact_divide(jnp.rint(d * f), f)
+    return jnp.rint(exact_divide(d, f)) * f
+
+
+# jax.numpy: bool data, integers to decimals < 0 in other dtypes and steps, a
+# division by a constant rounded as a multiplication
 def around(a, decimals=0, out=None):
     """``numpy.round``: bool data rounds to float16 (decimals 0 only, as in
-    NumPy), integers to negative ``decimals`` in NumPy's float64 steps."""
+    NumPy), integers to negative ``decimals`` in NumPy's float64 steps,
+    floating data in NumPy's steps (:func:`_float_round`)."""
     x = asarray(a)
     if x.dtype == onp.bool_:
         if decimals != 0:
@@ -443,6 +462,8 @@ def around(a, decimals=0, out=None):
         r = x.astype(onp.float16)
     elif x.dtype.kind in "iu" and decimals < 0:
         r = generic("round", lambda d: _int_round(d, decimals), (x,), {})
+    elif x.dtype.kind in "fc" and type(decimals) is int:
+        r = generic("round", lambda d: _float_round(d, decimals), (x,), {})
     else:
         return _jround(x, decimals, out=out)
     return r if out is None else _jround(r, 0, out=out)
