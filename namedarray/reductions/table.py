@@ -79,8 +79,8 @@ def _ptp(a, axis=None, out=None, keepdims=False):
                         "use the bitwise_xor, the `^` operator, or the logical_xor "
                         "function instead.")
     if jnp.iscomplexobj(a):     # NumPy's maximum less its minimum, NaNs propagated
-        return (_complex_nan(jnp.max)(a, axis, keepdims=keepdims) -
-                _complex_nan(jnp.min)(a, axis, keepdims=keepdims))
+        return (_complex_nan(jnp.max, True)(a, axis, keepdims=keepdims) -
+                _complex_nan(jnp.min, False)(a, axis, keepdims=keepdims))
     return jnp.ptp(a, axis=axis, keepdims=keepdims)
 
 
@@ -102,13 +102,25 @@ def _initial_fits(initial, dtype):
                                 f"{_onp.dtype(dtype)}")
 
 
-def _nan_extreme(jfn):
-    """nanmax/nanmin with NumPy's check of a Python int ``initial``, and
-    NumPy's "All-NaN slice encountered" RuntimeWarning (once, where a result
-    is NaN: eagerly only)."""
+def _nan_extreme(jfn, is_max):
+    """nanmax/nanmin (``is_max``) with NumPy's check of a Python int
+    ``initial``, complex input in NumPy's order (:func:`_complex_nan`; NaNs
+    left out, an all-NaN slice its first element), and NumPy's "All-NaN
+    slice encountered" RuntimeWarning (once, where a result is NaN: eagerly
+    only)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-        if not keepdims and initial is None and where is None:
+        if jnp.iscomplexobj(a) and initial is None and where is None and a.size:
+            _check_axes(jfn.__name__, axis, a.ndim)
+            t, axes = _reduced_last(a, axis)
+            nan = jnp.isnan(t)
+            worst = complex(-jnp.inf, -jnp.inf) if is_max else complex(jnp.inf, jnp.inf)
+            filled = jnp.where(nan, jnp.asarray(worst, t.dtype), t)
+            i = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(filled, -1)
+            r = jnp.take_along_axis(filled, i[..., None], -1)[..., 0]
+            r = jnp.where(jnp.all(nan, -1), t[..., 0], r)   # (fmax's fold: the first)
+            r = jnp.expand_dims(r, axes) if keepdims else r
+        elif not keepdims and initial is None and where is None:
             r = jfn(a, axis)
         else:
             _check_axes(jfn.__name__, axis, a.ndim)
@@ -122,10 +134,25 @@ def _nan_extreme(jfn):
     return f
 
 
-def _complex_nan(jfn):
-    """jnp.max/min ignore a NaN in complex input; NumPy propagates the first
-    one met along the axis.  A Python int ``initial`` must fit an integer
-    array's dtype (NumPy's OverflowError; jnp would wrap it)."""
+def _reduced_last(a, axis):
+    """``(t, axes)``: ``a`` with the reduced ``axes`` (``axis``: None, an int
+    or a tuple) made one last axis, in C order; the others first, in order."""
+    axes = tuple(range(a.ndim)) if axis is None else (
+        tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
+    axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
+    keep = [i for i in range(a.ndim) if i not in axes]
+    t = jnp.transpose(a, keep + list(axes)).reshape(tuple(a.shape[i] for i in keep) + (-1,))
+    return t, axes
+
+
+def _complex_nan(jfn, is_max):
+    """jnp.max/min (``is_max``) of complex input in NumPy's order: NumPy's
+    fold picks an element, the lexicographic extreme (real part, then
+    imaginary part; the first of ties) or the first NaN met along the axis.
+    (jnp ignores a NaN, and starts from ``-inf+0j``/``inf+0j``, which wins
+    over ``-inf-infj``: ``max([-inf-infj])`` was ``-inf+0j``.)  A Python int
+    ``initial`` must fit an integer array's dtype (NumPy's OverflowError; jnp
+    would wrap it)."""
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False, initial=None, where=None):
         if not keepdims and initial is None and where is None:
@@ -137,12 +164,11 @@ def _complex_nan(jfn):
         kind = _onp.dtype(r.dtype).kind       # (cheaper than jnp's dtype predicates)
         if kind != "c" or where is not None or a.size == 0:
             return r
-        axes = tuple(range(a.ndim)) if axis is None else (
-            tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
-        axes = tuple(ax % a.ndim for ax in axes) if a.ndim else ()
-        keep = [i for i in range(a.ndim) if i not in axes]
-        t = jnp.transpose(a, keep + list(axes)).reshape(
-            tuple(a.shape[i] for i in keep) + (-1,))
+        t, axes = _reduced_last(a, axis)
+        if initial is None:
+            i = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(t, -1)
+            r = jnp.take_along_axis(t, i[..., None], -1)[..., 0]
+            return jnp.expand_dims(r, axes) if keepdims else r
         nan = jnp.isnan(t)
         first = jnp.take_along_axis(t, jnp.argmax(nan, -1)[..., None], -1)[..., 0]
         first = jnp.where(jnp.any(nan, -1), first, 0)
@@ -819,15 +845,15 @@ prod = _reduction("prod", whole_axes(_from_identity(jnp.prod)), parallel.pprod,
                   scalar_axis=True)
 mean = _reduction("mean", _mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
                   local=_mean_part, zero_d_axis=True, empty_slice=True)
-max = _reduction("max", _complex_nan(jnp.max), parallel.pmax, scalar_axis=True)
-min = _reduction("min", _complex_nan(jnp.min), parallel.pmin, scalar_axis=True)
-amax = _reduction("amax", _complex_nan(jnp.amax), parallel.pmax, scalar_axis=True)
-amin = _reduction("amin", _complex_nan(jnp.amin), parallel.pmin, scalar_axis=True)
+max = _reduction("max", _complex_nan(jnp.max, True), parallel.pmax, scalar_axis=True)
+min = _reduction("min", _complex_nan(jnp.min, False), parallel.pmin, scalar_axis=True)
+amax = _reduction("amax", _complex_nan(jnp.amax, True), parallel.pmax, scalar_axis=True)
+amin = _reduction("amin", _complex_nan(jnp.amin, False), parallel.pmin, scalar_axis=True)
 any = _reduction("any", _truth(jnp.any), parallel.pany, scalar_axis=True)
 all = _reduction("all", _truth(jnp.all), parallel.pall, scalar_axis=True)
 nansum = _reduction("nansum", jnp.nansum, parallel.psum, scalar_axis=True)
-nanmax = _reduction("nanmax", _nan_extreme(jnp.nanmax), scalar_axis=True)
-nanmin = _reduction("nanmin", _nan_extreme(jnp.nanmin), scalar_axis=True)
+nanmax = _reduction("nanmax", _nan_extreme(jnp.nanmax, True), scalar_axis=True)
+nanmin = _reduction("nanmin", _nan_extreme(jnp.nanmin, False), scalar_axis=True)
 nanprod = _reduction("nanprod", whole_axes(_from_identity(jnp.nanprod)), parallel.pprod,
                      scalar_axis=True)
 count_nonzero = _reduction("count_nonzero", jnp.count_nonzero, parallel.psum,
