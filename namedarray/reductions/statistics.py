@@ -215,7 +215,9 @@ def _quantile(name):
                                  "size 0")
         if top == 100:      # NumPy's q / 100 (on the host where q is known)
             qj = exact_divide(qq, 100) if qh is None else _onp.true_divide(qh, 100)
-        qj = jnp.asarray(qq if qh is None else qh if top == 1 else qj)
+        else:
+            qj = qq if qh is None else qh
+        qj = jnp.asarray(qj)
         w = None
         if weights is not None:
             w = _quantile_weights(name, x, axis, method, weights)

@@ -377,3 +377,20 @@ def test_argument_checks_as_numpy():
         with pytest.raises(ValueError, match=f"{fn}: repeated axis"):
             getattr(np, fn)(np.ones((3, 5)), axis=(1, -1))
     assert _same(onp.gradient([1, 2, 4, 7]), np.gradient([1, 2, 4, 7]))
+
+
+@pytest.mark.parametrize("fn", ["percentile", "nanpercentile", "quantile", "nanquantile"])
+def test_order_statistics_of_a_q_known_only_when_run(fn):
+    """Under ``jit`` a q given as a list, a tuple or a traced array is known
+    only when the program runs: a percentile still divides it by 100 (it
+    was used undivided, so every percentile above 1 was the maximum)."""
+    x = onp.random.default_rng(0).standard_normal(37) * 7.3
+    q = [3, 30, 70, 99.9] if "percentile" in fn else [0.03, 0.3, 0.7, 0.999]
+    want = getattr(onp, fn)(x, q)
+    f = getattr(np, fn)
+    for got in (jax.jit(lambda a: f(a, q))(np.asarray(x)),
+                jax.jit(lambda a: f(a, tuple(q)))(np.asarray(x)),
+                jax.jit(lambda a, v: f(a, v))(np.asarray(x), np.asarray(q)),
+                jax.jit(lambda a, v: f(a, v))(np.asarray(x), np.asarray(q[1]))):
+        onp.testing.assert_allclose(onp.asarray(got), want[:onp.asarray(got).size]
+                                    if onp.asarray(got).ndim else want[1], rtol=1e-15)
