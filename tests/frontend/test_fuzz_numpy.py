@@ -16,7 +16,8 @@ Deliberate deviations are in
 subprocess with a timeout (``test_crash_candidates_in_a_subprocess``).
 
 ``HYPOTHESIS_PROFILE=fuzz`` runs it long (``-k`` a family or a function);
-``ci`` runs a small fixed slice: a few examples of every function."""
+``ci`` runs a small fixed slice: a few examples of every function.
+``NAMEDARRAY_FUZZ_JIT=1`` also runs every call under ``jax.jit``."""
 import inspect
 import os
 import subprocess
@@ -196,6 +197,32 @@ def _builtin_bases(exc):
                  and c not in (Exception, BaseException, object)) or (Exception,)
 
 
+#: ``NAMEDARRAY_FUZZ_JIT=1``: every call is also run under ``jax.jit`` (its
+#: NamedArray arguments traced) and must give NumPy's value there too, or
+#: refuse (namedarray's error for what it cannot know under a trace)
+JIT = os.environ.get("NAMEDARRAY_FUZZ_JIT", "") not in ("", "0")
+_UNTRACEABLE = object()
+
+
+def traced_call(f, args, kwargs):
+    """``f(*args, **kwargs)`` under ``jax.jit``, its NamedArray arguments
+    (positional or keyword) traced and the rest closed over; ``_UNTRACEABLE``
+    where the call raises there (a refusal) or gives no arrays."""
+    at = [i for i, a in enumerate(args) if isinstance(a, NamedArray)]
+    kat = [k for k, v in kwargs.items() if isinstance(v, NamedArray)]
+
+    def run(xs, kxs):
+        a, k = list(args), dict(kwargs)
+        for i, x in zip(at, xs):
+            a[i] = x
+        k.update(zip(kat, kxs))
+        return f(*a, **k)
+    try:
+        return jax.jit(run)([args[i] for i in at], [kwargs[k] for k in kat])
+    except Exception:       # noqa: BLE001 -- refused under a trace: not compared
+        return _UNTRACEABLE
+
+
 def check(name, args, kwargs=None, mutated=None, canonical=None, precision=None):
     """Call ``name`` in NumPy and in namedarray on the same arguments; compare
     the results (and the arguments listed in ``mutated``, for in-place calls),
@@ -229,6 +256,14 @@ def check(name, args, kwargs=None, mutated=None, canonical=None, precision=None)
     if canonical is not None:
         got, exp = canonical(onp.asarray(got)), canonical(exp)
     same(got, exp, precision=precision)
+    if JIT and not mutated and kwargs.get("out") is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            traced = traced_call(f_ours, ours(list(args)), ours(kwargs))
+        if traced is not _UNTRACEABLE:
+            if canonical is not None:
+                traced = canonical(onp.asarray(traced))
+            same(traced, exp, "under jax.jit", precision=precision)
     if canonical is None and isinstance(exp, (onp.ndarray, onp.generic)) and \
             exp.dtype.kind in "biu" and not deviation(name, args, kwargs, KINDS):
         assert repr(got) == repr(exp), ("repr", repr(got), repr(exp))   # exact values
