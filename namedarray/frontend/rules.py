@@ -7,7 +7,9 @@ the rules every NumPy function obeys, each decided by a table of names here:
 which results are views (``_VIEWS``), NumPy's kind of a 0-d result (``_ARRAY_0D``,
 ``_SCALAR_0D``, ``_KEEPDIMS_0D``, ``_KEEPS_0D``), NumPy's layout keywords
 (``order``/``subok``/``like``), data JAX cannot hold (NumPy's own answer,
-``engines/host.py``) and NumPy's C functions that do not bind as methods.
+``engines/host.py``), another library's array_likes (objects with ``__array__``,
+read as arrays: ``host.array_likes``) and NumPy's C functions that do not bind
+as methods.
 
 >>> import namedarray as np
 >>> np.flip(np.array(2.5)), np.zeros_like(np.array(2.5))   # NumPy's result kinds
@@ -400,7 +402,8 @@ def compose(name, declared):
     shared rules of NumPy's namespace applied, in this order: views, NumPy's
     memory orders and other rules of one function (``_OWN_RULE``), the kind of
     a 0-d result, NumPy's layout keywords, data JAX cannot hold (NumPy's own
-    answer), and no binding as a method where NumPy's function is C code.
+    answer) and other libraries' array_likes, and no binding as a method
+    where NumPy's function is C code.
     Types and ufuncs are their own declarations (returned as they are).  The
     result is pickled by its public name, as NumPy's functions are."""
     f = declared
