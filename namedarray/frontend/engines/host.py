@@ -639,7 +639,8 @@ def numpy_answers(e, name, args, kwargs, method=None, module=onp):
 #: type first: nearly every argument is one of these)
 _NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, str, bytes,
                      type(None), slice, range, type(Ellipsis), dict, list, tuple, onp.dtype,
-                     type, *set(onp.sctypeDict.values())))
+                     type, *set(onp.sctypeDict.values()),
+                     onp.poly1d))   # (the polynomial functions give a poly1d back)
 #: functions that take an argument as the Python object it is (NumPy does not
 #: convert it: ``iterable``, ``result_type``) or write into it (a converted
 #: copy would lose the write: NumPy raises)
