@@ -206,8 +206,8 @@ def install(ns: dict):
         op, rop = f.operators(py, op, rop)     # (a scalar's arithmetic, short)
 
         def iop(self, other):
-            if is_value(self):     # a scalar is a value: `s += 1` rebinds s only
-                return f(self, other)
+            if is_value(self):     # a scalar is a value: `s += 1` is `s = s + 1`
+                return op(self, other)
             check_writeable(f"__i{f.__name__}__", self, "output array")
             _store(f"__i{f.__name__}__", self, f(self, other))
             return self

@@ -313,6 +313,11 @@ def test_scalar_operators_are_numpys_on_the_host(op, a, b, other, reflected):
     if _own(_OPERATORS[op], sa, so):
         return
     same(got, want, op)
+    if not reflected and op not in ("eq", "ne", "lt", "le", "gt", "ge"):
+        # NumPy's scalar has no in-place operator: ``s op= y`` is ``s = s op y``
+        before = onp.asarray(x).copy()
+        same(getattr(operator, "i" + fn.__name__.strip("_"))(x, y), want, "i" + op)
+        assert onp.asarray(x).tobytes() == before.tobytes()
 
 
 def test_scalar_operators_keep_the_error_state_and_the_trace():
