@@ -5,6 +5,7 @@ error classes and wording (named by the function), ``UPLO`` in either case,
 matrix, the FFT's ``s``/``axes``/``out`` contract."""
 import warnings
 
+import jax
 import numpy as onp
 import pytest
 
@@ -84,13 +85,22 @@ def test_lstsq_incompatible():
         np.linalg.lstsq(a, np.ones(5))
 
 
-@pytest.mark.parametrize("rcond", [-1, 0, 0.5, 1, 2, None])
-def test_lstsq_rcond_as_lapack(rcond):
-    a = onp.array([[0., 1., 0., 1., 2., 0.], [0., 2., 0., 0., 1., 0.],
-                   [1., 0., 1., 0., 0., 4.], [0., 0., 0., 2., 3., 0.]]).T
-    b = onp.eye(6)[0]
-    assert int(np.linalg.lstsq(np.asarray(a), np.asarray(b), rcond=rcond)[2]) == \
-        LA.lstsq(a, b, rcond=rcond)[2]
+@pytest.mark.parametrize("rcond, rank", [(-1, 4), (0, 4), (0.5, 2), (1, 4), (2, 4),
+                                         (None, 3)])
+def test_lstsq_rcond_as_lapack(rcond, rank):
+    """LAPACK's gelsd reads an rcond <= 0 or >= 1 as the machine epsilon, and
+    None is NumPy's max(M, N) * eps.  The singular values (4, 3, 1, 1e-14) are
+    far from every threshold, so the rank is no platform's rounding (a matrix
+    whose least singular value is at the rounding level, ~5e-16, has the rank
+    the CPU's LAPACK kernel happens to give)."""
+    rng = onp.random.default_rng(0)
+    u, _ = onp.linalg.qr(rng.standard_normal((100, 4)))
+    v, _ = onp.linalg.qr(rng.standard_normal((4, 4)))
+    a, b = (u * [4.0, 3.0, 1.0, 1e-14]) @ v.T, rng.standard_normal(100)
+    assert LA.lstsq(a, b, rcond=rcond)[2] == rank
+    assert int(np.linalg.lstsq(np.asarray(a), np.asarray(b), rcond=rcond)[2]) == rank
+    traced = jax.jit(lambda x, y: np.linalg.lstsq(x, y, rcond=rcond)[2])
+    assert int(traced(np.asarray(a), np.asarray(b))) == rank
 
 
 def test_svd_hermitian_singular_unitary():
