@@ -189,3 +189,19 @@ def test_integers_give_numpys_bits(dt, data):
         want = onp.floor_divide(a, b)
     for got in _results(np.asarray(a), np.asarray(b)):
         _same(got, want)
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "mod", "divmod", "fmod"])
+@pytest.mark.parametrize("v", [False, True, 0, 3, 0.0, -1.5])
+def test_a_constant_divisor_under_jit_is_numpys(name, v):
+    """Under ``jit`` a Python divisor is a constant XLA folds into the
+    program: jnp's floor division of bool data by a constant 0.0 was -1.0
+    there (NumPy: NaN); every divisor, 0.0 included, gives NumPy's value."""
+    a = onp.asarray(v)
+    for d in (0.0, -0.0, 2.0, 0.5):
+        with onp.errstate(all="ignore"):
+            want = getattr(onp, name)(a, d)
+        got = jax.jit(lambda x: getattr(np, name)(x, d))(np.asarray(a))
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            onp.testing.assert_array_equal(onp.asarray(g), w)

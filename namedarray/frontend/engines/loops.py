@@ -492,7 +492,9 @@ class _Special:
         elif cut is not None:
             self._fixed = jax.jit(lambda z: fix(z, cut(jfn, z)))
         else:
-            self._fixed = jax.jit(lambda *a: fix(*a, jfn(*a)))
+            # (the operands behind a barrier: XLA folds jnp's floor division by a
+            # constant zero of bool data to -1.0, NumPy's NaN, inside a jit)
+            self._fixed = jax.jit(lambda *a: fix(*a, jfn(*jax.lax.optimization_barrier(a))))
 
     def __call__(self, *args):
         for a in args:
