@@ -203,7 +203,7 @@ def install(ns: dict):
                 return py(other, onp.asarray(self))
             return call(other, self, py)
 
-        op, rop = f.operators(py, op, rop)     # (a scalar's arithmetic, short)
+        op, rop = f._operators(py, op, rop)     # (a scalar's arithmetic, short)
 
         def iop(self, other):
             if is_value(self):     # a scalar is a value: `s += 1` is `s = s + 1`

@@ -130,7 +130,7 @@ class ufunc:
         # operand types (dtypes, Python types) -> the result dtypes on the host
         self._host_dtypes: dict = {}
         # operand types -> NumPy's scalar type of the result (False: none), for
-        # the arithmetic of scalars living on the host (operators)
+        # the arithmetic of scalars living on the host (_operators)
         self._scalar_types: dict = {}
         # operand types, then the arrays' shapes -> (the result dtype, the function
         # compiled for them): a warm call skips the first-run tier's own check
@@ -310,7 +310,7 @@ class ufunc:
                     return _fast_named(hit[1](a, bd), hit[0], b.dims, b.mapped)
         return self._call(a, b)
 
-    def operators(self, py, op, rop):
+    def _operators(self, py, op, rop):
         """NamedArray's methods ``(op, rop)`` for the Python operator ``py``
         of this ufunc (``__mul__``, ``__rmul__``): ``op``/``rop`` with a short
         path in front for a scalar living on the host with a Python float or
@@ -329,8 +329,8 @@ class ufunc:
         scalar_type = self._scalar_type
 
         def make(general, reflected):
-            def operator(x, other):
-                h = x._host if type(x) is NamedArray else None
+            def operator(self, other):  # (NamedArray's method)
+                h = self._host if type(self) is NamedArray else None
                 if h is not None and not h.ndim:
                     t = type(other)
                     if t is float or t is int:
@@ -340,7 +340,7 @@ class ufunc:
                         o = other._host[()]
                         t = o.dtype
                     else:
-                        return general(x, other)
+                        return general(self, other)
                     key = (t, h.dtype) if reflected else (h.dtype, t)
                     rtype = types.get(key)
                     if rtype is None:
@@ -357,7 +357,7 @@ class ufunc:
                             state.reset(token)
                         if type(r) is rtype:
                             return on_host(onp.asarray(r))
-                return general(x, other)
+                return general(self, other)
             operator.__name__ = general.__name__
             return operator
 
@@ -365,7 +365,7 @@ class ufunc:
 
     def _scalar_type(self, key):
         """NumPy's scalar type of the one result of the loop for operand types
-        ``key`` where :meth:`operators` may answer, else False; remembered."""
+        ``key`` where :meth:`_operators` may answer, else False; remembered."""
         outs = self._host_dtypes.get(key)
         if outs is None:
             outs = self._host_outs(key)
