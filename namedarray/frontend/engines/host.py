@@ -685,6 +685,12 @@ def array_likes(args, kwargs, out_at=1 << 16):
     NumPy's functions read them, as arrays; not an ``out`` (by keyword, or at
     the position ``out_at``): a converted copy would lose the write, where
     NumPy raises."""
+    for v in (*args, *kwargs.values()) if kwargs else args:    # (by type first: cheap)
+        t = type(v)
+        if t not in _NATIVE or (t is list or t is tuple) and v and type(v[0]) not in _NATIVE:
+            break
+    else:
+        return args, kwargs
     if not (any(map(_foreign_in, args)) or kwargs and any(
             _foreign_in(v) for k, v in kwargs.items() if k != "out")):
         return args, kwargs
