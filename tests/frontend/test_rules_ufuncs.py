@@ -397,3 +397,22 @@ def test_weakref_and_ndarray_instances():
     assert weakref.ref(x)() is x
     assert isinstance(x, np.ndarray) and isinstance(onp.arange(3), np.ndarray)
     assert issubclass(onp.ndarray, np.ndarray) and not isinstance([1], np.ndarray)
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe"])
+@pytest.mark.parametrize("value", [-1, 300, 2 ** 70])
+def test_comparison_with_an_int_beyond_the_dtype_keeps_its_loop(casting, value):
+    """NumPy compares a Python int beyond the array's integer dtype exactly,
+    in the array's own loop, so ``casting="no"`` holds (the int was replaced
+    by an infinity, whose float64 loop the casting rule then refused; found by
+    the long fuzz, seed 19)."""
+    a = onp.arange(3, dtype=onp.uint8)
+    for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+        want = getattr(onp, name)(a, value, casting=casting)
+        got = getattr(np, name)(np.asarray(a), value, casting=casting)
+        assert got.dtype == want.dtype and onp.asarray(got).tolist() == want.tolist()
+    if casting == "safe":       # (bool to int8 is a safe cast)
+        return
+    with pytest.raises(TypeError, match="^equal: Cannot cast ufunc 'equal' output from "
+                                        "dtype\\('bool'\\) to dtype\\('int8'\\)"):
+        np.equal(np.asarray(a), value, casting=casting, out=np.zeros(3, np.int8))

@@ -644,7 +644,8 @@ class ufunc:
         if signed is not None:
             jfn = _exact_compare(jfn, self.__name__, signed)
         elif config.numpy_dtypes():
-            self._probe_keywords(ops, dtype, casting)
+            # (dtype=/casting= were checked by _general on the operands as given: a
+            # Python int a comparison replaced by an infinity is not NumPy's operand)
             key = tuple(o.data.dtype if isinstance(o, NamedArray) else type(o) for o in ops)
             in_dts, out_dts = self._loop(key + (dtype,))
             for i, o in enumerate(ops):
