@@ -250,7 +250,7 @@ _CPLX = [complex(-INF, -INF), complex(INF, INF), complex(-INF, 0), complex(INF, 
          complex(-0.0, 0), complex(NAN, 5)]
 
 
-@pytest.mark.parametrize("name", ["max", "min", "amax", "nanmax", "nanmin", "ptp"])
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin", "nanmax", "nanmin", "ptp"])
 def test_complex_extremes_are_the_element_numpys_fold_picks(name):
     """A complex max/min is an element: the lexicographic extreme (the first
     of ties), the first NaN (``nanmax``: NaNs left out, an all-NaN slice's

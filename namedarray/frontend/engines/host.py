@@ -642,11 +642,17 @@ _NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, s
                      type, *set(onp.sctypeDict.values()),
                      onp.poly1d))   # (the polynomial functions give a poly1d back)
 #: functions that take an argument as the Python object it is (NumPy does not
-#: convert it: ``iterable``, ``result_type``) or write into it (a converted
-#: copy would lose the write: NumPy raises)
+#: convert it: ``iterable``, ``result_type``; ``asmatrix`` is NumPy's own on
+#: it) or write into it (a converted copy would lose the write: NumPy raises)
 _AS_GIVEN = frozenset(("iterable", "isscalar", "result_type", "can_cast", "common_type",
-                       "mintypecode", "copyto", "place", "put", "putmask", "put_along_axis",
-                       "fill_diagonal", "from_dlpack", "frombuffer"))
+                       "mintypecode", "asmatrix", "copyto", "place", "put", "putmask",
+                       "put_along_axis", "fill_diagonal", "from_dlpack", "frombuffer"))
+#: functions whose first argument is a sequence of arrays: its elements are
+#: read as arrays, an array_like given in its place is not (NumPy iterates it,
+#: and raises where it is no sequence)
+_SEQUENCE_FIRST = frozenset(("concatenate", "concat", "stack", "hstack", "vstack",
+                             "dstack", "column_stack", "row_stack", "lexsort",
+                             "histogramdd"))
 
 
 def foreign(v) -> bool:
@@ -679,12 +685,13 @@ def _as_arrays(v):
     return asarray(v) if foreign(v) else v
 
 
-def array_likes(args, kwargs, out_at=1 << 16):
+def array_likes(args, kwargs, out_at=1 << 16, sequence=False):
     """``(args, kwargs)`` with another library's array_likes among them
     (:func:`foreign`; also as the first element of a list or tuple) read as
     NumPy's functions read them, as arrays; not an ``out`` (by keyword, or at
     the position ``out_at``): a converted copy would lose the write, where
-    NumPy raises."""
+    NumPy raises; not the first argument itself where it is a ``sequence``
+    of arrays (only its elements)."""
     for v in (*args, *kwargs.values()) if kwargs else args:    # (by type first: cheap)
         t = type(v)
         if t not in _NATIVE or (t is list or t is tuple) and v and type(v[0]) not in _NATIVE:
@@ -694,7 +701,9 @@ def array_likes(args, kwargs, out_at=1 << 16):
     if not (any(map(_foreign_in, args)) or kwargs and any(
             _foreign_in(v) for k, v in kwargs.items() if k != "out")):
         return args, kwargs
-    return (tuple(_as_arrays(a) if i < out_at else a for i, a in enumerate(args)),
+    return (tuple(_as_arrays(a) if i < out_at and not (
+        i == 0 and sequence and type(a) is not list and type(a) is not tuple) else a
+        for i, a in enumerate(args)),
             {k: v if k == "out" else _as_arrays(v) for k, v in kwargs.items()})
 
 
@@ -723,12 +732,12 @@ def host_data(f, name, module=onp):
     np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
     # (a conversion reads array_likes itself)
     converts_arrays = not converts and name not in _AS_GIVEN
-    out_at = _out_position(np_fn)
+    out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
 
     @functools.wraps(f)
     def g(*args, **kwargs):
         if converts_arrays:
-            args, kwargs = array_likes(args, kwargs, out_at)
+            args, kwargs = array_likes(args, kwargs, out_at, sequence)
         if tier:
             r = _whole(np_fn, name, any_order, warns, args, kwargs)
             if r is not None:
