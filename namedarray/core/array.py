@@ -1033,7 +1033,16 @@ def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
     """A view of ``base``: ``read(base data) -> data``, ``write(base, value)``
     (``None`` for a read-only result); ``hosted``: ``(NumPy's view, root)`` of
     data living on the host (:func:`host_view`), whose device data is made
-    only when asked for (``data`` is then None)."""
+    only when asked for (``data`` is then None).
+
+    NumPy's scalars have no views: of a scalar ``base`` (:func:`is_value`) a
+    writable result is a new array, so that no write through it changes the
+    scalar (``s[None]``, ``np.atleast_1d(s)``, ``np.reshape(s, 1)`` are new
+    arrays)."""
+    if write is not None and base is not None and is_value(base):
+        if hosted is not None:
+            return on_host(onp.array(hosted[0]))
+        return new(data, dims, mapped)
     v = object.__new__(View)
     _DATA.__set__(v, data)
     _HOST.__set__(v, None)

@@ -13,6 +13,7 @@ import operator
 import warnings
 import weakref
 
+import jax
 import numpy as onp
 import pytest
 
@@ -361,6 +362,63 @@ def test_writing_into_a_scalar_raises():
     r = s.reshape(1)
     r[0] = 9
     assert float(s) == 3.0 and int(v) == 2
+
+
+# what NumPy's scalars give for functions that give views of arrays: new arrays
+# (or scalars), never a view through which a write reaches the scalar
+_VIEW_FUNCTIONS = {
+    "s[...]": lambda m, s: s[...], "s[None]": lambda m, s: s[None],
+    "s[None, ...]": lambda m, s: s[None, ...], "s[()]": lambda m, s: s[()],
+    "atleast_1d": lambda m, s: m.atleast_1d(s), "atleast_2d": lambda m, s: m.atleast_2d(s),
+    "atleast_3d": lambda m, s: m.atleast_3d(s), "reshape": lambda m, s: m.reshape(s, (1, 1)),
+    "reshape ()": lambda m, s: m.reshape(s, ()), "ravel": lambda m, s: m.ravel(s),
+    "expand_dims": lambda m, s: m.expand_dims(s, 0), "squeeze": lambda m, s: m.squeeze(s),
+    "transpose": lambda m, s: m.transpose(s), "T": lambda m, s: s.T,
+    "broadcast_to": lambda m, s: m.broadcast_to(s, (2,)), "asarray": lambda m, s: m.asarray(s),
+    "s.reshape": lambda m, s: s.reshape(1), "flatten": lambda m, s: s.flatten(),
+    "moveaxis": lambda m, s: m.moveaxis(m.atleast_1d(s), 0, 0),
+}
+
+
+def _write_first(v):
+    """Write 9 into the first element of ``v``: 'writes', or the error's class."""
+    try:
+        v[(0,) * onp.ndim(v)] = 9
+        return "writes"
+    except Exception as e:      # noqa: BLE001 -- compared with NumPy's
+        return type(e).__name__
+
+
+@pytest.mark.parametrize("fn", sorted(_VIEW_FUNCTIONS))
+@pytest.mark.parametrize("made", ["element", "sum", "device element"])
+def test_a_scalar_has_no_views(fn, made):
+    """``s[None]``, ``np.atleast_1d(s)``, ``np.reshape(s, ...)``, ... of a
+    scalar are new arrays (or scalars) as in NumPy: a write into one never
+    changes the scalar (it did, silently), whether the scalar lives on the
+    host, on the device, or came from a reduction; the result's kind (scalar
+    or array, its ndim) and writability are NumPy's."""
+    f = _VIEW_FUNCTIONS[fn]
+    want_s = onp.arange(5.0)[2] if made != "sum" else onp.arange(5.0).sum()
+    if made == "element":
+        s = np.arange(5.0)[2]
+    elif made == "sum":
+        s = np.arange(5.0).sum()
+    else:
+        s = np.asarray(jax.device_put(onp.arange(5.0)))[2]
+    want, got = f(onp, want_s), f(np, s)
+    assert (np.isscalar(got), onp.ndim(got)) == (onp.isscalar(want), onp.ndim(want)), fn
+    assert _write_first(got) == _write_first(want), fn
+    assert float(s) == float(want_s), fn
+    assert onp.asarray(got).tolist() == onp.asarray(want).tolist(), fn
+
+
+def test_a_0d_array_keeps_its_views():
+    """A 0-d *array*'s views write through, as NumPy's do."""
+    for fn in ("s[...]", "s[None]", "reshape", "ravel", "expand_dims", "squeeze"):
+        a, b = np.array(2.0), onp.array(2.0)
+        _write_first(_VIEW_FUNCTIONS[fn](np, a))
+        _write_first(_VIEW_FUNCTIONS[fn](onp, b))
+        assert float(a) == float(b), fn
 
 
 SCALARS = [onp.float64(2.5), onp.float64(3.0), onp.int64(-6), onp.complex128(1 - 2j),

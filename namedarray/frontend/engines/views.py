@@ -28,8 +28,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view_of, new,
-                           on_host)
+from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view_of,
+                           is_value, new, on_host)
 from . import host
 
 _DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
@@ -56,8 +56,10 @@ def viewed(fn, base, f, inv=None, writable=True, result=None, hosted=None):
             host_view_of(r) is not None:
         hosted = r._hview, host_root(r)[1]      # (its data still NumPy's view)
     v = derived(None if hosted else r.data, r.dims, base, read, write, r.mapped, hosted)
-    if not v.dims and not v.mapped:
+    if not v.dims and not v.mapped and (write is None or not is_value(base)):
         v._array0d = True       # a 0-d view is NumPy's 0-d array, never its scalar
+    # (of a scalar, a writable one is the scalar's method's result, a scalar:
+    # np.squeeze(s), np.transpose(s), np.reshape(s, ()); core.array.derived)
     return v
 
 
