@@ -141,7 +141,13 @@ def new(data, dims, mapped=()) -> "NamedArray":
 def on_host(h) -> "NamedArray":
     """NumPy's array ``h`` (a result of the host tier, owned by no one else)
     as a positional NamedArray that lives on the host: its device array is
-    made when something first asks for ``.data`` (see :attr:`NamedArray.data`)."""
+    made when something first asks for ``.data`` (see :attr:`NamedArray.data`).
+
+    ``h`` may be NumPy's scalar (``numpy.float64(1.5)``): the result is then
+    namedarray's scalar, its buffer that scalar (a scalar is an immutable
+    value, so it needs no array of its own: an eager loop's element reads and
+    scalar arithmetic make none, ~120 ns each).  Code that needs NumPy's
+    *array* of such a buffer reads it with :func:`host_array`."""
     x = object.__new__(NamedArray)
     x._dev = None
     x._host = h
@@ -149,6 +155,17 @@ def on_host(h) -> "NamedArray":
     x.mapped = ()
     x._array0d = x._ro = False
     return x
+
+
+def host_array(h):
+    """The buffer ``h`` of data living on the host as NumPy's array: ``h``
+    itself, or a new read-only 0-d array of NumPy's scalar ``h`` (see
+    :func:`on_host`)."""
+    if type(h) is onp.ndarray or h is None:
+        return h
+    h = onp.asarray(h)
+    h.flags.writeable = False
+    return h
 
 
 def zero_dim_array(x: "NamedArray") -> "NamedArray":
@@ -179,7 +196,7 @@ def zero_dim_array(x: "NamedArray") -> "NamedArray":
     if not is_scalar(x):
         return x            # an array already (``asarray(a) is a``, as in NumPy)
     h = x._host
-    y = new(x.data, x.dims, x.mapped) if h is None else on_host(h.copy())
+    y = new(x.data, x.dims, x.mapped) if h is None else on_host(onp.array(h))
     y._array0d = True
     return y
 
@@ -578,7 +595,7 @@ class NamedArray:
                 f"{what}: the array has named axes {self.named_shape}; untag them "
                 "first (x.untag(...)) or reduce over them" + hint)
         h = self._host
-        return self.data if h is None else h
+        return self.data if h is None else host_array(h)
 
     def __array__(self, dtype=None, copy=None):
         # named axes have no order, so a plain array of them needs one: untag
@@ -1093,7 +1110,8 @@ def host_root(x):
     NamedArray living on the host, or of a view of one (:func:`host_view`);
     else ``(None, None)``."""
     if type(x) is NamedArray:
-        return (x._host, x) if x._host is not None else (None, None)
+        h = x._host
+        return (host_array(h), x) if h is not None else (None, None)
     if type(x) is View:
         hv = host_view_of(x)
         if hv is not None:

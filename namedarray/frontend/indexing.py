@@ -73,18 +73,31 @@ def _full(idx, k):
     return idx + (slice(None),) * k
 
 
+_make = object.__new__
+
+
 def _is_flat(x) -> bool:
     """Whether ``x`` is ``a.flat`` (NumPy's flat iterator: its own index rules)."""
     return type(x) is View and x._what == FLAT
 
 
 def getitem(x: NamedArray, idx):
-    if type(idx) is int and type(x) is NamedArray and x._host is not None and \
-            x._host.ndim == 1:      # an element of a vector on the host: NumPy's
-        try:
-            return on_host(onp.asarray(x._host[idx]))     # (a fresh 0-d array)
-        except IndexError:
-            pass        # (the compiled path raises namedarray's error)
+    if type(idx) is int:
+        h = x._host
+        if h is not None and h.ndim == 1 and type(x) is NamedArray:
+            # an element of a vector on the host: NumPy's scalar, as the buffer of
+            # namedarray's (core.array.on_host, made inline: an eager loop's read)
+            try:
+                r = h[idx]
+            except IndexError:
+                pass        # (the compiled path raises namedarray's error)
+            else:
+                y = _make(NamedArray)
+                y._dev = None
+                y._host = r
+                y.dims = y.mapped = ()
+                y._array0d = y._ro = False
+                return y
     h, root = host_root(x)
     if h is not None:       # living on the host: NumPy's copy, where it is one
         r = _resident_take(h, idx)
@@ -396,29 +409,34 @@ def _resident_view(x, h, root, idx):
     return v
 
 
-def element_set(x, idx, value) -> bool:
-    """``x[i] = value`` for an int ``i`` into a vector living on the host
-    whose buffer is its own (no device array shares it), of a scalar of the
-    same dtype living there or a Python float into floats: written in place,
-    as :func:`resident_set` writes it, without its general checks (the
-    commonest write of an eager loop); whether it ran."""
-    h = x._host
-    if h is None or x._dev is not None or h.ndim != 1 or getattr(x, "_ro", False):
-        return False
-    t = type(value)
-    if t is NamedArray:
-        v = value._host
-        if v is None or v.dtype is not h.dtype:
-            return False
-    elif t is float and h.dtype.kind in "fc":
-        v = value
-    else:
-        return False
-    try:
-        h[idx] = v
-    except (IndexError, TypeError, ValueError):
-        return False        # (nothing was written: the compiled path raises)
-    return True
+def element_writes(general):
+    """NamedArray's ``__setitem__``: ``general(x, idx, value)`` with a short
+    path in front, in one frame, for the commonest write of an eager loop:
+    ``x[i] = value`` for an int ``i`` into a vector living on the host whose
+    buffer is its own (no device array shares it), of a scalar of the same
+    dtype living there or a Python float into floats, written in place as
+    :func:`resident_set` writes it, without its general checks."""
+    def setitem(self, idx, value):  # (NamedArray's method)
+        if type(idx) is int:
+            h = self._host
+            if h is not None and self._dev is None and h.ndim == 1 and not self._ro and \
+                    type(self) is NamedArray:
+                t = type(value)
+                if t is NamedArray:
+                    v = value._host
+                    ok = v is not None and v.dtype is h.dtype
+                else:
+                    v = value
+                    ok = t is float and h.dtype.kind in "fc"
+                if ok:
+                    try:
+                        h[idx] = v
+                        return
+                    except (IndexError, TypeError, ValueError):
+                        pass        # (nothing was written: the general path raises)
+        general(self, idx, value)
+    setitem.__name__ = setitem.__qualname__ = "__setitem__"
+    return setitem
 
 
 def resident_set(x, idx, value) -> bool:

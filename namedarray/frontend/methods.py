@@ -241,12 +241,9 @@ def install(ns: dict):
     NamedArray.__imatmul__ = imatmul
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
-        if type(idx) is int and type(self) is NamedArray and \
-                indexing.element_set(self, idx, value):
-            return
         _immutable("__setitem__", self)
         indexing.setitem(self, idx, value)
-    NamedArray.__setitem__ = setitem
+    NamedArray.__setitem__ = indexing.element_writes(setitem)
     for k, (kinds, dt) in SCALAR_ONLY.items():
         d = _ScalarOnly(kinds, dt)
         d.__set_name__(NamedArray, k)

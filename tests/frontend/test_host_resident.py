@@ -282,7 +282,7 @@ _OPERATORS = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "di
               "lshift": "left_shift", "rshift": "right_shift", "eq": "equal",
               "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
               "ge": "greater_equal"}
-_PYTHON = [0, 1, -1, 3, 200, 2 ** 40, True, False] + SPECIAL
+_PYTHON = [0, 1, -1, 3, 200, 2 ** 40, 2 ** 60 + 1, -(2 ** 1100), True, False] + SPECIAL
 
 
 @settings(max_examples=300, deadline=None)
@@ -332,6 +332,24 @@ def test_scalar_operators_keep_the_error_state_and_the_trace():
     traced = jax.jit(lambda t: s * t + 0.5 - s)(2.0)
     assert float(traced) == 1.5 and not lives_on_host(traced)
     assert isinstance(jax.jit(lambda: (s * 2.0).data)(), jax.Array)
+
+
+def test_scalar_arithmetic_of_constants_under_transforms():
+    """A scalar living on the host is a constant inside ``jit``, ``grad`` and
+    ``vmap`` too; its arithmetic with Python numbers or another such scalar
+    gives the same values there as eagerly, and meets traced values as a
+    constant."""
+    b = np.arange(6.0) * 1.5
+    s, t, i = b[2], b[5], np.arange(4)[3]
+    x = np.asarray([0.5, -2.0, 3.0])
+    eager = (x * (s * 3.0 - 0.5) + (t / s) - 2 * i).tolist()
+    f = lambda v: v * (s * 3.0 - 0.5) + (t / s) - 2 * i     # noqa: E731
+    assert jax.jit(f)(x).tolist() == eager
+    assert jax.vmap(f)(x).tolist() == eager
+    grad = jax.grad(lambda v: (f(np.asarray(v)) * (s - 1.0)).sum().data)(x.data)
+    assert grad.tolist() == [float((s * 3.0 - 0.5) * (s - 1.0))] * 3
+    inside = jax.jit(lambda: (s * t - i, s / 0.0, i // 0))()     # (only constants)
+    assert [float(v) for v in inside] == [float(s * t - i), float("inf"), 0.0]
 
 
 def test_results_never_share_a_buffer_that_is_written():

@@ -35,17 +35,7 @@ try:    # ``trace_state_clean`` without its two layers of calls (the host tier a
         """True outside every JAX trace and axis environment (no jit, grad,
         vmap or map is tracing): ``jax._src.core.trace_state_clean()``."""
         return _TRACE.value is _c.eval_trace and _AXES.value is _c.top_axis_env
-
-    def trace_state():
-        """What :func:`untraced` reads, for a caller that checks it inline:
-        ``(trace, axes, core)``, untraced while ``trace.value is
-        core.eval_trace and axes.value is core.top_axis_env``; None where
-        JAX's internals differ."""
-        return _TRACE, _AXES, _core
 except (ImportError, AttributeError):
-    def trace_state():
-        return None
-
     try:
         from jax._src.core import trace_state_clean as untraced
     except ImportError:
@@ -242,6 +232,8 @@ def materialize(h):
     ``h`` (C-ordered, held by no one who writes it) put on the default device
     as a concrete array, also when asked for inside a trace (a constant of
     that trace, never a tracer kept beyond it)."""
+    if type(h) is not onp.ndarray:      # (NumPy's scalar: core.array.on_host)
+        h = onp.asarray(h)
     if jax.dtypes.canonicalize_dtype(h.dtype) != h.dtype:
         h = h.astype(jax.dtypes.canonicalize_dtype(h.dtype))
     if untraced():

@@ -12,6 +12,10 @@ host (DESIGN.md 5a):
   when something asks for ``.data`` (a compiled function, ``jax.jit``,
   ``grad``, ``vmap``, a named axis, a mesh), and kept beside the buffer,
   which from then on is never written in place (a write copies it first).
+  A scalar's buffer may be NumPy's scalar itself (an element read, a
+  scalar's arithmetic: ``core.array.on_host``); a scalar is a value, so
+  nothing writes into it, and NumPy's scalars have no views: what would be
+  a view of one is a new array (``core.array.derived``).
 * **What runs there.**  An operation whose array operands live on the host
   (or are views of such data, or small CPU data beside them) runs NumPy's
   own function there: every ufunc and operator (``ufunc._on_host``, with
@@ -68,7 +72,7 @@ import warnings
 import jax
 import numpy as onp
 
-from ...core.array import (NamedArray, View, host_view_of, on_host, positional,
+from ...core.array import (NamedArray, View, host_array, host_view_of, on_host, positional,
                            zero_dim_array)
 from ...core import hooks
 from ...core.cache import Cache
@@ -357,7 +361,7 @@ def _host_arg(v, any_order=False):
     if t is NamedArray:
         h = v._host
         if h is not None:
-            return h
+            return host_array(h)
     if t is NamedArray or t is View:     # (a selection's data is not its values)
         if v.mapped or v.dims.count(None) != len(v.dims):
             return _NO
@@ -445,11 +449,9 @@ def _whole(fn, name, any_order, warns, args, kwargs):
         return None
     hargs = []
     for a in args:
-        h = a._host if type(a) is NamedArray else None
-        if h is None:
-            h = _host_arg(a, any_order)
-            if h is _NO:
-                return None
+        h = _host_arg(a, any_order)
+        if h is _NO:
+            return None
         hargs.append(h)
     hkw = {}
     for k, v in kwargs.items():

@@ -14,6 +14,7 @@ dtype('int8')
 from __future__ import annotations
 
 import functools
+import operator
 import warnings
 
 import jax
@@ -28,7 +29,7 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, chec
                            new, normalize_axis, on_host, operand, positional, rewrap)
 from . import fperr
 from .generic import generic
-from .args import trace_state, untraced
+from .args import untraced
 from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
                    host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
@@ -50,6 +51,13 @@ _ARRAYS = (NamedArray, View)
 _PY_NUMBERS = frozenset((float, int, bool, complex))
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+#: Python's float operations for ``+ - * /`` of a float64 scalar (``self``)
+#: with a float64, a Python float or int (``other``): (forward, reflected)
+_FLOAT_OPERATORS = {operator.add: (float.__add__, float.__radd__),
+                    operator.sub: (float.__sub__, float.__rsub__),
+                    operator.mul: (float.__mul__, float.__rmul__),
+                    operator.truediv: (float.__truediv__, float.__rtruediv__)}
 
 # NumPy's floating-point error state, as the fast path reads it (engines/fperr.py)
 _FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
@@ -314,50 +322,97 @@ class ufunc:
         """NamedArray's methods ``(op, rop)`` for the Python operator ``py``
         of this ufunc (``__mul__``, ``__rmul__``): ``op``/``rop`` with a short
         path in front for a scalar living on the host with a Python float or
-        int or another such scalar, the arithmetic of an eager loop.  There it
-        is NumPy's scalar operator in the error state that ignores everything,
-        what :meth:`_on_host` answers, in one frame (a Python call costs about
-        a tenth of a scalar operation); elsewhere, and where NumPy raises or
-        gives another scalar type (longlong for int64, say), ``op``/``rop``.
+        int or another such scalar, the arithmetic of an eager loop, in NumPy's
+        default error state (which namedarray reports nothing in, fperr.py).
+        Such operands are constants, also inside a trace, and so is their
+        result (as an element read of a vector living on the host is): it
+        stays on the host, becoming the trace's constant where a traced value
+        meets it.  There it is NumPy's scalar operator in the error
+        state that ignores everything, what :meth:`_on_host` answers, in one
+        frame (a Python call costs about a tenth of a scalar operation), its
+        result NumPy's scalar as the buffer of namedarray's (made inline as
+        ``core.array.on_host`` makes it).  ``+ - * /`` of float64 with a
+        float64, a Python float or int is Python's own float operation: the
+        same IEEE double operation as NumPy's scalar loop, which raises or
+        warns about nothing but a division by zero (that, and a Python int
+        beyond float64's range, take the general path).  Elsewhere, and where
+        NumPy raises or gives another scalar type (longlong for int64, say),
+        ``op``/``rop``.
         """
         types, state, last, ignoring = self._scalar_types, _FP_STATE, _FP_LAST, _IGNORING
-        settings, trace = config._state, trace_state()
-        if _IGNORING is None or self.nout != 1 or trace is None:
+        settings = config._state
+        if _IGNORING is None or self.nout != 1:
             return op, rop
-        trace, axes, core = trace
-
-        scalar_type = self._scalar_type
+        scalar_type, ndarray, f64, make_new = self._scalar_type, onp.ndarray, onp.float64, \
+            object.__new__
+        floats = _FLOAT_OPERATORS.get(py)
 
         def make(general, reflected):
+            fast = floats and floats[reflected]
+
+            def numpys(self, other):
+                """NumPy's scalar result of the operator, or None (the general path)."""
+                h = self._host
+                if h is None or type(self) is not NamedArray:
+                    return None
+                t = type(other)
+                if t is float or t is int:
+                    o = other
+                elif t is NamedArray and other._host is not None:
+                    o = other._host
+                    t = type(o)
+                    if t is ndarray:
+                        if o.ndim:
+                            return None
+                        o = o[()]
+                        t = type(o)
+                else:
+                    return None
+                th = type(h)
+                if th is ndarray:
+                    if h.ndim:
+                        return None
+                    h = h[()]
+                    th = type(h)
+                if state.get() is not last[0] or last[1] is not None or \
+                        settings["mode"] != "numpy":
+                    return None
+                key = (t, th) if reflected else (th, t)
+                rtype = types.get(key)
+                if rtype is None:
+                    rtype = scalar_type(key)
+                if rtype is False:
+                    return None
+                token = state.set(ignoring)
+                try:
+                    r = py(o, h) if reflected else py(h, o)
+                except Exception:       # noqa: BLE001 -- the general path raises
+                    return None
+                finally:
+                    state.reset(token)
+                return r if type(r) is rtype else None
+
             def operator(self, other):  # (NamedArray's method)
-                h = self._host if type(self) is NamedArray else None
-                if h is not None and not h.ndim:
-                    t = type(other)
-                    if t is float or t is int:
-                        o = other
-                    elif t is NamedArray and other._host is not None and \
-                            not other._host.ndim:
-                        o = other._host[()]
-                        t = o.dtype
-                    else:
+                h = self._host
+                t = type(other)
+                if type(h) is f64 and fast and type(self) is NamedArray and (
+                        t is float or t is int or t is NamedArray and type(other._host) is f64) \
+                        and state.get() is last[0] and last[1] is None and \
+                        settings["mode"] == "numpy":
+                    try:
+                        r = f64(fast(h, other._host if t is NamedArray else other))
+                    except (ZeroDivisionError, OverflowError):
                         return general(self, other)
-                    key = (t, h.dtype) if reflected else (h.dtype, t)
-                    rtype = types.get(key)
-                    if rtype is None:
-                        rtype = scalar_type(key)
-                    if rtype is not False and state.get() is last[0] and last[1] is None \
-                            and settings["mode"] == "numpy" and \
-                            trace.value is core.eval_trace and axes.value is core.top_axis_env:
-                        token = state.set(ignoring)
-                        try:
-                            r = py(o, h[()]) if reflected else py(h[()], o)
-                        except Exception:       # noqa: BLE001 -- the general path raises
-                            r = None
-                        finally:
-                            state.reset(token)
-                        if type(r) is rtype:
-                            return on_host(onp.asarray(r))
-                return general(self, other)
+                else:
+                    r = numpys(self, other)
+                    if r is None:
+                        return general(self, other)
+                x = make_new(NamedArray)        # (core.array.on_host(r), inline)
+                x._dev = None
+                x._host = r
+                x.dims = x.mapped = ()
+                x._array0d = x._ro = False
+                return x
             operator.__name__ = general.__name__
             return operator
 
@@ -365,10 +420,12 @@ class ufunc:
 
     def _scalar_type(self, key):
         """NumPy's scalar type of the one result of the loop for operand types
-        ``key`` where :meth:`_operators` may answer, else False; remembered."""
-        outs = self._host_dtypes.get(key)
+        ``key`` (NumPy's scalar types, Python's number types) where
+        :meth:`_operators` may answer, else False; remembered."""
+        dkey = tuple(k if k in _PY_NUMBERS else onp.dtype(k) for k in key)
+        outs = self._host_dtypes.get(dkey)
         if outs is None:
-            outs = self._host_outs(key)
+            outs = self._host_outs(dkey)
         ok = len(outs) == 1 and self.nout == 1 and _IGNORING is not None
         rtype = self._scalar_types[key] = outs[0].type if ok else False
         return rtype
@@ -420,7 +477,7 @@ class ufunc:
                 if r.ndim > 1:      # (NumPy's memory order: the general path keeps it)
                     return None
                 return kept(r, fresh=True)
-            return on_host(onp.asarray(r))      # (NumPy's scalar: a new 0-d array)
+            return on_host(r)       # (NumPy's scalar: namedarray's, core.array.on_host)
         if tuple(e.dtype for e in r) != outs or any(
                 e.ndim > 1 and not e.flags.c_contiguous for e in r if type(e) is onp.ndarray):
             return None
