@@ -10,6 +10,7 @@ import numpy as onp
 import pytest
 
 import namedarray as np
+from namedarray.frontend.engines import host
 
 LA = onp.linalg
 
@@ -101,6 +102,25 @@ def test_lstsq_rcond_as_lapack(rcond, rank):
     assert int(np.linalg.lstsq(np.asarray(a), np.asarray(b), rcond=rcond)[2]) == rank
     traced = jax.jit(lambda x, y: np.linalg.lstsq(x, y, rcond=rcond)[2])
     assert int(traced(np.asarray(a), np.asarray(b))) == rank
+
+
+def test_lstsq_on_the_host_is_numpys():
+    """Eager ``lstsq`` of data living on the host is NumPy's own (its LAPACK):
+    the same solution, residuals, singular values and rank, also for NumPy's
+    test matrix whose least singular value is at the rounding level (rank 4
+    for rcond=-1 with this machine's LAPACK, which a compiled SVD may count
+    as 3: a documented difference of compiled linear algebra)."""
+    a = onp.array([[0., 1., 0., 1., 2., 0.], [0., 2., 0., 0., 1., 0.],
+                   [1., 0., 1., 0., 0., 4.], [0., 0., 0., 2., 3., 0.]]).T
+    b = onp.array([1, 0, 0, 0, 0, 0])
+    if not host.ENABLED:
+        pytest.skip("the host tier is off")
+    for rcond in (-1, None, 0.5):
+        got = np.linalg.lstsq(np.asarray(a), np.asarray(b), rcond=rcond)
+        want = LA.lstsq(a, b, rcond=rcond)
+        for g, w in zip(got, want):
+            assert onp.asarray(g).dtype == onp.asarray(w).dtype
+            assert onp.asarray(g).tobytes() == onp.asarray(w).tobytes()
 
 
 def test_svd_hermitian_singular_unitary():

@@ -330,7 +330,7 @@ STABLE_SORTS = frozenset(("sort", "argsort"))
 LINALG_FUNCTIONS = frozenset((
     "inv", "solve", "det", "norm", "pinv", "matrix_power", "cholesky", "eigvals",
     "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
-    "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal"))
+    "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal", "lstsq"))
 #: those whose result's memory order never follows their operands' (products
 #: of matrices, linalg, index searches): a Fortran-ordered view goes in too
 ANY_ORDER = frozenset((
