@@ -389,6 +389,29 @@ for _n in ("sum", "prod", "nansum", "nanprod", "cumsum", "cumprod", "nancumsum",
                  "NaN 0, 0)")
 
 
+def _round_out_of_range(a, k):
+    """Integer data rounded to ``decimals < 0`` (NumPy's steps in float64)
+    to a value its dtype does not hold: the float's cast back is C's
+    undefined behaviour (np.round(np.int64(2**63 - 512), -1) is -2**63 on
+    x86-64, with NumPy's "invalid value encountered in cast")."""
+    x, d = onp.asarray(a[0]), k.get("decimals", 0)
+    if x.dtype.kind not in "iu" or d >= 0 or not x.size:
+        return False
+    f = float(10 ** -d)
+    v = onp.rint(x.astype(onp.float64) / f) * f
+    lo = 0.0 if x.dtype.kind == "u" else -2.0 ** (x.dtype.itemsize * 8 - 1)
+    hi = 2.0 ** (x.dtype.itemsize * 8) + lo       # (exact in float64)
+    return bool(((v < lo) | (v >= hi)).any())
+
+
+for _n in ("round", "around"):
+    KNOWN[_n] = (_round_out_of_range,
+                 "platform-defined in NumPy: the float64 result cast back to the "
+                 "integer dtype is out of its range (C's undefined behaviour; x86-64 "
+                 "gives -2**63); namedarray casts as XLA does, saturating "
+                 "(docs/differences.md, 'Casting floats that do not fit to integers')")
+
+
 def _array_cast_out_of_range(a, k):
     """``array``/``asarray`` of inexact data (an array or a list) with an
     integer ``dtype=`` that some value does not fit (or a NaN, an infinity)."""
