@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, View, check_writeable, is_scalar, is_value, new,
+from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value, new,
                           read_only, rewrap, zero_dim_array)
 from . import indexing
 from .engines import host, views
@@ -284,6 +284,8 @@ def install(ns: dict):
         if order not in ("C", None) or copy is not None:
             return ns["reshape"](self, shape, order=order, copy=copy)
         f = lambda a: ns["reshape"](a, shape)  # noqa: E731
+        if not is_value(self) and host_root(self)[0] is not None:
+            return f(self)      # (NumPy's view or copy on the host: views.view_function)
         if not views.stays_view(self, f):     # NumPy copies
             return f(self)
         return _viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
@@ -292,6 +294,8 @@ def install(ns: dict):
         if order not in ("C", None):
             return ns["ravel"](self, order=order)
         f = lambda a: ns["ravel"](a)  # noqa: E731
+        if not is_value(self) and host_root(self)[0] is not None:
+            return f(self)      # (NumPy's view or copy on the host: views.view_function)
         if not views.stays_view(self, f, contiguous=True):     # NumPy copies
             return f(self)
         return _viewed("ravel", self, f, lambda b, v: ns["reshape"](v, b.shape))

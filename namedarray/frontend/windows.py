@@ -30,7 +30,12 @@ bartlett, blackman, hamming, hanning = (_window(n) for n in ("bartlett", "blackm
                                                               "hamming", "hanning"))
 
 
-kaiser = _window("kaiser")
+_kaiser = _window("kaiser")
+
+
+def kaiser(M, beta):
+    """``numpy.kaiser``: ``M < 1`` gives an empty window, as in NumPy."""
+    return _kaiser(M, beta)
 
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

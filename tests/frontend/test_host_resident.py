@@ -47,6 +47,11 @@ def same(got, want, what=""):
         for g, w in zip(got, want):
             same(g, w, what)
         return
+    if isinstance(want, list):          # (histogramdd's edges)
+        assert type(got) is list and len(got) == len(want), (what, type(got))
+        for g, w in zip(got, want):
+            same(g, w, what)
+        return
     assert isinstance(got, np.NamedArray), (what, type(got))
     assert is_scalar(got) == isinstance(want, onp.generic), (what, got, want)
     g, w = onp.asarray(got), onp.asarray(want)
@@ -132,7 +137,15 @@ def test_every_binary_ufunc_and_operator_is_numpys_on_the_host(name, a, b, scala
     "np.histogram(x, bins=3)", "np.clip(x, -1, 1)", "np.round(x * 7, 2)", "np.power(z, 2)",
     "z ** 2", "z * z + 1j", "abs(z)", "np.convolve(x, x)", "np.interp(x, x[::-1], x)",
     "np.unique_all(i)", "np.unique_counts(i)", "np.unique_inverse(m > 0)",
-    "np.unique_values(i)",
+    "np.unique_values(i)", "np.tril_indices(4)", "np.triu_indices(4, 1)",
+    "np.tril_indices_from(m)", "np.diag_indices(3)", "np.unravel_index(i, (2, 3))",
+    "np.ravel_multi_index(i[:4].reshape(2, 2), (7, 6))", "np.histogram2d(x, x[::-1], bins=3)",
+    "np.histogramdd(m, bins=2)", "np.kaiser(12, 14)", "np.hanning(7)", "np.blackman(5)",
+    "np.unwrap(x * 4)", "np.sort_complex(z)", "np.meshgrid(x[:3], x[:2])", "np.poly(m)",
+    "np.polyder(x)", "np.polyint(x)", "np.polymul(x[:3], x[:4])", "np.roots(x[:4])",
+    "np.isclose(x, x + 1e-9)", "np.linalg.svd(m)", "np.linalg.qr(m)", "np.linalg.slogdet(m)",
+    "np.linalg.eig(m)", "np.linalg.eigh(m @ m.T)", "np.linalg.svdvals(m)",
+    "np.linalg.lstsq(m, x[:3])",
 ])
 def test_functions_give_numpys_bits_and_compile_nothing(expr):
     rng = onp.random.default_rng(0)
@@ -145,6 +158,17 @@ def test_functions_give_numpys_bits_and_compile_nothing(expr):
     got = eval(expr, env)
     assert _COMPILES[0] == c0, expr
     same(got, want, expr)
+
+
+def test_comparisons_of_arrays_are_numpys_bools_and_compile_nothing():
+    x = onp.random.default_rng(0).standard_normal(9)
+    c0 = _COMPILES[0]
+    for f, args in ((np.allclose, (x, x + 1e-9)), (np.allclose, (x, x + 1)),
+                    (np.array_equal, (x, x)), (np.array_equiv, (x, x[:1]))):
+        got = f(*(np.asarray(a) for a in args))
+        want = getattr(onp, f.__name__)(*args)
+        assert type(got) is type(want) and got == want, f.__name__
+    assert _COMPILES[0] == c0
 
 
 def test_a_numpy_program_compiles_nothing():

@@ -322,7 +322,13 @@ FUNCTIONS = frozenset((
     "cov", "diff", "ediff1d", "gradient", "trapezoid", "interp", "convolve", "correlate",
     "polyval", "polyfit", "trace", "clip", "round", "around", "nan_to_num",
     # products of matrices
-    "matmul", "dot", "vdot", "inner", "cross", "einsum", "vecdot", "matvec", "vecmat"))
+    "matmul", "dot", "vdot", "inner", "cross", "einsum", "vecdot", "matvec", "vecmat",
+    # indices, histograms, windows, polynomials, comparisons
+    "tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
+    "diag_indices", "diag_indices_from", "ravel_multi_index", "unravel_index",
+    "histogram2d", "histogramdd", "kaiser", "hanning", "hamming", "blackman", "bartlett",
+    "unwrap", "sort_complex", "meshgrid", "poly", "polyder", "polyint", "polyadd",
+    "polysub", "polymul", "roots", "isclose", "allclose", "array_equal", "array_equiv"))
 #: namedarray's sorts are stable where no ``kind``/``stable`` is asked for
 #: (the compiled path's, and the Array API's), among NumPy's valid answers
 STABLE_SORTS = frozenset(("sort", "argsort"))
@@ -330,13 +336,15 @@ STABLE_SORTS = frozenset(("sort", "argsort"))
 LINALG_FUNCTIONS = frozenset((
     "inv", "solve", "det", "norm", "pinv", "matrix_power", "cholesky", "eigvals",
     "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
-    "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal", "lstsq"))
+    "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal", "lstsq",
+    "svd", "svdvals", "qr", "slogdet", "eig", "eigh"))
 #: those whose result's memory order never follows their operands' (products
 #: of matrices, linalg, index searches): a Fortran-ordered view goes in too
 ANY_ORDER = frozenset((
     "matmul", "dot", "vdot", "inner", "outer", "kron", "tensordot", "inv", "solve", "det",
-    "pinv", "matrix_power", "multi_dot", "norm", "cholesky", "trace", "nonzero",
-    "flatnonzero", "argwhere", "unique", "histogram"))
+    "pinv", "matrix_power", "multi_dot", "norm", "cholesky", "trace", "nonzero", "eig",
+    "eigh", "svd", "qr", "lstsq", "slogdet",
+    "flatnonzero", "argwhere", "unique", "histogram", "histogram2d", "histogramdd"))
 #: those whose NumPy call may warn (an empty slice, degrees of freedom): a
 #: run that warns is dropped, and the compiled path gives namedarray's warning
 _WARNS = frozenset((
@@ -397,14 +405,21 @@ def _buffers(v, out):
     return out
 
 
-def _result(r, ins):
+def _result(r, ins, any_order=False):
     """NumPy's result ``r`` as a NamedArray living on the host (a NumPy scalar
     as namedarray's scalar), a tuple (or NumPy's named tuple) of them; None
     where it is not kept: not
-    NumPy's array, scalar or a tuple of them, of a dtype not kept, too large,
-    or sharing memory with one of the operands ``ins`` (a view)."""
+    NumPy's array, scalar or a tuple or list of them, of a dtype not kept, too large,
+    in a memory order of its own unless ``any_order`` (LAPACK's Fortran order:
+    then kept in C order, as the compiled path's), or sharing memory with one
+    of the operands ``ins`` (a view)."""
+    if type(r) is bool:             # (allclose, array_equal: Python's bool)
+        return r
+    if type(r) is list:             # (histogramdd's edges)
+        out = [_result(e, ins, any_order) for e in r]
+        return None if any(e is None for e in out) else out
     if isinstance(r, tuple):        # (NumPy's named tuples keep their class)
-        out = tuple(_result(e, ins) for e in r)
+        out = tuple(_result(e, ins, any_order) for e in r)
         return None if any(e is None for e in out) else out if type(r) is tuple \
             else type(r)(*out)
     scalar = isinstance(r, onp.generic)
@@ -412,7 +427,7 @@ def _result(r, ins):
         return None         # (``retstep=True``'s pair, a list: the compiled path)
     r = onp.asarray(r)
     if r.dtype not in RESIDENT_DTYPES or r.size > HOST_SIZE or (
-            r.ndim > 1 and not r.flags.c_contiguous):
+            r.ndim > 1 and not r.flags.c_contiguous and not any_order):
         return None         # (NumPy's memory order: the compiled path keeps it)
     # its own memory, no operand's (NumPy may give back an operand itself)
     fresh = scalar or (r.base is None and not any(r is h for h in ins))
@@ -485,16 +500,18 @@ def _whole(fn, name, any_order, warns, args, kwargs):
         _buffers(a, ins)
     for v in hkw.values():
         _buffers(v, ins)
-    return _result(r, ins)
+    return _result(r, ins, any_order)
 
 
 _NOT_VIEWS = frozenset(("out", "where", "like", "device", "subok"))
 
 
 def view_of(name, args, kwargs, buf):
-    """NumPy's ``name`` on host arguments where its result is a view of the
-    host buffer ``buf`` (``transpose``, ``reshape``, a basic slice): that
-    NumPy view, else None (not a view, NumPy's error: the compiled path)."""
+    """NumPy's ``name`` on host arguments whose result is a view of the host
+    buffer ``buf`` (``transpose``, ``reshape``, a basic slice) or, where NumPy
+    copies (a reshape of a strided view), a new array of its dtype: NumPy's
+    result, else None (NumPy's error, another kind of result: the compiled
+    path)."""
     if not numpy_dtypes() or not untraced() or kwargs.get("copy") or any(
             k in _NOT_VIEWS for k in kwargs):
         return None
@@ -509,8 +526,7 @@ def view_of(name, args, kwargs, buf):
         r = f(*hargs, **hkw)
     except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours
         return None
-    if type(r) is not onp.ndarray or r.dtype != buf.dtype or not (
-            r is buf or onp.may_share_memory(r, buf)):
+    if type(r) is not onp.ndarray or r.dtype != buf.dtype:
         return None
     return r
 

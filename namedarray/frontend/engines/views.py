@@ -29,7 +29,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view_of,
-                           is_value, new, on_host)
+                           is_value, new, on_host, zero_dim_array)
 from . import host
 
 _DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
@@ -247,9 +247,11 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
 
     def _host_view(args, kwargs):
         """The view of an operand living on the host, its data NumPy's view
-        (no program compiles), or None where NumPy's result is no view."""
+        (no program compiles), or NumPy's copy where NumPy copies (a reshape
+        of a strided view); None on NumPy's error."""
         a = args[operand]
-        if kwargs.get("copy") is True or (when and not when(*args, **kwargs)):
+        if kwargs.get("copy") is True or (when and not when(*args, **kwargs)) or \
+                is_value(a):        # (a scalar has no views: core.array.derived)
             return None
         buf, root = host_root(a)
         hv = host.view_of(name, args, kwargs, buf)
@@ -257,6 +259,9 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
             return None
         if hv is buf:
             return a
+        if not onp.may_share_memory(hv, buf):      # NumPy copies: its copy, a new array
+            x = host.kept(hv, fresh=True)
+            return zero_dim_array(x) if not hv.ndim else x
         pre, post = args[:operand], args[operand + 1:]
         return viewed(name, a, lambda x: fn(*pre, x, *post, **kwargs), writable=writable,
                       result=on_host(hv), hosted=(hv, root))
