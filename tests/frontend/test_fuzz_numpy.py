@@ -530,6 +530,25 @@ DEVIATIONS["floor_divide"] = (_floor_divide_of_an_infinity,
                               "and the Array API standard (NumPy: nan)")
 
 
+def _complex_expm1_special(a, k):
+    """Complex ``expm1`` of a non-finite part, or of a real part whose ``exp``
+    overflows, where namedarray's answer is the Array API's (C99's ``cexpm1``):
+    ``expm1(89+0j)`` in complex64 is inf+0j (NumPy's formula ``exp(re)*sin(im)``
+    gives inf * 0 = NaN there)."""
+    z = onp.asarray(a[0])
+    if z.dtype.kind != "c" or not z.size:
+        return False
+    with onp.errstate(all="ignore"):
+        big = onp.log(onp.finfo(z.real.dtype).max)
+        return bool((~onp.isfinite(z.real) | ~onp.isfinite(z.imag) | (z.real > big)).any())
+
+
+DEVIATIONS["expm1"] = (_complex_expm1_special,
+                       "docs/differences.md, 'expm1 of complex infinities': the Array API's "
+                       "special values (np.expm1(np.complex64(89+0j)) is inf+0j; NumPy: "
+                       "inf+nanj)")
+
+
 # name -> (predicate, reason): calls whose result kind (scalar, 0-d array,
 # tuple, ...) is not compared
 KINDS = {}
