@@ -21,7 +21,8 @@ host (DESIGN.md 5a):
   own function there: every ufunc and operator (``ufunc._on_host``, with
   NumPy's operator: ``z ** 2`` is ``square(z)``), the whole functions of
   :data:`FUNCTIONS` (creation, joins, sorting, sums and statistics,
-  products of matrices, ``linalg``), indexing, views, and writes: ``x[i] =
+  products of matrices, index helpers, histograms, windows, polynomials)
+  and :data:`LINALG_FUNCTIONS`, indexing, views, and writes: ``x[i] =
   v``, ``x += y`` and writes through a view go into the buffer, in place
   while no device array shares it (``indexing.resident_set``).  The result
   lives on the host too, so a NumPy program never pays a device round trip
@@ -328,7 +329,7 @@ FUNCTIONS = frozenset((
     "diag_indices", "diag_indices_from", "ravel_multi_index", "unravel_index",
     "histogram2d", "histogramdd", "kaiser", "hanning", "hamming", "blackman", "bartlett",
     "unwrap", "sort_complex", "meshgrid", "poly", "polyder", "polyint", "polyadd",
-    "polysub", "polymul", "roots", "isclose", "allclose", "array_equal", "array_equiv"))
+    "polysub", "polymul", "roots", "allclose", "array_equal", "array_equiv"))
 #: namedarray's sorts are stable where no ``kind``/``stable`` is asked for
 #: (the compiled path's, and the Array API's), among NumPy's valid answers
 STABLE_SORTS = frozenset(("sort", "argsort"))
@@ -351,7 +352,7 @@ _WARNS = frozenset((
     "mean", "std", "var", "nanmean", "nanstd", "nanvar", "nanmax", "nanmin", "nanargmax",
     "nanargmin", "average", "median", "nanmedian", "percentile", "nanpercentile",
     "quantile", "nanquantile", "corrcoef", "cov", "nansum", "nanprod", "polyfit", "cond",
-    "gradient", "histogram", "histogram_bin_edges"))
+    "gradient", "histogram", "histogram_bin_edges", "isclose"))
 #: keywords that keep a call off the host (writes into ``out``, masks,
 #: another array type, a device)
 _OFF_KEYWORDS = frozenset(("out", "where", "like", "device", "subok", "copy", "ndmin",
