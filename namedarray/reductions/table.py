@@ -190,10 +190,13 @@ def _complex_arg(jfn, is_max):
             return r.reshape((1,) * a.ndim) if keepdims else r
         re, im = jnp.real(a), jnp.imag(a)
         best = jnp.max if is_max else jnp.min
-        pick = jnp.argmax if is_max else jnp.argmin
         m = best(re, axis=axis, keepdims=True)
         inf = -jnp.inf if is_max else jnp.inf
-        r = pick(jnp.where(re == m, im, inf), axis=axis, keepdims=keepdims)
+        tied = re == m
+        # the first of the tied real parts with the extreme imaginary part (a
+        # filler would tie with an infinite one: max([0, 1-infj]) is 1-infj)
+        mi = best(jnp.where(tied, im, inf), axis=axis, keepdims=True)
+        r = jnp.argmax(tied & (im == mi), axis=axis, keepdims=keepdims)
         nan = jnp.isnan(a)
         first_nan = jnp.argmax(nan, axis=axis, keepdims=keepdims)
         return jnp.where(jnp.any(nan, axis=axis, keepdims=keepdims), first_nan, r)
@@ -316,9 +319,9 @@ def _nan_arg(jfn):
 
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False):
-        if jnp.iscomplexobj(a):     # NaNs skipped, complex values in NumPy's order
-            nan = jnp.isnan(a)
-            fill = complex(-jnp.inf, -jnp.inf) if is_max else complex(jnp.inf, jnp.inf)
+        if jnp.iscomplexobj(a):     # NumPy's steps: a NaN is -inf (+inf) + 0j, then
+            nan = jnp.isnan(a)      # argmax (argmin) in NumPy's order
+            fill = complex(-jnp.inf, 0.0) if is_max else complex(jnp.inf, 0.0)
             r = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(
                 jnp.where(nan, fill, a), axis=axis, keepdims=keepdims)
             r = jnp.where(jnp.all(nan, axis=axis, keepdims=keepdims), -1, r)
