@@ -390,13 +390,40 @@ def _exp2(z):
     return _COMPLEX["exp"](w, jnp.exp(w))
 
 
-def _fix_extreme(a, b, r):
+def _beyond(a, b, is_max):
+    """Where ``b`` is lexicographically beyond ``a`` (above for a maximum,
+    below for a minimum): NumPy's complex order; on a tie ``a`` stays."""
+    x, y = (b, a) if is_max else (a, b)
+    return (y.real < x.real) | ((y.real == x.real) & (y.imag < x.imag))
+
+
+def _fix_extreme(is_max):
     """maximum/minimum propagate a NaN held in either part, the first
-    operand's first (jnp compares past a NaN imaginary part)."""
-    return jnp.where(jnp.isnan(a), a, jnp.where(jnp.isnan(b), b, r))
+    operand's first (jnp compares past a NaN imaginary part); else the
+    lexicographic extreme, the first operand on a tie (of signed zeros)."""
+    def fix(a, b, r):
+        r = jnp.where(_beyond(a, b, is_max), b, a)
+        return jnp.where(jnp.isnan(a), a, jnp.where(jnp.isnan(b), b, r))
+    return fix
 
 
-_COMPLEX.update(maximum=_fix_extreme, minimum=_fix_extreme)
+_COMPLEX.update(maximum=_fix_extreme(True), minimum=_fix_extreme(False))
+
+
+def _fix_nan_extreme(is_max):
+    """fmax/fmin as NumPy's loop: an operand with a NaN in either part is left
+    out (the first where both have one), else the second operand where it is
+    lexicographically beyond the first, else the first (a tie of signed zeros
+    keeps the first; jnp's fmin kept a NaN imaginary part, ``fmin(nanj, 1)``
+    was nanj, and took the second of ties)."""
+    def fix(a, b, r):
+        r = jnp.where(_beyond(a, b, is_max), b, a)
+        na, nb = jnp.isnan(a), jnp.isnan(b)
+        return jnp.where(na, jnp.where(nb, a, b), jnp.where(nb, a, r))
+    return fix
+
+
+_COMPLEX.update(fmax=_fix_nan_extreme(True), fmin=_fix_nan_extreme(False))
 
 
 # computed whole from another function
