@@ -150,6 +150,16 @@ def _viewed(what, x, f, back):
     return new(r.data, r.dims, r.mapped) if isinstance(r, View) else r
 
 
+def _host_reshaped(what, x, f, back):
+    """``x.reshape(...)``/``x.ravel()`` of data living on the host: NumPy's
+    view (no position map compiled to decide it), written back through
+    ``back`` as a reshape of the base is; NumPy's copy where NumPy copies."""
+    r = f(x)        # (NumPy's view or copy on the host: views.view_function)
+    if type(r) is not View:
+        return r
+    return viewed(what, x, f, back, result=r)
+
+
 def _kind_of(x, r):
     """``r`` a 0-d array where ``x`` is one (a copy of a 0-d array is an array)."""
     return zero_dim_array(r) if (not is_scalar(x) and isinstance(r, NamedArray) and
@@ -284,21 +294,23 @@ def install(ns: dict):
         if order not in ("C", None) or copy is not None:
             return ns["reshape"](self, shape, order=order, copy=copy)
         f = lambda a: ns["reshape"](a, shape)  # noqa: E731
+        back = lambda b, v: ns["reshape"](v, b.shape)  # noqa: E731
         if not is_value(self) and host_root(self)[0] is not None:
-            return f(self)      # (NumPy's view or copy on the host: views.view_function)
+            return _host_reshaped("reshape", self, f, back)
         if not views.stays_view(self, f):     # NumPy copies
             return f(self)
-        return _viewed("reshape", self, f, lambda b, v: ns["reshape"](v, b.shape))
+        return _viewed("reshape", self, f, back)
 
     def ravel(self, order="C"):
         if order not in ("C", None):
             return ns["ravel"](self, order=order)
         f = lambda a: ns["ravel"](a)  # noqa: E731
+        back = lambda b, v: ns["reshape"](v, b.shape)  # noqa: E731
         if not is_value(self) and host_root(self)[0] is not None:
-            return f(self)      # (NumPy's view or copy on the host: views.view_function)
+            return _host_reshaped("ravel", self, f, back)
         if not views.stays_view(self, f, contiguous=True):     # NumPy copies
             return f(self)
-        return _viewed("ravel", self, f, lambda b, v: ns["reshape"](v, b.shape))
+        return _viewed("ravel", self, f, back)
 
     def re(a):
         return generic("real", jnp.real, (a,), {})
