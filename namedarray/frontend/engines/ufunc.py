@@ -69,6 +69,14 @@ _IGNORING = getattr(fperr.ignored, "_STATE", None)
 _KNOWN_OVERRIDES = (NamedArray.__array_ufunc__, onp.ndarray.__array_ufunc__)
 
 
+def _held_scalar(h):
+    """The NumPy scalar held by the buffer ``h`` of a NamedArray living on the
+    host (NumPy's scalar itself, or its 0-d array's); None for an array's."""
+    if type(h) is onp.ndarray:
+        return None if h.ndim else h[()]
+    return h
+
+
 def _overrides(args, kwargs) -> bool:
     """Whether an operand (or an ``out=``) is an object of another library that
     overrides ufuncs (``__array_ufunc__``, or ``None`` to opt out)."""
@@ -343,8 +351,7 @@ class ufunc:
         settings = config._state
         if _IGNORING is None or self.nout != 1:
             return op, rop
-        scalar_type, ndarray, f64, make_new = self._scalar_type, onp.ndarray, onp.float64, \
-            object.__new__
+        scalar_type, f64, make_new = self._scalar_type, onp.float64, object.__new__
         floats = _FLOAT_OPERATORS.get(py)
 
         def make(general, reflected):
@@ -352,30 +359,20 @@ class ufunc:
 
             def numpys(self, other):
                 """NumPy's scalar result of the operator, or None (the general path)."""
-                h = self._host
-                if h is None or type(self) is not NamedArray:
+                if type(self) is not NamedArray or self._host is None:
                     return None
+                h = _held_scalar(self._host)
                 t = type(other)
                 if t is float or t is int:
                     o = other
                 elif t is NamedArray and other._host is not None:
-                    o = other._host
+                    o = _held_scalar(other._host)
                     t = type(o)
-                    if t is ndarray:
-                        if o.ndim:
-                            return None
-                        o = o[()]
-                        t = type(o)
                 else:
                     return None
                 th = type(h)
-                if th is ndarray:
-                    if h.ndim:
-                        return None
-                    h = h[()]
-                    th = type(h)
-                if state.get() is not last[0] or last[1] is not None or \
-                        settings["mode"] != "numpy":
+                if h is None or o is None or state.get() is not last[0] or \
+                        last[1] is not None or settings["mode"] != "numpy":
                     return None
                 key = (t, th) if reflected else (th, t)
                 rtype = types.get(key)
