@@ -35,7 +35,7 @@ array([0., 0., 2.])
 >>> nn.elementwise(jax.numpy.square)(h).untag("mlp")
 array([1., 0., 4.])
 
-A weight-decay mask.  ``x.ndim`` counts positional axes only (DESIGN.md §1),
+A weight-decay mask.  ``x.ndim`` counts positional axes only (docs/design.md §1),
 so a fully named matrix has ``ndim == 0`` and optax's usual mask
 ``lambda p: p.ndim > 1`` would exclude it; :func:`decay_mask` counts every
 axis (``len(x.dims)``): ``optax.adamw(lr, mask=nn.decay_mask)``.

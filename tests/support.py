@@ -3,7 +3,7 @@
 ``namedarray.testing.strategies.elements``) and the NumPy-oracle assertions
 (assert_same, assert_same_named), which compare with
 ``namedarray.testing.assert_allclose`` / ``assert_array_equal``; and the
-placements of names (DESIGN.md §2b) that the location-transparency tests run
+placements of names (docs/design.md §2b) that the location-transparency tests run
 every named function under."""
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def assert_same_named(a, b, tol=1e-10):
     nt.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
-# -- placements (DESIGN.md §2b) -----------------------------------------------
+# -- placements (docs/design.md §2b) -----------------------------------------------
 # Each maps a function of an array named "b" (size 8) and maybe "c" (size 2) to
 # the same function run with those names placed elsewhere.
 MESH8 = jax.make_mesh((8,), ("d",))

@@ -803,7 +803,7 @@ class NamedArray:
 
     @property
     def base(self):
-        return None     # never a view: slicing copies (DESIGN.md §1)
+        return None     # never a view: slicing copies (docs/design.md §1)
 
     @property
     def flags(self):

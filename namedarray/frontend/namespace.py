@@ -122,7 +122,7 @@ class ndarray(NamedArray, metaclass=_ArrayType):
 def _over_buffer(shape, dtype, buffer, offset, strides, order):
     """``numpy.ndarray(shape, dtype, buffer, ...)``: NumPy's own array over the
     buffer where namedarray cannot hold the dtype (object, strings: host data,
-    DESIGN.md 6c); of an immutable buffer (``bytes``), a read-only copy (as
+    docs/design.md §6c); of an immutable buffer (``bytes``), a read-only copy (as
     NumPy's array over it, which no write can change either).  A writable
     buffer would be shared (a write through the array changes it), which a
     device array cannot do: ``TypeError``."""

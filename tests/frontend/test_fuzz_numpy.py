@@ -1724,7 +1724,7 @@ def test_seeded_stream_draws_numpys_numbers(name, data):
 
 
 #: results NumPy gives as scalars (a full reduction, integer indexing, item
-#: access, ...): they must print and answer as NumPy's do (DESIGN.md 1)
+#: access, ...): they must print and answer as NumPy's do (docs/design.md §1)
 SCALAR_RESULTS = {
     "sum": lambda m, v: v.sum(), "np.sum": lambda m, v: m.sum(v),
     "max": lambda m, v: v.max(), "np.min": lambda m, v: m.min(v),
@@ -1814,7 +1814,7 @@ HOST_CALLS = {
 @PER_FUNCTION
 @given(data=st.data())
 def test_host_dtypes_answer_as_numpy(name, data):
-    """Data JAX cannot hold is NumPy's own array (DESIGN.md 6c): namedarray's
+    """Data JAX cannot hold is NumPy's own array (docs/design.md §6c): namedarray's
     functions given it give NumPy's result, printed the same."""
     a = _host_arrays(data)
     try:

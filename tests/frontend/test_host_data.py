@@ -1,5 +1,5 @@
 """Data JAX cannot hold is NumPy's own, and every function answers for it as
-NumPy does (DESIGN.md 6c): one host-data route, tested over the whole
+NumPy does (docs/design.md §6c): one host-data route, tested over the whole
 namespace rather than per function."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Draws whose parameters are arrays cost what the jax.random draw of that
-shape costs (DESIGN.md section 7; issue #38): counted in the optimized HLO
+shape costs (docs/design.md §7; issue #38): counted in the optimized HLO
 under jax.jit (never timed).  Unmapped, the draw is one jax.random call of
 the block's shape; inside ``nmap`` on a mesh each device draws its own
 shard, as a hand-written ``shard_map`` does, never the global block."""

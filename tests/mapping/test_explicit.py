@@ -1,4 +1,4 @@
-"""Explicit sharding (DESIGN.md §4b): on a mesh with Explicit axes, np.shard puts
+"""Explicit sharding (docs/design.md §4b): on a mesh with Explicit axes, np.shard puts
 each name's mesh axes in the data's type; every named operation runs eagerly and
 under jit, inside jax.set_mesh and outside it, with the unsharded run's values;
 shardings follow the names (JAX's rule where it has one, the output's names where

@@ -1,4 +1,4 @@
-"""Location transparency (DESIGN.md §2b): every named operation gives the
+"""Location transparency (docs/design.md §2b): every named operation gives the
 physical run's names, dtype, values and gradients under every placement of its
 names -- a local nmap, a mesh (one element per device, or a split local block),
 a 2-D mesh, a local nmap nested in a mesh one, a mesh nmap nested in a mesh

@@ -1,4 +1,4 @@
-"""Random programs on every placement (DESIGN.md §2b).
+"""Random programs on every placement (docs/design.md §2b).
 
 Hypothesis draws a program of several steps over several named arrays --
 reductions (with ``where=``, ``keepdims``, tuples of names), einsum and

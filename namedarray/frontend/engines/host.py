@@ -3,11 +3,12 @@
 XLA compiles a program for each new (function, shape, dtype): 20-100 ms on
 a CPU, against microseconds for the operation itself, and NumPy programs
 meet a new shape at almost every step.  So small eager data lives on the
-host (DESIGN.md 5a):
+host (docs/design.md §5a):
 
-* **Where data lives.**  A new array made by an eager call on a CPU,
-  outside any transform, of at most :data:`HOST_SIZE` elements of a NumPy
-  dtype (:data:`RESIDENT_DTYPES`), is NumPy's buffer on the host
+* **Where data lives.**  A new array made by an eager call, outside any
+  transform, of at most :data:`HOST_SIZE` elements of a NumPy dtype
+  (:data:`RESIDENT_DTYPES`), is NumPy's buffer on the host (on every
+  machine: on one with an accelerator too)
   (:func:`kept`, ``NamedArray._host``).  Its device array is made once,
   when something asks for ``.data`` (a compiled function, ``jax.jit``,
   ``grad``, ``vmap``, a named axis, a mesh), and kept beside the buffer,
@@ -179,26 +180,9 @@ def readable(x):
 
 def creates(shape) -> bool:
     """Whether a new array of ``shape`` is made on the host (outside a trace,
-    small, and new arrays go to a CPU device): no program compiles for it."""
-    return (ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
-            and _cpu_default())
-
-
-def _cpu_default() -> bool:
-    """Whether new arrays go to a CPU device.  Before JAX has started its
-    backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
-    without starting them: a program whose data never leaves the host never
-    pays JAX's start-up (plugin discovery, ~10 ms)."""
-    if not _BACKENDS and jax.config.jax_default_device is None and \
-            (jax.config.jax_platforms or "").split(",")[0] == "cpu":
-        return True
-    return default_device().platform == "cpu"
-
-
-try:        # JAX's started backends (empty until the first device is asked for)
-    from jax._src.xla_bridge import _backends as _BACKENDS
-except ImportError:     # pragma: no cover -- another JAX: ask for the device
-    _BACKENDS = (None,)
+    small): no program compiles for it, on any machine (an accelerator's
+    too: a NumPy program's small data never crosses to it and back)."""
+    return ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
 
 
 def _subnormal(h) -> bool:
@@ -724,54 +708,6 @@ def array_likes(args, kwargs, out_at=1 << 16, sequence=False):
         i == 0 and sequence and type(a) is not list and type(a) is not tuple) else a
         for i, a in enumerate(args)),
             {k: v if k == "out" else _as_arrays(v) for k, v in kwargs.items()})
-
-
-def host_data(f, name, module=onp):
-    """``f`` (the namespace's ``name``), which on data namedarray cannot hold
-    (``args.unsupported``'s error) or on one of :data:`HOST_CLASSES` answers
-    as NumPy's ``name`` (of ``module``) does.  Another library's array_like
-    (:func:`foreign`) is read as NumPy reads it, as an array (not where NumPy's
-    function writes into an argument, or takes it as the object it is:
-    :data:`_AS_GIVEN`, ``out``).
-
-    >>> import namedarray as np
-    >>> np.array(["a", "bc"]).dtype
-    dtype('<U2')
-    >>> np.concatenate([np.array([1, None]), np.arange(2)])
-    array([1, None, 0, 1], dtype=object)
-    >>> np.multiply(np.asmatrix("1 2"), 2)
-    matrix([[2, 4]])
-    """
-    if not hasattr(module, name) or not callable(getattr(module, name)):
-        return f
-    converts = name in CONVERSIONS
-    tier = ENABLED and name in (FUNCTIONS if module is onp else LINALG_FUNCTIONS
-                                if module is onp.linalg else ())
-
-    np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
-    # (a conversion reads array_likes itself)
-    converts_arrays = not converts and name not in _AS_GIVEN
-    out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if converts_arrays:
-            args, kwargs = array_likes(args, kwargs, out_at, sequence)
-        if tier:
-            r = _whole(np_fn, name, any_order, warns, args, kwargs)
-            if r is not None:
-                return r
-        if any_host(args) or kwargs and any_host(kwargs.values()):
-            if not converts or kwargs.get("subok") or any_host(args, False) or \
-                    kwargs and any_host(kwargs.values(), False):
-                return numpy_call(name, args, kwargs, module=module)
-            # a conversion of one of NumPy's classes: its array, as NumPy's
-            args = [onp.asarray(a) if isinstance(a, HOST_CLASSES) else a for a in args]
-        try:
-            return f(*args, **kwargs)
-        except TypeError as e:
-            return numpy_answers(e, name, args, kwargs, module=module)
-    return g
 
 
 def numpy_module(module, home):

@@ -30,6 +30,7 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, chec
 from . import fperr
 from .generic import generic
 from .args import untraced
+from .dispatch import on_cpu_where_lacking, routed
 from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
                    host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
 from .index_rules import check_index
@@ -163,6 +164,8 @@ class ufunc:
             self._jfn = _Folds(jfn, np_ufunc.identity)
         # integer powers of Python ints have NumPy-specific errors: general path
         self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
+        # the general path where the capability table allows (engines/dispatch.py)
+        self._routed = routed(self._general, name, "any")
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
                         f"See ``numpy.{name}`` for the semantics.")
 
@@ -239,6 +242,8 @@ class ufunc:
                                        jax.ShapeDtypeStruct((), t) for t in ins]).dtype
         except Exception:       # noqa: BLE001 -- then the result is checked per call
             got = None
+        fn = on_cpu_where_lacking(fn, self.__name__, [
+            t for t in (*ins, out_dt) if isinstance(t, onp.dtype)])
         if self.__name__ in EXACT and out_dt in HOST_DTYPES and all(
                 t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
             # an exact operation: on a new shape it runs in NumPy on a CPU
@@ -525,7 +530,7 @@ class ufunc:
 
     def _call(self, *args, **kw):
         try:
-            return self._general(*args, **kw)
+            return self._routed(*args, **kw)
         except TypeError as e:      # Python values JAX cannot hold (Fractions)
             return numpy_answers(e, self.__name__, args, kw)
 
