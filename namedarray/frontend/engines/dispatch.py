@@ -46,7 +46,8 @@ import numpy as onp
 from ...core import backends, config
 from ...core.array import NamedArray, View
 from .args import untraced
-from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FUNCTIONS, HOST_CLASSES, LINALG_FUNCTIONS,
+from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
+                   LINALG_FUNCTIONS,
                    _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, _out_position, _whole, any_host,
                    array_likes, numpy_answers, numpy_call)
 
@@ -242,8 +243,8 @@ def dispatched(f, name, module=onp):
     if not hasattr(module, name) or not callable(getattr(module, name)):
         return f
     converts = name in CONVERSIONS
-    tier = ENABLED and name in (FUNCTIONS if module is onp else LINALG_FUNCTIONS
-                                if module is onp.linalg else ())
+    tier = ENABLED and name in {onp: FUNCTIONS, onp.linalg: LINALG_FUNCTIONS,
+                                onp.fft: FFT_FUNCTIONS}.get(module, ())
     np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
     # (a conversion reads array_likes itself)
     converts_arrays = not converts and name not in _AS_GIVEN

@@ -323,6 +323,11 @@ LINALG_FUNCTIONS = frozenset((
     "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
     "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal", "lstsq",
     "svd", "svdvals", "qr", "slogdet", "eig", "eigh"))
+#: ``numpy.fft``'s transforms run the same way (pocketfft's answers: the
+#: compiled path's FFT rounds otherwise, docs/differences.md)
+FFT_FUNCTIONS = frozenset((
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"))
 #: those whose result's memory order never follows their operands' (products
 #: of matrices, linalg, index searches): a Fortran-ordered view goes in too
 ANY_ORDER = frozenset((
