@@ -47,9 +47,9 @@ from ...core import backends, config
 from ...core.array import NamedArray, View
 from .args import untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
-                   LINALG_FUNCTIONS,
-                   _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, _out_position, _whole, any_host,
-                   array_likes, numpy_answers, numpy_call)
+                   LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
+                   _out_position, answer, any_host, array_likes, held, numpy_answers,
+                   numpy_call)
 
 #: the einsum engine's functions, which pass the precision to their one
 #: ``dot_general`` themselves (``einsum/_engine.py``)
@@ -256,9 +256,12 @@ def dispatched(f, name, module=onp):
         if converts_arrays:
             args, kwargs = array_likes(args, kwargs, out_at, sequence)
         if tier:
-            r = _whole(np_fn, name, any_order, warns, args, kwargs)
-            if r is not None:
-                return r
+            h = held(name, args, kwargs, any_order)
+            if h is not None:       # small data living on the host: NumPy's answer
+                try:
+                    return answer(np_fn, name, *h, any_order, warns)
+                except Declined:    # namedarray's error, warning or view instead
+                    pass
         if any_host(args) or kwargs and any_host(kwargs.values()):
             if not converts or kwargs.get("subok") or any_host(args, False) or \
                     kwargs and any_host(kwargs.values(), False):

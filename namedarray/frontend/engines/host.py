@@ -427,28 +427,22 @@ def _result(r, ins, any_order=False):
     return zero_dim_array(x) if r.ndim == 0 and not scalar else x
 
 
-def whole(name, args, kwargs, module=onp):
-    """NumPy's ``name`` (one of :data:`FUNCTIONS`, of ``module``) run on the
-    host, as a NamedArray living there (a NumPy scalar stays one); None where
-    it may not run there: a NamedArray with names, mapped or not on the host
-    (:func:`view`), traced, a keyword of :data:`_OFF_KEYWORDS`, NumPy's error
-    (the compiled path raises namedarray's), a floating-point exception or a
-    warning (the compiled path gives namedarray's), a result :func:`_result`
-    does not keep.
-
-    >>> import namedarray as np
-    >>> whole("linspace", (0.0, 1.0, 3), {})
-    array([0. , 0.5, 1. ])
-    >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
-    None
-    """
-    return _whole(getattr(module, name), name, name in ANY_ORDER, name in _WARNS, args,
-                  kwargs)
+class Declined(Exception):
+    """NumPy's answer on the host cannot be namedarray's: NumPy raised, warned
+    or met a floating-point exception (the compiled path gives namedarray's
+    error or warning), or its result is not one the host keeps (a view of an
+    operand, a dtype or memory order of its own, too large: :func:`_result`).
+    The dispatcher then runs the compiled path (``engines/dispatch.py``)."""
 
 
-def _whole(fn, name, any_order, warns, args, kwargs):
-    """:func:`whole` of NumPy's function ``fn`` (``name``), its result's
-    memory order its own (``any_order``), ``warns`` (:data:`_WARNS`)."""
+def held(name, args, kwargs, any_order=False):
+    """The arguments of an eager call of NumPy's ``name`` as NumPy takes them
+    on the host (NamedArrays, also in lists and tuples, as their host
+    buffers), ``(args, kwargs)``, where every array among them lives there
+    (under NumPy's dtype defaults, outside any trace); else None: a
+    NamedArray with names, mapped or traced, data on a device, a keyword of
+    :data:`_OFF_KEYWORDS` (writes into ``out``, masks, a device), a view in
+    Fortran order unless the result's order is its own (``any_order``)."""
     if not numpy_dtypes() or not creates(()) or (
             name == "array" and type(args[0] if args else None) not in (list, tuple)):
         return None
@@ -465,32 +459,65 @@ def _whole(fn, name, any_order, warns, args, kwargs):
         hkw[k] = h = _host_arg(v, any_order)
         if h is _NO:
             return None
+    if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
+            not args[0].flags.c_contiguous:
+        return None         # (its memory order is the result's: the compiled path's)
+    return hargs, hkw
+
+
+def answer(fn, name, hargs, hkw, any_order=False, warns=False):
+    """NumPy's function ``fn`` (``name``) on the host arguments :func:`held`
+    gives, as a NamedArray living there (a NumPy scalar as namedarray's, a
+    tuple or NumPy's named tuple of them); ``warns``: NumPy may warn
+    (:data:`_WARNS`).  Raises :class:`Declined` where NumPy's answer cannot
+    be namedarray's."""
     if name in STABLE_SORTS and hkw.get("stable") is None:
         if len(hargs) > 2:          # (``kind`` given by position)
             hargs[2] = "stable" if hargs[2] is None else hargs[2]
         elif hkw.get("kind") is None:
             hkw["kind"] = "stable"
-    if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
-            not args[0].flags.c_contiguous:
-        return None         # (its memory order is the result's: the compiled path's)
     try:
         with fperr.raised():
             if warns:
                 with warnings.catch_warnings(record=True) as seen:
                     warnings.simplefilter("always")
                     r = fn(*hargs, **hkw)
-                if seen:
-                    return None
             else:
-                r = fn(*hargs, **hkw)
-    except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours
-        return None
+                r, seen = fn(*hargs, **hkw), ()
+    except Exception as e:      # noqa: BLE001 -- NumPy's error: the compiled path raises ours
+        raise Declined(f"{name}: NumPy raised {type(e).__name__}") from e
+    if seen:
+        raise Declined(f"{name}: NumPy warned ({seen[0].category.__name__})")
     ins = []
     for a in hargs:
         _buffers(a, ins)
     for v in hkw.values():
         _buffers(v, ins)
-    return _result(r, ins, any_order)
+    out = _result(r, ins, any_order)
+    if out is None:
+        raise Declined(f"{name}: NumPy's result is not kept on the host")
+    return out
+
+
+def whole(name, args, kwargs, module=onp):
+    """NumPy's ``name`` (of ``module``) on the host, where :func:`held` finds
+    its arguments there and NumPy's answer is namedarray's (:func:`answer`);
+    else None.
+
+    >>> import namedarray as np
+    >>> whole("linspace", (0.0, 1.0, 3), {})
+    array([0. , 0.5, 1. ])
+    >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
+    None
+    """
+    any_order = name in ANY_ORDER
+    h = held(name, args, kwargs, any_order)
+    if h is None:
+        return None
+    try:
+        return answer(getattr(module, name), name, *h, any_order, name in _WARNS)
+    except Declined:
+        return None
 
 
 _NOT_VIEWS = frozenset(("out", "where", "like", "device", "subok"))
