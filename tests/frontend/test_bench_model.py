@@ -8,6 +8,8 @@ import pathlib
 
 import pytest
 
+from support import needs_devices
+
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -63,6 +65,8 @@ def test_user_style_pairs_same_losses_and_graph(name, config):
     ``lax.pmean`` of the gradients, ``-shard``: placed by ``np.shard`` against
     ``jax.device_put`` with ``NamedSharding`` (8 devices).  A mesh map must
     not move the per-device blocks' layout: the transposes+copies bound."""
+    if name.endswith(("-dp", "-shard")):
+        needs_devices(8)            # the benchmark's mesh: jax.make_mesh's devices
     plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
@@ -89,6 +93,7 @@ def test_vit_plain_dropout_draws_the_named_masks():
     numpy.testing.assert_allclose(got, want, rtol=1e-6)
     assert 0 < (got == 0).mean() < 1
     P = jax.sharding.PartitionSpec
+    needs_devices(8)
     blocks = jax.jit(jax.shard_map(
         lambda x: bench.dropout_plain(key, x, 0.5, axis_name="data"), mesh=bench._mesh(),
         in_specs=P("data"), out_specs=P("data")))(x)
@@ -125,6 +130,7 @@ def test_vit_data_parallel_gradients_are_the_one_device_gradients():
     gradient (same dropout masks), and the two sides agree."""
     import jax
     import numpy
+    needs_devices(8)
     bench = load("bench_models")
     c = {**bench.VIT, "blocks": 1}
     (pp, (_, key), bp), (pn, _, bn) = bench.vit_setup(0, c)
