@@ -19,16 +19,18 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import (NamedArray, View, check_writeable, host_root, meet,
+from ..core.array import (NamedArray, View, align_plan, check_writeable, host_root, meet,
                           merge_mapped, new, on_host,
                           normalize_axis, operand, positional, rewrap, view,
                           writeable, zero_dim_array)
 from ..core.sharding import explicit_mesh, unshard
 from ..placement import implied
 from .engines import selection
-from .engines.args import numpy_args
-from .engines.generic import index_names, wrap
+from .engines.args import as_data, numpy_args, numpy_promoted
+from .engines.gather import advanced_block, in_order, index_names
+from .engines.generic import wrap
 from .engines.out import store_out
+from .engines.results import reraise
 from .engines.masks import _device_mask, _plain, compact, size_error, traced
 from .engines.selection import Selection, lazy, padded
 from .engines.views import laid_out, memory_axes
@@ -52,6 +54,16 @@ def _data_index(idx):
         return to_device(h.astype(onp.intp) if h.size == 0 else h, fresh=True)
     if isinstance(idx, tuple):
         return tuple(_data_index(i) for i in idx)
+    return idx
+
+
+def _lists_as_arrays(idx):
+    """An index with its lists (index arrays NumPy reads from a sequence) as
+    arrays; NamedArray items are left as they are."""
+    if isinstance(idx, tuple):
+        return tuple(_lists_as_arrays(i) if isinstance(i, list) else i for i in idx)
+    if isinstance(idx, list):
+        return _data_index(idx)
     return idx
 
 
@@ -198,9 +210,10 @@ def _take(x: NamedArray, idx):
     if expanded is not None:
         return _take(*expanded)
     if _named_index(idx):
-        # named index arrays: map over their names, x's others ride along
+        # named index arrays: one gather, their names folded in, x's ride along
+        idx = _lists_as_arrays(idx)
         return index_names("__getitem__", lambda d, i: d[_full(_data_index(i), d.ndim - x.ndim)],
-                           x, idx)
+                           x, idx, lambda i: advanced_block(x.ndim, i))
     idx = _data_index(idx)
     k = len(x.dims) - x.dims.count(None)
     if not k:
@@ -1117,6 +1130,41 @@ def flatnonzero(a):
 _choose = wrap(numpy_args(jnp.choose, "choose"), "choose")
 
 
+def _choose_aligned(a, choices, mode):
+    """``choose`` with named axes as one ``jax.numpy.choose`` on the physical
+    data, the index and every choice aligned by name (a name one lacks is a
+    size-1 axis, broadcast): jax.numpy's gather on that layout, not a gather
+    mapped over each name.  None where nothing has physical names (or a
+    choice is not an array or a scalar)."""
+    a = operand(as_data(a))
+    stacked = isinstance(choices, NamedArray)
+    if not isinstance(a, NamedArray) or not (stacked and choices.ndim or isinstance(
+            choices, (list, tuple))):
+        return None
+    items = numpy_promoted([choices] if stacked else [operand(as_data(c)) for c in choices])
+    if not all(isinstance(c, (NamedArray, int, float, complex)) for c in items) or \
+            not any(isinstance(o, NamedArray) and o.names for o in [a, *items]):
+        return None
+    met, mapped = meet("choose", [a, *items])
+    a, items = met[0], met[1:]
+    names = [d for d in align_plan("choose", [o for o in met if isinstance(o, NamedArray)])[1]
+             if d is not None]
+    # each choice's positional axes (a stacked array's: those after the first)
+    ranks = [(c.ndim - stacked) if isinstance(c, NamedArray) else 0 for c in items]
+    rank = max([a.ndim, *ranks])
+    datas = [in_order(c, names, rank - r) if isinstance(c, NamedArray) else c
+             for c, r in zip(items, ranks)]
+    if stacked:
+        # (n, 1.., rest) from (1.., n, rest): moving size-1 axes is a reshape
+        d, pad = datas[0], rank - ranks[0]
+        datas = d.reshape((d.shape[pad],) + d.shape[:pad] + d.shape[pad + 1:])
+    try:
+        res = jnp.choose(in_order(a, names, rank - a.ndim), datas, mode=mode)
+    except (ValueError, TypeError) as e:
+        reraise("choose", e)
+    return new(res, (None,) * rank + tuple(names), mapped)
+
+
 # jax.numpy: out= is cast as NumPy's ufuncs cast (NumPy's choose casts into it)
 def choose(a, choices, out=None, mode="raise"):
     """``numpy.choose``; the result is cast into ``out=`` whatever its dtype,
@@ -1134,7 +1182,9 @@ def choose(a, choices, out=None, mode="raise"):
     elif not onp.can_cast(dt, onp.intp, "safe"):
         raise TypeError(f"choose: Cannot cast array data from {dt!r} to "
                         f"{onp.dtype(onp.intp)!r} according to the rule 'safe'")
-    res = _choose(a, choices, mode=mode)
+    res = _choose_aligned(a, choices, mode)
+    if res is None:
+        res = _choose(a, choices, mode=mode)
     if out is not None and hasattr(out, "dtype") and isinstance(res, NamedArray) and \
             res.dtype != out.dtype:
         res = rewrap(res, res.data.astype(out.dtype))
