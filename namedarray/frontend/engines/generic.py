@@ -26,8 +26,7 @@ import jax
 import jax.numpy as jnp
 
 from ... import parallel
-from ...core.array import (NamedArray, align, align_plan, meet, normalize_axis, operand,
-                           positional)
+from ...core.array import NamedArray, align, meet, normalize_axis, operand, positional
 from ...core.dims import has_names as axis_has_names
 from ...core.sharding import agree_names
 from ...core.vmap import nested_vmap
