@@ -97,7 +97,7 @@ def _setitem(x: NamedArray, idx, value, flat=True):
         _setitem(x2, idx2, value)
         x.data = x2.data.reshape(x.data.shape)
         return
-    idx = _data_index(idx)
+    idx = _data_index(idx, x.shape)
     value = _setitem_value(x.dtype, value if type(value) in (list, tuple, onp.ndarray)
                            else operand(value))     # (host data: converted on the host)
     k = len(x.dims) - x.dims.count(None)

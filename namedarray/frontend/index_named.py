@@ -340,7 +340,7 @@ def _positional_update(fn, x, idx, op, value):
         raise TypeError(f"{fn}: a positional index with named axes is not supported in an "
                         "update; index those axes by name: x.at[{{'name': index}}]")
     region = jax.eval_shape(lambda a: _take(a, idx), x)
-    didx = _full(_data_index(idx), len(x.names))
+    didx = _full(_data_index(idx, x.shape), len(x.names))
     vdata = _aligned_value(fn, region.dims, region.data.shape, region.mapped,
                            operand(value), x.dtype)
     return getattr(x.data.at[didx], op)(vdata)

@@ -19,18 +19,20 @@ from .engines.gather import advanced_block, index_names
 from .engines.index_rules import FLAT, check_index, scalar_bools, wide_index
 
 
-def _data_index(idx):
+def _data_index(idx, shape=None):
+    """The index as ``jax.numpy`` takes it (arrays and lists as arrays, wide
+    enough for the axes of ``shape``; None: for any axis)."""
     if isinstance(idx, NamedArray):
-        return wide_index(idx.data)
+        return wide_index(idx.data, shape)
     if isinstance(idx, (jax.Array, onp.ndarray)):
-        return wide_index(idx)
+        return wide_index(idx, shape)
     if isinstance(idx, list):
         if any(isinstance(i, (slice, type(Ellipsis), type(None))) for i in idx):
             return idx
         h = onp.asarray([i.tolist() if isinstance(i, NamedArray) else i for i in idx])
         return to_device(h.astype(onp.intp) if h.size == 0 else h, fresh=True)
     if isinstance(idx, tuple):
-        return tuple(_data_index(i) for i in idx)
+        return tuple(_data_index(i, shape) for i in idx)
     return idx
 
 
@@ -128,9 +130,10 @@ def _take(x: NamedArray, idx):
     if _named_index(idx):
         # named index arrays: one gather, their names folded in, x's ride along
         idx = _lists_as_arrays(idx)
-        return index_names("__getitem__", lambda d, i: d[_full(_data_index(i), d.ndim - x.ndim)],
+        return index_names("__getitem__", lambda d, i: d[_full(_data_index(i, x.shape),
+                                                                   d.ndim - x.ndim)],
                            x, idx, lambda i: advanced_block(x.ndim, i))
-    idx = _data_index(idx)
+    idx = _data_index(idx, x.shape)
     k = len(x.dims) - x.dims.count(None)
     if not k:
         return new(x.data[idx], (None,) * x.data[idx].ndim, x.mapped) if x.mapped else \

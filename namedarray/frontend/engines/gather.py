@@ -57,10 +57,12 @@ def index_names(fn, run, x, index, block=None):
     align_plan(fn, [x] + [leaves[i] for i in named_idx])      # the sizes agree
     union = [d for d in align_plan(fn, [leaves[i] for i in named_idx])[1] if d is not None]
     arrays = [i for i, v in enumerate(leaves) if _is_index_array(v)]
+    free = [d for d in union if d not in x.names]
     at = None
-    if block is not None and not any(leaves[i].dtype == bool for i in arrays):
+    if free and block is not None and not any(leaves[i].dtype == bool for i in arrays):
         at = block(jax.tree_util.tree_unflatten(tree, leaves))
-    free = [d for d in union if d not in x.names] if at is not None else []
+    else:
+        free = []
     shared = [d for d in union if d not in free]
     n = x.ndim
     ride = tuple(d for d in x.names if d not in union)
