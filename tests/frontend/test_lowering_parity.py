@@ -434,3 +434,22 @@ def test_compiles_as_jax_numpy(row, context):
     assert got == want
     for op in n:
         assert n[op] <= m[op], (op, n, m)
+
+
+def test_lookup_inside_an_nmap_over_the_tokens_first_name():
+    """Data parallelism as a user writes it: the lookup inside ``np.nmap`` over
+    "batch", which only the tokens have (the table is shared): the gather and
+    its gradient's scatter are ``jax.vmap``'s of ``emb[tokens]``, with a
+    one-column index.  (The map's own layout -- it moves "batch" last on
+    entry and returns it last -- is ``np.nmap``'s, not this test's subject.)"""
+    def named(e, t):
+        return np.nmap(lambda e, t: e.untag("vocab")[t], axes=["batch"])(
+            np.NamedArray(e, ED), np.NamedArray(t, BS)).data
+
+    def plain(e, t):
+        return jax.vmap(lambda e, t: e[t], in_axes=(None, 0), out_axes=-1)(e, t)
+    args = jnp.asarray(EMB), jnp.asarray(TOK)
+    onp.testing.assert_allclose(onp.asarray(jax.jit(named)(*args)),
+                                onp.asarray(jax.jit(plain)(*args)), rtol=1e-6)
+    for f, g in [(named, plain), (_loss(named), _loss(plain))]:
+        assert lowered(f, *args)[0] == lowered(g, *args)[0]
