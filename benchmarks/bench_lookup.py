@@ -11,7 +11,10 @@ script prints the median time per call, the ratio to ``jnp.take``'s (the
 median of R interleaved rounds' ratios, each round N calls of every spelling,
 the order rotating; with the quartiles, and the ratio of the best rounds,
 steadier on a loaded machine), and the count of ``while`` loops,
-gathers, scatters, transposes and copies in its optimized HLO.  A scatter XLA
+gathers, scatters, transposes and copies in its optimized HLO, and which
+``jax.numpy`` spelling's instructions (opcode, shape, attributes) that HLO has,
+if any (``jnp.take``'s default mode fills out-of-range rows: its program
+differs from ``emb[t]``'s).  A scatter XLA
 cannot emit natively becomes a ``while`` loop on a TPU (one iteration per
 token); the CPU emits it natively, so only the accelerator shows that cost.
 
@@ -61,17 +64,41 @@ SPELLINGS = {
         _named(e).untag("vocab"), _tokens(t), axis=0).data,
 }
 REFERENCE = "jnp.take(emb, t, axis=0)"
+JNP = (REFERENCE, "jnp emb[t]")      # (take's default mode fills out-of-range rows)
 
 
 def gradient(lookup):
     return jax.jit(jax.grad(lambda e, t: jnp.sum(jnp.square(lookup(e, t)))))
 
 
-def counts(f, *args) -> dict:
-    """Instructions of each opcode of ``OPS`` in the optimized HLO of ``f``."""
+_INSTR = re.compile(r"^\s*(?:ROOT\s+)?\S+\s*=\s*(\S+)\s+([\w-]+)\(.*?\)(?:,\s*(.*))?$", re.M)
+_NOISE = re.compile(r",?\s*(?:metadata|to_apply|calls|backend_config|frontend_attributes)="
+                    r"(?:\{[^{}]*\}|\S+)")
+
+
+def instructions(f, *args) -> list:
+    """The optimized HLO of ``f`` as a sorted list of (opcode, shape, attributes),
+    without instruction names and metadata."""
     text = f.lower(*args).compile().as_text()
-    return {op: len(re.findall(rf"^\s*(?:ROOT\s+)?\S+\s*=\s*\S+\s+{op}\(", text, re.M))
-            for op in OPS}
+    return sorted((op, shape, _NOISE.sub("", attrs)) for shape, op, attrs in
+                  _INSTR.findall(text))
+
+
+def counts(instrs) -> dict:
+    """Instructions of each opcode of ``OPS``."""
+    return {op: sum(1 for i in instrs if i[0] == op) for op in OPS}
+
+
+def _differ(a, b) -> list:
+    """The instructions of ``a`` not in ``b`` and of ``b`` not in ``a`` (multisets)."""
+    rest = list(b)
+    extra = []
+    for i in a:
+        if i in rest:
+            rest.remove(i)
+        else:
+            extra.append(i)
+    return extra + rest
 
 
 def main(argv=None):
@@ -93,7 +120,7 @@ def main(argv=None):
     hlo = {}
     for k, f in fns.items():
         onp.testing.assert_allclose(onp.asarray(f(emb, tok)), want, rtol=1e-5, atol=1e-5)
-        hlo[k] = counts(f, emb, tok)
+        hlo[k] = instructions(f, emb, tok)
         jax.block_until_ready(f(emb, tok))
     names = list(fns)
     times = {k: [] for k in names}
@@ -111,7 +138,10 @@ def main(argv=None):
     for k in names:
         rs = sorted(t / r for t, r in zip(times[k], times[REFERENCE]))
         q = statistics.quantiles(rs, n=4) if len(rs) > 1 else rs * 3
-        c = " ".join(f"{op} {n}" for op, n in hlo[k].items())
+        c = " ".join(f"{op} {n}" for op, n in counts(hlo[k]).items())
+        same = [j for j in JNP if hlo[k] == hlo[j]]
+        c += f"  HLO of {same[0]}" if same else "  HLO differs from " + ", ".join(
+            f"{j}'s in {len(_differ(hlo[k], hlo[j]))}" for j in JNP)
         print(f"{k:{width}}  {statistics.median(times[k]) * 1e3:7.3f} ms  "
               f"{statistics.median(rs):6.2f}  {q[0]:5.2f}-{q[-1]:5.2f}  "
               f"{min(times[k]) / min(times[REFERENCE]):5.2f}  {c}")
