@@ -22,7 +22,7 @@ import numpy as onp
 
 from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value, new,
                           read_only, rewrap, zero_dim_array)
-from . import indexing
+from . import index_assign, index_named, indexing
 from .engines import host, views
 from .engines.views import viewed
 from .engines.index_rules import FLAT
@@ -192,7 +192,7 @@ def _store(fn, x, result):
     """``x op= y``: the result stored into ``x`` (NumPy's ``same_kind`` cast);
     on the host buffer where ``x`` and the result live on the host (an
     in-place operator in an eager loop compiles nothing, engines/host.py)."""
-    if not indexing.resident_set(x, Ellipsis, result):
+    if not index_assign.resident_set(x, Ellipsis, result):
         x._assign(fn, result)
 
 
@@ -252,8 +252,8 @@ def install(ns: dict):
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
         _immutable("__setitem__", self)
-        indexing.setitem(self, idx, value)
-    NamedArray.__setitem__ = indexing.element_writes(setitem)
+        index_assign.setitem(self, idx, value)
+    NamedArray.__setitem__ = index_assign.element_writes(setitem)
     for k, (kinds, dt) in SCALAR_ONLY.items():
         d = _ScalarOnly(kinds, dt)
         d.__set_name__(NamedArray, k)
@@ -268,7 +268,7 @@ def install(ns: dict):
         if not is_value(self):
             ns["put"](self, ind, v, mode=mode)
     NamedArray.__trunc__, NamedArray.put = trunc, put
-    NamedArray.at = property(indexing.at)
+    NamedArray.at = property(index_named.at)
 
     for m in _METHODS:
         fn = ns[m]

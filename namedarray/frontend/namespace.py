@@ -41,7 +41,8 @@ from .engines.select import nonzero as _nonzero
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory as _may_share_memory
 from .engines.views import shares_memory as _shares_memory
-from .indexing import getitem_data as _getitem_data, setitem as _setitem
+from .index_assign import setitem as _setitem
+from .index_take import getitem_data as _getitem_data
 from .rules import attribute as _attribute, compose as _c, jax_numpy as _jax
 from .rules import numpy_own as _own
 

@@ -25,7 +25,7 @@ host (docs/design.md §5a):
   products of matrices, index helpers, histograms, windows, polynomials)
   and :data:`LINALG_FUNCTIONS`, indexing, views, and writes: ``x[i] =
   v``, ``x += y`` and writes through a view go into the buffer, in place
-  while no device array shares it (``indexing.resident_set``).  The result
+  while no device array shares it (``index_assign.resident_set``).  The result
   lives on the host too, so a NumPy program never pays a device round trip
   and compiles nothing.
 * **The answer is NumPy's**, bit for bit: NumPy is the spec.  The compiled

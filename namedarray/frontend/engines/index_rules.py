@@ -81,13 +81,16 @@ def check_bounds(fn: str, ind, size: int, what: str):
         raise IndexError(f"{fn}: index {bad} is out of bounds for {what} with size {size}")
 
 
-def wide_index(d):
-    """An integer index array narrower than ``intp`` widened to it (``jax.numpy``
-    normalizes negative entries in the index dtype, which overflows when the
-    axis is longer than that dtype holds); a host one of non-native byte order
-    (``>i8``, which JAX cannot hold) read in native order."""
+def wide_index(d, shape=None):
+    """An integer index array narrower than ``intp`` widened to it where an axis
+    of ``shape`` (None: any axis) is longer than its dtype holds (``jax.numpy``
+    normalizes negative entries in the index dtype, which overflows there;
+    elsewhere the index stays as it is, as jax.numpy's gather takes it); a
+    host one of non-native byte order (``>i8``, which JAX cannot hold) read in
+    native order."""
     if isinstance(d, (jax.Array, onp.ndarray)) and d.dtype.kind in "iu" and \
-            d.dtype.itemsize < 8:
+            d.dtype.itemsize < 8 and (shape is None or max(shape, default=0) > onp.iinfo(
+                d.dtype).max):
         return d.astype(onp.intp)
     if isinstance(d, onp.ndarray) and not d.dtype.isnative:
         return d.astype(d.dtype.newbyteorder("="))
