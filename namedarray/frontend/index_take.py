@@ -191,7 +191,7 @@ def _host_take(x, idx):
     """``x[idx]`` by NumPy on the host buffer: eager, small data on a CPU
     (``host.buffer``), where indexing only moves data, so NumPy's result is
     the compiled one bit for bit and no program compiles for a new shape (the
-    eager tier, DESIGN.md 5a); None where it may not run there."""
+    eager tier, docs/design.md §5a); None where it may not run there."""
     h = host.buffer(x.data)
     items = _host_items(idx)
     if h is None or items is None:
