@@ -175,3 +175,33 @@ def test_a_chosen_precision_and_jax_defaults_are_kept(name):
     finally:
         config.set_dtype_defaults("numpy")
     assert ps and all(p == ("DEFAULT", "DEFAULT") for p in ps), ps
+
+
+# -- JAX's dtype defaults: JAX's division ----------------------------------------
+_DIVISIONS = {
+    "divide": (lambda a, b: (np.asarray(a) / np.asarray(b)).data, lambda a, b: a / b),
+    "mean": (lambda a, b: np.asarray(a).mean(axis=0).data, lambda a, b: a.mean(axis=0)),
+    "var": (lambda a, b: np.asarray(a).var(axis=1).data, lambda a, b: a.var(axis=1)),
+    "named mean": (lambda a, b: np.NamedArray(a, dims=(None, "i")).mean(axis="i").data,
+                   lambda a, b: a.mean(axis=1)),
+}
+
+
+def _ops(f, *args):
+    text = jax.jit(f).lower(*args).as_text()
+    return sorted(re.findall(r"stablehlo\.(\w+)", text))
+
+
+@pytest.mark.parametrize("name", sorted(_DIVISIONS))
+def test_jax_defaults_divide_as_jax_numpy(name):
+    """NumPy's correctly rounded division (an optimization barrier keeps XLA
+    from multiplying by a reciprocal) is NumPy's dtype mode's; under JAX's
+    the division lowers to jax.numpy's operations, barrier-free."""
+    named, plain = _DIVISIONS[name]
+    a, b = jnp.ones((4, 3), jnp.float32), jnp.full((4, 3), 3.0, jnp.float32)
+    assert "optimization_barrier" in _ops(named, a, b)       # NumPy's defaults
+    config.set_dtype_defaults("jax")
+    try:
+        assert _ops(named, a, b) == _ops(plain, a, b)
+    finally:
+        config.set_dtype_defaults("numpy")
