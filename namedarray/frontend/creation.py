@@ -306,17 +306,24 @@ def _full(shape, fill_value, dtype):
         if v.names:
             res = generic("full", lambda d: jnp.full(dims, d, dtype=dtype), (v,), {})
             return res
-        v = v.data
+        h = host.readable(v) if not v.mapped else None
+        v = v.data if h is None else h      # (a fill living on the host stays there)
     else:
         if type(fill_value) is int and dtype is not None:
             v = _big_int_fill(fill_value, onp.dtype(dtype))
-        v = np_asarray(v)
+        if type(v) in (int, float, complex, bool) or isinstance(v, onp.generic):
+            v = onp.asarray(v)      # (NumPy's reading of a number, on the host)
+            if not config.holds(v.dtype):
+                raise unsupported_dtype("full", v.dtype, fill_value)
+        else:
+            v = np_asarray(v)
     if dtype is not None and onp.dtype(dtype) == bool and v.dtype.kind == "c":
         v = v != 0       # NumPy: either part nonzero (XLA's cast reads the real part)
-    if (dtype is None or onp.dtype(dtype) == v.dtype) and host.creates(dims):
-        h = host.buffer(v) if v.ndim == 0 else None
-        if h is not None:           # on the host: no program to compile
-            return host.made(onp.full(dims, h), fresh=True)
+    if type(v) is onp.ndarray:
+        if v.ndim == 0 and (dtype is None or onp.dtype(dtype) == v.dtype) and \
+                host.creates(dims) and v.dtype in host.RESIDENT_DTYPES:
+            return host.made(onp.full(dims, v), fresh=True)     # no program to compile
+        v = to_device(v)
     with allocating("full"):
         return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 

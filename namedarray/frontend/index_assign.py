@@ -22,8 +22,8 @@ from .engines.fperr import _stacklevel
 from .engines.index_rules import check_index, flat_index, numpy_index, scalar_bools
 from .engines.masks import traced
 from .index_named import dict_key, named_update
-from .index_take import (_HOST_SPENT, _SINGLE, _data_index, _full, _host_items, _index_key,
-                         _is_flat, _named_index, _resident_items, _take)
+from .index_take import (_SINGLE, _data_index, _full, _is_flat, _named_index,
+                         _resident_items, _take)
 
 
 def setitem(x: NamedArray, idx, value):
@@ -102,14 +102,6 @@ def _setitem(x: NamedArray, idx, value, flat=True):
                            else operand(value))     # (host data: converted on the host)
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
-        key = None if x.mapped or isinstance(value.data, jax.core.Tracer) or not isinstance(
-            x.data, jax.Array) or isinstance(x.data, jax.core.Tracer) else _index_key(x, idx)
-        if key is not None:
-            data = host.within_budget(_HOST_SPENT, ("set", value.data.shape) + key, _host_set,
-                                      x, idx, value.data)
-            if data is not None:
-                x.data = data
-                return
         try:
             data = _scatter(x.data, idx, value.data)
         except ValueError:
@@ -160,13 +152,40 @@ def element_writes(general):
     return setitem
 
 
+_NUMBERS = frozenset((int, float, bool))
+
+
+def _numbers(v) -> bool:
+    """Whether ``v`` is a (nested) list or tuple of Python ints, floats, bools."""
+    return type(v) in _NUMBERS or (type(v) is list or type(v) is tuple) and bool(v) and \
+        all(map(_numbers, v))
+
+
+def _numbers_into(dtype, value):
+    """A (nested) list or tuple of Python numbers read straight into ``dtype``
+    as NumPy reads an assigned sequence (``numpy.asarray(value, dtype)``: a
+    Python int beyond an integer dtype is NumPy's ``OverflowError``, a NaN
+    into integers its ``ValueError``); None for any other value, or where
+    NumPy warns (an overflow to inf: the compiled path gives namedarray's
+    warning)."""
+    if not _numbers(value):
+        return None
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            h = onp.asarray(value, dtype=dtype)
+    except (OverflowError, ValueError) as e:
+        raise type(e)(f"__setitem__: {e}") from None
+    return None if seen else h
+
+
 def resident_set(x, idx, value) -> bool:
     """``x[idx] = value`` by NumPy on the host buffer of ``x`` (written in
     place while no device array shares it, else a copy is written): whether
     it ran there.  ``x``: an array living on the host, or a view of one
     (written through, in place only).  The value: a Python number of ``x``'s
-    kind or below, or an array living on the host that NumPy's ``same_kind``
-    cast takes."""
+    kind or below, an array living on the host that NumPy's ``same_kind``
+    cast takes, or a (nested) list of Python numbers read into ``x``'s dtype."""
     h, root = host_root(x)
     items = _resident_items(idx) if h is not None else None
     if items is None:
@@ -179,6 +198,10 @@ def resident_set(x, idx, value) -> bool:
     elif t is float or t is int or t is bool:
         v = value
         if (t is float and x.dtype.kind in "biu") or (t is int and x.dtype.kind == "b"):
+            return False
+    elif t is list or t is tuple:
+        v = _numbers_into(x.dtype, value)
+        if v is None:
             return False
     else:
         return False
@@ -193,20 +216,6 @@ def resident_set(x, idx, value) -> bool:
     if not own:
         root._dev, root._host = None, out
     return True
-
-
-def _host_set(x, idx, v):
-    """``x[idx] = v`` (``v`` already of ``x``'s dtype) by NumPy on a host copy
-    of the buffer, as :func:`_host_take`: the new data, or None."""
-    h, hv, items = host.buffer(x.data), host.buffer(v), _host_items(idx)
-    if h is None or hv is None or items is None:
-        return None
-    out = onp.array(h)
-    try:
-        out[items] = hv
-    except (IndexError, TypeError, ValueError):
-        return None
-    return to_device(out, fresh=True)
 
 
 def _scatter(d, idx, v):
@@ -272,6 +281,9 @@ def _setitem_value(dtype, value):
         return rewrap(value, d.astype(dtype))
     if isinstance(value, (onp.ndarray, onp.generic)) and value.dtype.kind == "c":
         return _setitem_value(dtype, positional(jnp.asarray(value)))  # (ComplexWarning)
+    h = _numbers_into(dtype, value)
+    if h is not None:
+        return positional(to_device(h))       # (no program compiles)
     if isinstance(value, (list, tuple, onp.ndarray)) and not isinstance(value, NamedArray):
         h = onp.asarray(value)
         if h.dtype.kind in "biuf" and onp.can_cast(h.dtype, dtype, "safe"):

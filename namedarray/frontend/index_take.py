@@ -12,7 +12,6 @@ import jax
 import numpy as onp
 
 from ..core.array import NamedArray, View, new, positional
-from ..core.cache import Cache
 from .engines import host
 from .engines.args import to_device
 from .engines.gather import advanced_block, index_names
@@ -119,11 +118,6 @@ def _take(x: NamedArray, idx):
         ints = _ints(x.shape, idx)
         if ints is not None:
             return positional(_int_take(x.data, *ints))
-        key = _index_key(x, idx)
-        if key is not None:
-            r = host.within_budget(_HOST_SPENT, key, _host_take, x, idx)
-            if r is not None:
-                return r
     expanded = scalar_bools(x, idx)
     if expanded is not None:
         return _take(*expanded)
@@ -142,39 +136,10 @@ def _take(x: NamedArray, idx):
     return new(res, (None,) * (res.ndim - k) + x.dims[len(x.dims) - k:], x.mapped)
 
 
-#: the seconds of host runs of ``x[idx]`` spent per (shape, dtype, index form)
-_HOST_SPENT = Cache()
-
-
-def _index_key(x, idx):
-    """The key of the program ``x[idx]`` compiles (shape, dtype and the index's
-    form: its ints and slices, its arrays' shapes), or None where the index
-    holds something else (names, a traced bound)."""
-    out = [x.data.shape, x.data.dtype]
-    for it in (idx if type(idx) is tuple else (idx,)):
-        if it is None or it is Ellipsis or type(it) is int or type(it) is bool:
-            out.append(it)
-        elif type(it) is slice:
-            if not all(v is None or type(v) is int for v in (it.start, it.stop, it.step)):
-                return None
-            out.append((it.start, it.stop, it.step))
-        elif type(it) is NamedArray or type(it) is View:
-            if it.dims.count(None) != len(it.dims) or it.mapped:
-                return None
-            out.append((it.data.shape, it.data.dtype))
-        elif type(it) is onp.ndarray or (isinstance(it, jax.Array) and
-                                          not isinstance(it, jax.core.Tracer)):
-            out.append((it.shape, it.dtype))
-        elif type(it) is list and all(type(v) is int for v in it):
-            out.append(("list", len(it)))
-        else:
-            return None
-    return tuple(out)
-
-
 def _resident_items(idx):
     """The index as NumPy takes it on the host where every part of it may
-    (ints, slices, ``None``, ``...``, arrays living on the host), else None."""
+    (ints, slices, ``None``, ``...``, integer or boolean arrays living on the
+    host, NumPy's integer arrays, lists of Python ints), else None."""
     items = []
     for it in (idx if type(idx) is tuple else (idx,)):
         t = type(it)
@@ -182,37 +147,12 @@ def _resident_items(idx):
             items.append(it)
         elif t is NamedArray and it._host is not None and it.dtype.kind in "biu":
             items.append(it._host)
+        elif t is onp.ndarray and it.dtype.kind in "iu":     # (a mask: a selection)
+            items.append(it)
+        elif t is list and it and all(type(v) is int for v in it):
+            items.append(onp.asarray(it))
         else:
             return None
     return tuple(items)
 
 
-def _host_take(x, idx):
-    """``x[idx]`` by NumPy on the host buffer: eager, small data on a CPU
-    (``host.buffer``), where indexing only moves data, so NumPy's result is
-    the compiled one bit for bit and no program compiles for a new shape (the
-    eager tier, docs/design.md §5a); None where it may not run there."""
-    h = host.buffer(x.data)
-    items = _host_items(idx)
-    if h is None or items is None:
-        return None
-    try:
-        r = h[items]
-    except (IndexError, TypeError, ValueError):
-        return None         # (the compiled path raises namedarray's error)
-    return positional(to_device(onp.asarray(r)))      # (a copy: r may be a view of h)
-
-
-def _host_items(idx):
-    """The index with its device arrays as their host buffers (None: one is not
-    on the host)."""
-    items = []
-    for it in (idx if type(idx) is tuple else (idx,)):
-        if isinstance(it, NamedArray):
-            it = it.data
-        if isinstance(it, jax.Array):
-            it = host.buffer(it)
-            if it is None:
-                return None
-        items.append(it)
-    return tuple(items)

@@ -61,9 +61,6 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if copy is False and not stays_view(x, lambda v: reshape(v, dims, order)):
         raise ValueError("reshape: Unable to avoid creating a copy while reshaping (copy="
                          f"False; shape {x.shape} to {dims} in order {order!r})")
-    h = None if x.names or x.mapped else host.buffer(x.data)
-    if h is not None:       # on the host: no program to compile
-        return positional(to_device(h.reshape(dims, order=order)))
     return generic("reshape", jnp.reshape, (x, dims), {"order": order})
 
 

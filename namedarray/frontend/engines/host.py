@@ -43,22 +43,25 @@ host (docs/design.md §5a):
   ``benchmarks/bench_first_run.py --calls``: ``sin`` of 65,536 float64 costs
   490 us in NumPy and 425 us compiled; ``x + y`` 15 us and 28 us).
 
-Data on a CPU device (made by JAX, or a compiled result) keeps the older
-ski-rental rule for the correctly rounded operations (:data:`EXACT`): such
-an operation on a shape runs in NumPy on the device buffer until its host
-runs have cost :data:`HOST_BUDGET` seconds, about a compilation, then
-compiles; a run that meets a subnormal number goes compiled.
+Data on a device (a user's ``jax.Array``, a compiled result) computes where
+it is: it is never read back to the host to run there (docs/design.md §7b:
+data stays where the user put it; an eager ``x + y`` of arrays JAX made
+costs what ``jax.numpy``'s does).  One family of programs still reads device
+buffers: the deferred programs of the masked selections
+(``engines/selection.py``), full-size buffers of a NumPy program's masked
+loop, whose correctly rounded operations (:data:`EXACT`) run in NumPy on the
+buffer of a shape until those runs have cost :data:`HOST_BUDGET` seconds,
+about a compilation (:func:`within_budget`, the one budget), then compile.
 
 ``NAMEDARRAY_HOST_TIER=off`` in the environment (before import) switches the
-tiers off: every eager call compiles, as under ``jit``, on a mesh or on an
-accelerator, so that tests can check both paths.
+tiers off: every eager call compiles, as under ``jit`` or on a mesh, so that
+tests can check both paths.
 
->>> import numpy
->>> import jax
->>> x = jax.device_put(numpy.asarray([0.5, -3.0, 2.0]))
->>> run(numpy.less, numpy.dtype(bool), (x, 1.0))
-Array([ True,  True, False], dtype=bool)
->>> print(run(numpy.multiply, numpy.dtype("float64"), (x, 1e-310)))   # subnormal
+>>> import namedarray as np
+>>> x = np.linspace(0.0, 1.0, 3)
+>>> x._host                              # NumPy's buffer: no device array yet
+array([0. , 0.5, 1. ])
+>>> print(x._dev)
 None
 """
 from __future__ import annotations
@@ -159,23 +162,16 @@ def made(h, fresh=False):
 
 
 def readable(x):
-    """The host buffer of the positional NamedArray or View ``x``: NumPy's
-    own view where ``x`` is a view of data living on the host, else its
-    device data read on the host where it may be (:func:`buffer`, C-ordered,
-    of a dtype that may live there), else None: an operand beside one that
-    lives on the host is read there rather than the whole operation compiled."""
+    """The host buffer of the positional NamedArray or View ``x`` where it
+    lives on the host: NumPy's own view where ``x`` is a view of data living
+    there (NumPy sees its memory order), its buffer for an array; else None
+    (data on a device computes where it is)."""
     if x.mapped or x.dims.count(None) != len(x.dims):
         return None
     if type(x) is View:
-        hv = host_view_of(x)
-        if hv is not None:      # NumPy's own view: NumPy sees its memory order
-            return hv
-        if x.ndim > 1 and not x.flags.c_contiguous:
-            return None     # (NumPy's result follows its memory order: compiled path)
-    d = x.data
-    if d.dtype not in RESIDENT_DTYPES:
-        return None
-    return buffer(d)
+        return host_view_of(x)
+    h = x._host
+    return None if h is None else host_array(h)
 
 
 def creates(shape) -> bool:
@@ -210,71 +206,22 @@ def apply(fn, dtype, args):
     return r
 
 
-def run(fn, dtype, args):
-    """NumPy's ``fn`` on the JAX arrays and Python scalars ``args``, as a new
-    JAX array of ``dtype``; None where any array may not run on the host."""
-    hs = []
-    for a in args:
-        if isinstance(a, jax.Array):
-            a = view(a)
-            if a is None:
-                return None
-        hs.append(a)
-    with onp.errstate(all="ignore"):
-        r = apply(fn, dtype, hs)
-    return None if r is None else to_device(r, fresh=True)
+#: the seconds of host runs spent per program key (:func:`within_budget`)
+_SPENT = Cache()
 
 
-def within_budget(spent: Cache, key, f, *args):
-    """``f(*args)`` (a host run, None where it cannot run there) while the host
-    runs of ``key`` have cost less than :data:`HOST_BUDGET`, else None; a
-    key whose run was refused, or whose budget is spent, compiles from then on."""
-    s = spent.get(key, 0.0)
+def within_budget(key, f, *args):
+    """``f(*args)`` (a host run of a masked selection's program, None where it
+    cannot run there) while the host runs of ``key`` have cost less than
+    :data:`HOST_BUDGET`, else None; a key whose run was refused, or whose
+    budget is spent, compiles from then on."""
+    s = _SPENT.get(key, 0.0)
     if s >= HOST_BUDGET:
         return None
     t0 = time.perf_counter()
     r = f(*args)
-    spent.put(key, math.inf if r is None else s + time.perf_counter() - t0)
+    _SPENT.put(key, math.inf if r is None else s + time.perf_counter() - t0)
     return r
-
-
-def on_host_first(fn, name, dtype, ins):
-    """``fn`` (an eager operation on operands of types ``ins``, dtypes for
-    arrays and Python types for scalars, whose result has ``dtype``) whose
-    calls on a shape run NumPy's ``name`` on the host, where they can, within
-    the budget (see the module's docstring)."""
-    np_fn = getattr(onp, name)
-    spent = Cache()
-    done = Cache()          # the operand shapes that compile (checked first)
-
-    def tiered(key, args):
-        r = within_budget(spent, key, run, np_fn, dtype, args)
-        if r is not None:
-            return r
-        done.put(key, True)
-        return fn(*args)
-
-    if len(ins) == 1:
-        def call(a):
-            key = a.shape
-            return fn(a) if key in done else tiered(key, (a,))
-    elif all(isinstance(t, onp.dtype) for t in ins):
-        def call(a, b):
-            key = (a.shape, b.shape)
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    elif isinstance(ins[0], onp.dtype):     # an array and a Python scalar
-        def call(a, b):
-            key = a.shape
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    else:
-        def call(a, b):
-            key = b.shape
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    # for a caller that keeps its own table of warm calls: ``fn`` itself, and
-    # whether the arrays' ``shapes`` compile (no host run is left to try)
-    call.compiled = fn
-    call.compiled_for = lambda shapes: (shapes[0] if len(shapes) == 1 else tuple(shapes)) in done
-    return call
 
 
 # -- whole functions: NumPy's answer on small data ----------------------------
@@ -351,28 +298,20 @@ _PLAIN = (bool, int, float, str, type(None), slice, range, type(Ellipsis))
 
 
 def _host_arg(v, any_order=False):
-    """The argument ``v`` as NumPy takes it on the host (NamedArrays, also in
-    lists and tuples, as their host buffers), or ``_NO`` where it may not
-    (a view in Fortran order unless ``any_order``: the result's memory order
-    follows it, which the compiled path keeps)."""
+    """The argument ``v`` as NumPy takes it on the host (NamedArrays living
+    there, also in lists and tuples, as their host buffers), or ``_NO`` where
+    it may not (data on a device, names, a map)."""
     t = type(v)
     if t is NamedArray:
         h = v._host
         if h is not None:
             return host_array(h)
     if t is NamedArray or t is View:     # (a selection's data is not its values)
-        if v.mapped or v.dims.count(None) != len(v.dims):
-            return _NO
-        if t is View:
+        if t is View and not v.mapped and v.dims.count(None) == len(v.dims):
             hv = host_view_of(v)
             if hv is not None:      # NumPy's own view: NumPy sees its memory order
                 return hv
-            if v.ndim > 1 and not any_order and v.flags.f_contiguous and \
-                    not v.flags.c_contiguous:
-                return _NO
-        d = v.data
-        h = buffer(d) if d.dtype in RESIDENT_DTYPES else None
-        return _NO if h is None else h
+        return _NO          # (data on a device computes where it is)
     if t in _PLAIN or t is onp.dtype or t is type or t is complex:
         return v
     if isinstance(v, (int, float, complex)) and not isinstance(v, onp.generic):

@@ -25,9 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import NamedArray, new
+from ...core.array import NamedArray, host_array, new
 from .fperr import _stacklevel
-from .host import buffer
 
 
 def concrete(v) -> bool:
@@ -40,16 +39,15 @@ def _first_bad(v, size: int):
     """The first entry of an integer index array ``v`` outside ``[-size, size)``
     as a Python int, or None (none, not integer, or abstract under a
     transformation)."""
-    d = v.data if isinstance(v, NamedArray) else v
+    if isinstance(v, NamedArray) and v._host is not None:
+        d = host_array(v._host)     # (living on the host: checked there)
+    else:
+        d = v.data if isinstance(v, NamedArray) else v
     if isinstance(d, jax.core.Tracer):
         return None
     if isinstance(d, jax.Array):
         if d.size == 0 or not jnp.issubdtype(d.dtype, jnp.integer):
             return None
-        h = buffer(d)        # (small eager data: checked on the host)
-        if h is not None:
-            bad = h[(h < -size) | (h >= size)] if h.dtype != onp.uint64 else h[h >= size]
-            return int(bad.flat[0]) if bad.size else None
         found = _bad_device(d, onp.int64(size))
         if isinstance(found[0], jax.core.Tracer):
             return None     # a concrete index closed over by a jit: staged, unchecked

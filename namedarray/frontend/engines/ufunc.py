@@ -31,8 +31,8 @@ from . import fperr
 from .generic import generic
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
-from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
-                   host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
+from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, host_method, kept, numpy_answers,
+                   numpy_call, readable)
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, check_out_cast, store_out
@@ -150,7 +150,7 @@ class ufunc:
         # the arithmetic of scalars living on the host (_operators)
         self._scalar_types: dict = {}
         # operand types, then the arrays' shapes -> (the result dtype, the function
-        # compiled for them): a warm call skips the first-run tier's own check
+        # compiled for them): one lookup for a warm call
         self._warm = Cache()
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
@@ -244,11 +244,6 @@ class ufunc:
             got = None
         fn = on_cpu_where_lacking(fn, self.__name__, [
             t for t in (*ins, out_dt) if isinstance(t, onp.dtype)])
-        if self.__name__ in EXACT and out_dt in HOST_DTYPES and all(
-                t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
-            # an exact operation: on a new shape it runs in NumPy on a CPU
-            # until that has cost a compilation (see engines/host.py)
-            fn = on_host_first(fn, self.__name__, out_dt, ins)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -505,14 +500,11 @@ class ufunc:
     def _entry(self, key):
         """The fast path's entry for ``key`` (the operand types, then the
         arrays' shapes) not yet warm: the types' entry, remembered for these
-        shapes once its first-run tier has compiled them (engines/host.py);
-        None where the fast path does not apply."""
+        shapes; None where the fast path does not apply."""
         k = key[0] if self.nin == 1 else key[:2]
         hit = self._fastfn.get(k) or self._first_hit(k)
         if hit is not None:
-            compiled_for = getattr(hit[1], "compiled_for", None)
-            if compiled_for is None or compiled_for(key[self.nin:]):
-                self._warm.put(key, (hit[0], getattr(hit[1], "compiled", hit[1])))
+            self._warm.put(key, hit)
         return hit
 
     def _first_hit(self, k):
