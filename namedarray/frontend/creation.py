@@ -70,6 +70,11 @@ def _asarray(a, dtype, copy):
                 return host.made(h, fresh)
             return positional(to_device(h, fresh=fresh))
         return positional(jnp.asarray(a, dtype=dtype))
+    if type(a) not in _PYTHON and hasattr(type(a), "__array__") and not isinstance(
+            a, onp.generic):
+        h = a.__array__() if dtype is None else a.__array__(dtype)
+        if isinstance(h, (NamedArray, onp.ndarray)):    # another library's array_like:
+            return asarray(h, dtype=dtype)              # its array, read as NumPy reads it
     if type(a) in _PYTHON and _host_cast(dtype) and host.creates(()):
         try:        # Python data: NumPy's array, made (and living) on the host
             h = onp.asarray(a, dtype=dtype)

@@ -205,3 +205,27 @@ def test_jax_defaults_divide_as_jax_numpy(name):
         assert _ops(named, a, b) == _ops(plain, a, b)
     finally:
         config.set_dtype_defaults("numpy")
+
+
+@pytest.mark.parametrize("mode", ["numpy", "jax"])
+def test_data_the_accelerator_cannot_hold_lives_on_the_cpu(tpu, mode):
+    """complex128 has no working operation on a TPU (a transpose of it fails
+    XLA's layout check): NumPy's complex128 data made into a NamedArray lives
+    on the CPU backend in either dtype mode, and computes there."""
+    acc, cpu = tpu
+    h = onp.random.default_rng(2).standard_normal((2, 2, 3)) * (1 + 1j) + \
+        3 * onp.eye(2)[:, :, None]
+    config.set_dtype_defaults(mode)
+    x64 = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)     # (JAX's defaults with a user's x64)
+    try:
+        x = np.NamedArray(h, dims=(None, None, "b"))      # (a transpose: names last)
+        assert x.dtype == onp.complex128
+        assert _on(x, cpu)
+        r = np.linalg.inv(x.untag("b"))
+        onp.testing.assert_allclose(onp.asarray(r), onp.linalg.inv(onp.moveaxis(h, 2, 0)),
+                                    rtol=1e-12)
+        assert _on(r, cpu)
+    finally:
+        jax.config.update("jax_enable_x64", x64)
+        config.set_dtype_defaults("numpy")

@@ -217,6 +217,8 @@ class ufunc:
             ins = key[:-1]
             if (dtype is None and self.nout == 1 and self._fast_ok and
                     any(isinstance(t, onp.dtype) for t in ins) and
+                    # a signed integer against uint64 compares exactly (_apply)
+                    not (self.__name__ in _COMPARISONS and _signed_and_uint64(ins)) and
                     all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype)) and
                     # a Python int joins the fast path only where it cannot overflow
                     # (|v| < 2**31 is checked there): wide or inexact loop dtypes
@@ -1112,6 +1114,12 @@ def _numpy_scalar(fn, v):
         raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
                         "holds numeric, ML (bfloat16, float8_*) and bool data only)")
     return positional(jnp.asarray(v))
+
+
+def _signed_and_uint64(dts) -> bool:
+    """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
+    kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
+    return kinds == ["i", "u"] and onp.dtype("uint64") in dts
 
 
 def _mixed_sign(ops):
