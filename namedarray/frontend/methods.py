@@ -257,7 +257,7 @@ def install(ns: dict):
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
         _immutable("__setitem__", self)
-        if type(value) is not NamedArray:     # (data JAX cannot hold: NumPy's write)
+        if type(value) not in host.PLAIN_VALUES:     # (data JAX cannot hold: NumPy's write)
             h = host.numpy_write(self, idx, value)
             if h is not None:
                 value, idx = h, Ellipsis

@@ -777,6 +777,8 @@ _NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, s
 #: the argument types that never hold Python objects NumPy keeps in an object
 #: array (checked by type first: nearly every argument is one of these)
 _HELD = _NATIVE - {type(None), list, tuple}
+#: the values a write takes as they are, never NumPy's to write (checked by type)
+PLAIN_VALUES = _HELD - {onp.ndarray}
 #: functions that take an argument as the Python object it is (NumPy does not
 #: convert it: ``iterable``, ``result_type``; ``asmatrix`` is NumPy's own on
 #: it) or write into it (a converted copy would lose the write: NumPy raises)
