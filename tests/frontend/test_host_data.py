@@ -295,3 +295,35 @@ def test_numpy_array_of_a_namedarray_is_a_writable_copy():
     h[0] = 7
     assert x[0] == 0
     assert onp.array(x, dtype=onp.float32).flags.writeable
+
+
+#: NumPy's functions that write into their first argument, with a masked array
+#: (or the masked constant) as the values
+WRITERS = {
+    "copyto": lambda a, m: (a, m),
+    "place": lambda a, m: (a, [True, False, True], m),
+    "put": lambda a, m: (a, [2, 0], m),
+    "putmask": lambda a, m: (a, [True, False, True], m),
+    "put_along_axis": lambda a, m: (a, onp.array([2, 0]), m[:2], 0),
+    "fill_diagonal": lambda a, m: (a.reshape(1, 3), m),
+}
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_writers_given_a_masked_array_write_as_numpy(dtype):
+    """Every NumPy function that writes into its first argument, given a
+    masked array's values, writes what NumPy writes into a plain array (the
+    values under the mask too) or raises NumPy's exception type, every dtype.
+    Before: all 84 raised 'assignment destination is read-only' (NumPy wrote
+    into a read-only host copy)."""
+    m = onp.ma.masked_array(onp.array([1, 2, 3]).astype(dtype), mask=[False, True, False])
+    bad = []
+    for name, make in WRITERS.items():
+        ref, x = onp.zeros(3, dtype), np.zeros(3, dtype)
+        exp = _outcome(getattr(onp, name), *make(ref, m))
+        got = _outcome(getattr(np, name), *make(x, m))
+        ok = isinstance(got, Exception) if isinstance(exp, Exception) else (
+            got is None and _same(ref, onp.asarray(x)))
+        if not ok:
+            bad.append(f"{name}: NumPy {exp!r:.80} {ref}, namedarray {got!r:.100} {x}")
+    assert not bad, "\n".join(bad)

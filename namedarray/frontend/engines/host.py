@@ -697,10 +697,10 @@ def numpy_call(name, args, kwargs, method=None, module=onp):
     first_out = f.nin if isinstance(f, onp.ufunc) and not method else _out_position(f)
     f = getattr(f, method) if method else f
     args, kwargs = list(args), dict(kwargs)
-    # NamedArray outputs (a ufunc's positional ones, ``out=``): NumPy writes a
-    # host copy, which then goes into them
+    # NamedArray outputs (a ufunc's positional ones, ``out=``, the array a
+    # writer writes into): NumPy writes a host copy, which then goes into them
     outs = [(args, i) for i in range(first_out, len(args))] + [(kwargs, "out")] * (
-        "out" in kwargs)
+        "out" in kwargs) + [(args, 0)] * (name in _WRITERS and not method and bool(args))
     written = []
     for where, k in outs:
         for o in (where[k] if isinstance(where[k], tuple) else (where[k],)):
@@ -785,6 +785,9 @@ PLAIN_VALUES = _HELD - {onp.ndarray}
 _AS_GIVEN = frozenset(("iterable", "isscalar", "result_type", "can_cast", "common_type",
                        "mintypecode", "asmatrix", "copyto", "place", "put", "putmask",
                        "put_along_axis", "fill_diagonal", "from_dlpack", "frombuffer"))
+#: NumPy's functions that write into their first argument
+_WRITERS = frozenset(("copyto", "place", "put", "putmask", "put_along_axis",
+                      "fill_diagonal"))
 #: functions whose first argument is a sequence of arrays: its elements are
 #: read as arrays, an array_like given in its place is not (NumPy iterates it,
 #: and raises where it is no sequence)
