@@ -44,6 +44,8 @@ import tempfile
 import time
 import zipfile
 
+import pytest
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -60,7 +62,7 @@ LIBRARIES = {
                   "pillow", "pyparsing", "python-dateutil", "six", "packaging"]),
 }
 #: seconds one test may run (then it fails as a timeout)
-TIMEOUT = 120.0
+TIMEOUT = 45.0
 
 
 # -- setup (the only step that downloads) --------------------------------------
@@ -140,13 +142,18 @@ def pytest_configure(config):
     signal.signal(signal.SIGALRM, _alarm)
 
 
-def pytest_runtest_protocol(item, nextitem):
-    signal.setitimer(signal.ITIMER_REAL, float(os.environ["LIBRARY_SUITE_TIMEOUT"]))
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    # (again every 5 s after the limit: a library's ``except Exception`` may
+    # swallow one; none once the test's call is over)
+    signal.setitimer(signal.ITIMER_REAL, float(os.environ["LIBRARY_SUITE_TIMEOUT"]), 5.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def pytest_runtest_logreport(report):
-    if report.when == "teardown":
-        signal.setitimer(signal.ITIMER_REAL, 0)
     rec = _RECORDS.setdefault(report.nodeid, {"outcome": "passed", "msg": ""})
     if rec["outcome"] != "passed" or report.passed:
         return
