@@ -56,7 +56,7 @@ LIBRARIES = {
     "numpy_financial": ("numpy-financial==1.0.0", "wheel", "numpy_financial",
                         ["numpy_financial/tests"], []),
     "numdifftools": ("numdifftools==0.11.2", "wheel", "numdifftools",
-                     ["numdifftools/tests"], []),
+                     ["numdifftools"], []),    # (its tests/pytest.ini is not one pytest 9 reads)
     "filterpy": ("filterpy==1.4.5", "sdist", "filterpy", ["filterpy"],
                  ["matplotlib==3.11.2", "contourpy", "cycler", "fonttools", "kiwisolver",
                   "pillow", "pyparsing", "python-dateutil", "six", "packaging"]),
@@ -201,7 +201,7 @@ def run(key: str, root: str, target: str, timeout: float, repo: str = REPO,
         with open(log or os.devnull, "w") as out_file:
             subprocess.run([sys.executable, "-m", "pytest", "-p", "run_library_suite",
                             "-p", "no:cacheprovider", "-q", "--rootdir", folder,
-                            "--continue-on-collection-errors",
+                            "--continue-on-collection-errors", "--tb=native",
                             "-W", "ignore::DeprecationWarning", *tests],
                            cwd=folder, env=env, stdout=out_file, stderr=subprocess.STDOUT)
         seconds = time.monotonic() - t0
