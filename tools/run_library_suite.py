@@ -117,9 +117,15 @@ def _replacement(name, fromlist):
     return mod if fromlist else importlib.import_module("namedarray")
 
 
+#: NumPy's modules left NumPy's (``--keep``: ``typing`` for the annotations
+#: of a library whose every module imports ``numpy.typing``)
+_KEEP: set = set()
+
+
 def _import(name, globals=None, locals=None, fromlist=(), level=0):
     if level == 0 and name[:5] == "numpy" and (len(name) == 5 or name[5] == ".") and \
-            globals and str(globals.get("__file__") or "").startswith(_SCOPE[0]):
+            globals and str(globals.get("__file__") or "").startswith(_SCOPE[0]) and \
+            name[6:].split(".")[0] not in _KEEP:
         return _replacement(name, fromlist)
     return _real_import(name, globals, locals, fromlist, level)
 
@@ -138,6 +144,7 @@ _RECORDS: dict = {}
 def pytest_configure(config):
     if os.environ["LIBRARY_SUITE_TARGET"] == "namedarray":
         _SCOPE[0] = os.path.realpath(os.environ["LIBRARY_SUITE_SCOPE"]) + os.sep
+        _KEEP.update(filter(None, os.environ.get("LIBRARY_SUITE_KEEP", "").split(",")))
         builtins.__import__ = _import
     signal.signal(signal.SIGALRM, _alarm)
 
@@ -181,7 +188,7 @@ def pytest_sessionfinish(session):
 
 # -- the driver -----------------------------------------------------------------
 def run(key: str, root: str, target: str, timeout: float, repo: str = REPO,
-        log: str | None = None) -> tuple[dict, float]:
+        log: str | None = None, keep: str = "") -> tuple[dict, float]:
     """``key``'s suite with ``target`` (``numpy`` or ``namedarray``, the one in
     the checkout ``repo``) as its ``numpy``: ({test id: record}, seconds);
     pytest's output goes to ``log``."""
@@ -193,6 +200,7 @@ def run(key: str, root: str, target: str, timeout: float, repo: str = REPO,
         out = os.path.join(tmp, "records.json")
         env = dict(os.environ, LIBRARY_SUITE_TARGET=target, LIBRARY_SUITE_OUT=out,
                    LIBRARY_SUITE_SCOPE=folder, LIBRARY_SUITE_TIMEOUT=str(timeout),
+                   LIBRARY_SUITE_KEEP=keep,
                    MPLBACKEND="Agg")
         env.setdefault("JAX_PLATFORMS", "cpu")
         env["PYTHONPATH"] = os.pathsep.join(
@@ -244,6 +252,8 @@ def main(argv=None) -> None:
     p.add_argument("--namedarray", default=REPO,
                    help="the checkout whose namedarray runs (default: this one)")
     p.add_argument("--logs", help="a folder for pytest's output of each run")
+    p.add_argument("--keep", default="", help="NumPy's submodules left NumPy's, comma-"
+                   "separated (typing: a library's annotations); default none")
     a = p.parse_args(argv)
     keys = list(LIBRARIES) if a.libraries == ["all"] else a.libraries
     for k in keys:
@@ -257,12 +267,13 @@ def main(argv=None) -> None:
     for k in keys:
         logs = [os.path.join(a.logs, f"{k}-{t}.log") if a.logs else None
                 for t in ("numpy", "namedarray")]
-        ref, t_ref = run(k, a.root, "numpy", a.timeout, a.namedarray, logs[0])
-        got, t_got = run(k, a.root, "namedarray", a.timeout, a.namedarray, logs[1])
+        ref, t_ref = run(k, a.root, "numpy", a.timeout, a.namedarray, logs[0], a.keep)
+        got, t_got = run(k, a.root, "namedarray", a.timeout, a.namedarray, logs[1], a.keep)
         summary[k] = report(k, ref, got, (t_ref, t_got))
     total = [sum(s[c] for s in summary.values()) for c in ("namedarray", "numpy")]
     print(f"\ntotal: {total[0]} of {total[1]} tests NumPy passes pass with namedarray "
-          f"(host tier {os.environ.get('NAMEDARRAY_HOST_TIER', 'on')})")
+          f"(host tier {os.environ.get('NAMEDARRAY_HOST_TIER', 'on')}; NumPy's own: "
+          f"{a.keep or 'none'})")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)
