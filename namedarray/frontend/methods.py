@@ -202,6 +202,7 @@ def install(ns: dict):
     def binary(f, py):
         # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
         call = f.binary
+        ipy = getattr(operator, "i" + py.__name__.strip("_"), None)
 
         def op(self, other):
             if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
@@ -219,6 +220,10 @@ def install(ns: dict):
             if is_value(self):     # a scalar is a value: `s += 1` is `s = s + 1`
                 return op(self, other)
             check_writeable(f"__i{f.__name__}__", self, "output array")
+            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
+                h = onp.array(self)         # NumPy's in-place operator, stored back
+                self[...] = ipy(h, other)
+                return self
             _store(f"__i{f.__name__}__", self, f(self, other))
             return self
         return op, rop, iop
@@ -252,6 +257,10 @@ def install(ns: dict):
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
         _immutable("__setitem__", self)
+        if type(value) not in host.PLAIN_VALUES:     # (data JAX cannot hold: NumPy's write)
+            h = host.numpy_write(self, idx, value)
+            if h is not None:
+                value, idx = h, Ellipsis
         index_assign.setitem(self, idx, value)
     NamedArray.__setitem__ = index_assign.element_writes(setitem)
     for k, (kinds, dt) in SCALAR_ONLY.items():

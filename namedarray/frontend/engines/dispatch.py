@@ -49,7 +49,7 @@ from .args import untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
                    LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
                    _out_position, answer, any_host, array_likes, held, numpy_answers,
-                   numpy_call)
+                   numpy_call, objects_given)
 
 #: the einsum engine's functions, which pass the precision to their one
 #: ``dot_general`` themselves (``einsum/_engine.py``)
@@ -268,8 +268,10 @@ def dispatched(f, name, module=onp):
                 return numpy_call(name, args, kwargs, module=module)
             # a conversion of one of NumPy's classes: its array, as NumPy's
             args = [onp.asarray(a) if isinstance(a, HOST_CLASSES) else a for a in args]
+        elif converts_arrays and objects_given(np_fn, args, kwargs):
+            return numpy_call(name, args, kwargs, module=module)
         try:
             return compiled(*args, **kwargs)
-        except TypeError as e:
+        except (TypeError, ValueError) as e:
             return numpy_answers(e, name, args, kwargs, module=module)
     return g

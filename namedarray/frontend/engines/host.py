@@ -83,7 +83,7 @@ from ...core import hooks
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
 from . import fperr
-from .args import default_device, host_data_error, to_device, untraced
+from .args import _PY_PARAMS, default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
 #: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
@@ -532,6 +532,134 @@ def any_host(vals, classes=True) -> bool:
     return False
 
 
+#: NumPy's parameters that take no array data: Python structure (shapes,
+#: axes, options: ``args._PY_PARAMS``), callables, files, iterables, outputs
+_NOT_DATA = _PY_PARAMS | {"function", "iter", "file", "fname", "fid", "like", "casting",
+                         "subok", "signature", "keepdims", "optimize", "formatter",
+                         "converters", "usecols", "delimiter", "comments", "fmt",
+                         "header", "footer", "newline", "encoding", "sep", "where"}
+#: the parameters through which a function calls the user's code (its other
+#: arguments go to that code as they are)
+_CALLBACKS = frozenset(("func", "func1d", "pyfunc", "funclist", "function"))
+_NONE = type(None)
+
+
+@functools.cache
+def data_params(fn):
+    """Which arguments of NumPy's function ``fn`` are array data NumPy reads
+    with ``asarray``: ``(positions, rest, keywords)``, ``positions`` a tuple
+    (one per positional parameter: None for no data, else whether ``None``
+    given there is data, NumPy's 0-d object array), ``rest`` that of ``*args``,
+    ``keywords`` {name: that}; None for a function that calls the user's code
+    (``apply_along_axis``: its arguments are the user's) or has no signature.
+    ``None`` is data where the parameter is required or ``*args`` (an
+    optional one given ``None`` may mean "not given": ``clip(a, None, 1)``).
+
+    >>> import numpy
+    >>> data_params(numpy.atleast_2d)
+    ((), True, {})
+    >>> data_params(numpy.clip)[0]
+    (True, False, False, None)
+    """
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.name in _CALLBACKS for p in params):
+        return None
+    positions, rest, keywords = [], None, {}
+    for p in params:
+        role = None if p.name in _NOT_DATA else p.default is p.empty
+        if p.kind is p.VAR_POSITIONAL:
+            rest = role
+        elif p.kind is not p.VAR_KEYWORD:
+            if p.kind is not p.KEYWORD_ONLY:
+                positions.append(role)
+            if p.kind is not p.POSITIONAL_ONLY:
+                keywords[p.name] = role
+    return tuple(positions), rest, keywords
+
+
+def object_value(v, none=True) -> bool:
+    """Whether NumPy reads the Python value ``v`` (not an array, not a number
+    JAX holds) as an array JAX cannot hold: an object array of a function, a
+    ``Decimal``, a ``Fraction``, ``None`` (where ``none``), a list holding
+    any of these.  Another library's array_like is an array (``foreign``)."""
+    t = type(v)
+    if t is list or t is tuple:     # (a list of numbers or arrays: by type, at C speed)
+        return not _HELD.issuperset(map(type, v)) and any(object_value(e) for e in v)
+    if t in _HELD:
+        return False
+    if t is _NONE:
+        return none
+    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array)) or foreign(v):
+        return False
+    try:
+        return _host_only(onp.asarray(v))
+    except Exception:       # noqa: BLE001 -- NumPy cannot read it either: the compiled path's error
+        return False
+
+
+def objects_given(fn, args, kwargs) -> bool:
+    """Whether the data among the ``args`` and ``kwargs`` of a call of NumPy's
+    function ``fn`` (:func:`data_params`) holds Python objects NumPy keeps in
+    an object array (:func:`object_value`, also inside lists and tuples).
+
+    >>> import numpy
+    >>> objects_given(numpy.atleast_2d, (None,), {}), objects_given(numpy.sum, (1,), {"axis": None})
+    (True, False)
+    """
+    for v in args:
+        if type(v) not in _HELD:
+            break
+    else:
+        if not kwargs:
+            return False
+        for v in kwargs.values():
+            if type(v) not in _HELD:
+                break
+        else:
+            return False
+    roles = data_params(fn)
+    if roles is None:
+        return False
+    positions, rest, keywords = roles
+    for i, v in enumerate(args):
+        if type(v) in _HELD:
+            continue
+        role = positions[i] if i < len(positions) else rest
+        if role is not None and object_value(v, role):
+            return True
+    for k, v in kwargs.items():
+        if type(v) in _HELD:
+            continue
+        role = keywords.get(k)
+        if role is not None and object_value(v, role):
+            return True
+    return False
+
+
+def numpy_write(x, idx, value):
+    """``x[idx] = value`` where ``value`` is data JAX cannot hold (one of
+    :data:`HOST_CLASSES`, an array of a dtype namedarray has not, a Python
+    object NumPy converts itself: :func:`object_value`): NumPy's write into
+    a host copy of ``x``, to be stored back whole (NumPy reads a masked
+    array's values as a plain array does, ``None`` into floats as NaN, a
+    ``Decimal`` as its float, or raises its error); None where ``value`` is
+    data namedarray holds, or ``x`` has names or is mapped.
+
+    >>> import namedarray as np
+    >>> numpy_write(np.zeros(2), 0, None)
+    array([nan,  0.])
+    """
+    if not (_host_only(value) or object_value(value)) or x.mapped or \
+            x.dims.count(None) != len(x.dims):
+        return None
+    h = onp.array(x)
+    h[_to_numpy(idx)] = value
+    return h
+
+
 def numpy_call(name, args, kwargs, method=None, module=onp):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments as NumPy
     has them: what a function given data namedarray cannot hold (object,
@@ -540,10 +668,10 @@ def numpy_call(name, args, kwargs, method=None, module=onp):
     first_out = f.nin if isinstance(f, onp.ufunc) and not method else _out_position(f)
     f = getattr(f, method) if method else f
     args, kwargs = list(args), dict(kwargs)
-    # NamedArray outputs (a ufunc's positional ones, ``out=``): NumPy writes a
-    # host copy, which then goes into them
+    # NamedArray outputs (a ufunc's positional ones, ``out=``, the array a
+    # writer writes into): NumPy writes a host copy, which then goes into them
     outs = [(args, i) for i in range(first_out, len(args))] + [(kwargs, "out")] * (
-        "out" in kwargs)
+        "out" in kwargs) + [(args, 0)] * (name in _WRITERS and not method and bool(args))
     written = []
     for where, k in outs:
         for o in (where[k] if isinstance(where[k], tuple) else (where[k],)):
@@ -604,7 +732,9 @@ def numpy_answers(e, name, args, kwargs, method=None, module=onp):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments, where
     namedarray's raised ``e`` for data it cannot hold (``args.unsupported``, or
     JAX's dtype error met inside the function, outside any trace); else ``e``."""
-    if not (host_data_error(e) or _JAX_DTYPE_ERROR.search(str(e)) and untraced()):
+    if not (host_data_error(e) or untraced() and (
+            _JAX_DTYPE_ERROR.search(str(e)) or not method and objects_given(
+                getattr(module, name), args, kwargs))):
         raise e
     return numpy_call(name, args, kwargs, method, module)
 
@@ -615,12 +745,20 @@ _NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, s
                      type(None), slice, range, type(Ellipsis), dict, list, tuple, onp.dtype,
                      type, *set(onp.sctypeDict.values()),
                      onp.poly1d))   # (the polynomial functions give a poly1d back)
+#: the argument types that never hold Python objects NumPy keeps in an object
+#: array (checked by type first: nearly every argument is one of these)
+_HELD = _NATIVE - {type(None), list, tuple}
+#: the values a write takes as they are, never NumPy's to write (checked by type)
+PLAIN_VALUES = _HELD - {onp.ndarray}
 #: functions that take an argument as the Python object it is (NumPy does not
 #: convert it: ``iterable``, ``result_type``; ``asmatrix`` is NumPy's own on
 #: it) or write into it (a converted copy would lose the write: NumPy raises)
 _AS_GIVEN = frozenset(("iterable", "isscalar", "result_type", "can_cast", "common_type",
                        "mintypecode", "asmatrix", "copyto", "place", "put", "putmask",
                        "put_along_axis", "fill_diagonal", "from_dlpack", "frombuffer"))
+#: NumPy's functions that write into their first argument
+_WRITERS = frozenset(("copyto", "place", "put", "putmask", "put_along_axis",
+                      "fill_diagonal"))
 #: functions whose first argument is a sequence of arrays: its elements are
 #: read as arrays, an array_like given in its place is not (NumPy iterates it,
 #: and raises where it is no sequence)

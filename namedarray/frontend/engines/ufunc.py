@@ -525,7 +525,7 @@ class ufunc:
     def _call(self, *args, **kw):
         try:
             return self._routed(*args, **kw)
-        except TypeError as e:      # Python values JAX cannot hold (Fractions)
+        except (TypeError, ValueError) as e:    # Python values JAX cannot hold (Fractions, None)
             return numpy_answers(e, self.__name__, args, kw)
 
     def _general(self, *args, dtype=None, **kw):
