@@ -66,6 +66,7 @@ None
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 import functools
 import inspect
 import math
@@ -592,8 +593,8 @@ def object_value(v, none=True) -> bool:
         return False
     if t is _NONE:
         return none
-    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array)) or foreign(v):
-        return False
+    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array, Iterator)) or foreign(v):
+        return False        # (an iterator: the compiled path's error, "must be a sequence")
     try:
         return _host_only(onp.asarray(v))
     except Exception:       # noqa: BLE001 -- NumPy cannot read it either: the compiled path's error
@@ -621,8 +622,9 @@ def objects_given(fn, args, kwargs) -> bool:
         else:
             return False
     roles = data_params(fn)
-    if roles is None:
-        return False
+    if roles is None or any(type(v) is NamedArray and (v.mapped or any(v.dims))
+                            for v in (*args, *kwargs.values())):
+        return False        # (named data: namedarray's own answer or error, never NumPy's)
     positions, rest, keywords = roles
     for i, v in enumerate(args):
         if type(v) in _HELD:

@@ -256,6 +256,17 @@ class ufunc:
         # (engines/fperr.py) takes the general path, which checks.
         if not kwargs:
             n = len(args)
+            if n == 1 == self.nin:
+                a = args[0]
+                if type(a) is NamedArray and a._host is None and \
+                        config._state["mode"] == "numpy" and (
+                            _FP_LAST[1] is None if _FP_STATE.get() is _FP_LAST[0]
+                            else fperr.state() is None):
+                    d = a.data      # (data on a device: the compiled call, at once)
+                    key = (d.dtype, d.shape)
+                    hit = self._warm.get(key) or self._entry(key)
+                    if hit is not None:
+                        return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
             if n == self.nin and all(type(a) in _PY_NUMBERS or isinstance(a, onp.generic)
                                      for a in args) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
