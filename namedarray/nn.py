@@ -54,7 +54,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .core.array import NamedArray, align, check_name, new, operand, positional, unknown_name
-from .frontend import namespace as _np
+from . import namespace as _np
 
 
 # --------------------------------------------------------------------------

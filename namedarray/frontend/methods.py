@@ -1,7 +1,7 @@
 """NamedArray's operators and methods, declared from the function tables.
 
 The frontend installs them on the core type when it is imported
-(``frontend/namespace.py`` calls :func:`install`).
+(``namedarray/namespace.py`` calls :func:`install`).
 
 >>> import namedarray as np
 >>> x = np.arange(6).reshape(2, 3)

@@ -36,7 +36,6 @@ from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, host_method, kept, nu
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, check_out_cast, store_out
-from ...reductions.engine import REDUCE_OF_UFUNC, ufunc_reduce
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
@@ -809,20 +808,8 @@ class ufunc:
             if d.shape[0] and bool(_any_negative(d if initial is not None else d[1:])):
                 raise ValueError(f"{self.__name__}.reduce: Integers to negative integer "
                                  "powers are not allowed.")
-        res = ufunc_reduce(self, x, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
-                           initial=initial, where=where)
-        st = fperr.state()
-        if st is not None and self.__name__ not in REDUCE_OF_UFUNC and not x.names and \
-                not x.mapped and not (isinstance(axis, str) or isinstance(axis, tuple) and
-                                      any(isinstance(v, str) for v in axis)):
-            # the fold's steps as NumPy's loop meets them ("... encountered in reduce")
-            w = None if where is True else operand(where)
-            if w is None or not getattr(w, "names", ()):
-                d = x.data if dtype is None else x.data.astype(dtype)
-                fperr.check_fold(self._np.__name__, self._jfn, d, axis,
-                                 None if w is None else jnp.asarray(getattr(w, "data", w)),
-                                 initial, st)
-        return res
+        return hooks.ufunc_reduce(self, x, axis=axis, dtype=dtype, out=out,
+                                  keepdims=keepdims, initial=initial, where=where)
 
     def _reduction(self, meth, a, dtype):
         """NumPy's checks of ``reduce``, ``accumulate``, ``reduceat`` of ``a``:
