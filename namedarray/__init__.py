@@ -15,7 +15,7 @@ This module is the public namespace only: the layers live in ``core/``,
 """
 from __future__ import annotations
 
-from . import fft, lib, linalg, nn, parallel, random, testing
+from . import fft, lib, linalg, nn, parallel, random, testing, typing
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
 from .frontend import char, emath, ma, rec, strings

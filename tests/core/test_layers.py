@@ -20,7 +20,7 @@ LAYERS = [
     ("families", ["namedarray.reductions", "namedarray.einsum", "namedarray.linalg",
                   "namedarray.fft", "namedarray.random"]),
     ("namespace", ["namedarray.namespace", "namedarray.docstrings", "namedarray.nn",
-                   "namedarray._array_api", "namedarray.lib"]),
+                   "namedarray._array_api", "namedarray.lib", "namedarray.typing"]),
     ("mapping", ["namedarray.mapping"]),
     ("top", ["namedarray", "namedarray.tour"]),
 ]

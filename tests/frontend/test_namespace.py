@@ -106,3 +106,12 @@ def test_every_public_function_pickles_by_name_as_numpys_do():
             if not same:
                 failed.append(f"{m.__name__}.{n}")
     assert not failed, f"functions that do not pickle as themselves: {failed}"
+
+
+def test_numpy_typing_is_numpys_under_our_name():
+    """A program importing ``numpy.typing`` gets NumPy's annotation objects."""
+    import numpy.typing as npt
+
+    import namedarray.typing as t
+    assert np.typing is t and t.__all__ == npt.__all__
+    assert all(getattr(t, n) is getattr(npt, n) for n in npt.__all__)
