@@ -13,7 +13,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
-from ...core.array import NamedArray, align, new, operand, positional
+from ...core.array import NamedArray, new, operand, positional
+from ...core.align import align
 from . import selection
 
 

@@ -25,8 +25,8 @@ import numpy as onp
 from ...core import config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
-from ...core.array import (NamedArray, View, align, align_plan, apply_step, new, on_host,
-                           operand, positional, rewrap)
+from ...core.array import NamedArray, View, new, on_host, operand, positional, rewrap
+from ...core.align import align, align_plan, apply_step
 from . import fperr
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
