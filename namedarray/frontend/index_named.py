@@ -12,7 +12,8 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import NamedArray, new, operand, view
+from ..core.array import NamedArray, new, operand
+from ..core.derived import view
 from ..core.align import meet, merge_mapped
 from ..core.sharding import unshard
 from ..placement import implied

@@ -15,7 +15,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import (NamedArray, View, host_root, new, normalize_axis, operand,
-                          positional, rewrap, view, zero_dim_array)
+                          positional, rewrap, zero_dim_array)
+from ..core.derived import view
 from ..core.align import align_plan, meet
 from .engines import host, selection
 from .engines.args import as_data, numpy_args, numpy_promoted

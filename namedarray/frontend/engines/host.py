@@ -16,7 +16,7 @@ host (docs/design.md §5a):
   A scalar's buffer may be NumPy's scalar itself (an element read, a
   scalar's arithmetic: ``core.array.on_host``); a scalar is a value, so
   nothing writes into it, and NumPy's scalars have no views: what would be
-  a view of one is a new array (``core.array.derived``).
+  a view of one is a new array (``core.derived.derived``).
 * **What runs there.**  An operation whose array operands live on the host
   (or are views of such data, or small CPU data beside them) runs NumPy's
   own function there: every ufunc and operator (``ufunc._on_host``, with
