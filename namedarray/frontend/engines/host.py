@@ -542,6 +542,9 @@ _NOT_DATA = _PY_PARAMS | {"function", "iter", "file", "fname", "fid", "like", "c
 #: the parameters through which a function calls the user's code (its other
 #: arguments go to that code as they are)
 _CALLBACKS = frozenset(("func", "func1d", "pyfunc", "funclist", "function"))
+#: NumPy's functions whose signature shows ``None`` defaults where the C
+#: function tells a ``None`` given (data) from one left out (``where(c, None, 1)``)
+_NONE_GIVEN_IS_DATA = frozenset(("where",))
 _NONE = type(None)
 
 
@@ -559,8 +562,8 @@ def data_params(fn):
     >>> import numpy
     >>> data_params(numpy.atleast_2d)
     ((), True, {})
-    >>> data_params(numpy.clip)[0]
-    (True, False, False, None)
+    >>> data_params(numpy.clip)[0], data_params(numpy.where)[0]
+    ((True, False, False, None), (True, True, True))
     """
     try:
         params = inspect.signature(fn).parameters.values()
@@ -569,8 +572,9 @@ def data_params(fn):
     if any(p.name in _CALLBACKS for p in params):
         return None
     positions, rest, keywords = [], None, {}
+    given = getattr(fn, "__name__", None) in _NONE_GIVEN_IS_DATA
     for p in params:
-        role = None if p.name in _NOT_DATA else p.default is p.empty
+        role = None if p.name in _NOT_DATA else given or p.default is p.empty
         if p.kind is p.VAR_POSITIONAL:
             rest = role
         elif p.kind is not p.VAR_KEYWORD:
