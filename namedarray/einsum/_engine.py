@@ -531,7 +531,7 @@ def _whole_vmapped(fn, subscripts, ops):
     local = [parallel.vmapped_names(fn, x, names) for x in ops]
     if any(set(v) != set(names) & set(dict(x.mapped)) for v, x in zip(local, ops)):
         return ops, ()     # a name vmapped in one operand, on a mesh in another: psum
-    ops = [parallel.gather_names(fn, x, v, last=True).tag(*(None,) * x.ndim, *v) if v else x
+    ops = [parallel.gather_names(fn, x, v, named=True) if v else x
            for v, x in zip(local, ops)]
     return ops, names
 
