@@ -94,7 +94,7 @@ def lean_vmap(f, union, layouts, *, axis_names=False, tail=0):
                 if ax is not None:
                     dst = o.ndim - 1 - tail - sum(h[j] for h in inner)
                     o = o if ax == dst else jnp.moveaxis(o, ax, dst)
-                res.append(o)
+                res.append(jnp.asarray(o))      # (a Python scalar f returned too)
             held[lv] = [ax is not None for ax in axes]
             return res
         return level

@@ -68,6 +68,18 @@ def test_nmap_grad_and_errors():
         np.nmap(lambda v: v.sum(axis="q"))(x)
 
 
+def test_nmap_of_a_function_returning_a_python_scalar():
+    """An output that is a Python number (the same in every instance) comes
+    back as that number, beside an output that varies, eager and under jit."""
+    a = onp.arange(6.0).reshape(2, 3)
+    x = np.asarray(a).tag("b", None)
+    for run in (np.nmap(lambda v: (v.sum(), 2.0)),
+                jax.jit(np.nmap(lambda v: (v.sum(), 2.0)))):
+        s, c = run(x)
+        onp.testing.assert_array_equal(s.untag("b"), a.sum(1))
+        assert onp.shape(c) == () and float(c) == 2.0
+
+
 def test_mixed_axis_keeps_the_order_given():
     a = onp.arange(12).reshape(3, 4)
     x = np.asarray(a).tag(None, "t")
