@@ -221,7 +221,7 @@ def localize(fn: str, x, names):
         if not b.groups:
             continue          # nothing partitions it: the whole axis is this part
         if b.kinds == ("vmap",):   # one local map: the axis becomes its batch dimension
-            d = _part_vmap.bind(jnp.moveaxis(x.data, dim, 0), axis=b.groups[0][0],
+            d = _part_vmap.bind(x.data, axis=b.groups[0][0], dim=dim,
                                 size=b.size, tiled=False)
             x = new(d, x.dims[:dim] + x.dims[dim + 1:], x.mapped + ((n, b.size),))
             continue

@@ -15,17 +15,48 @@ import sys
 
 import jax
 from jax._src import dtypes as _dtypes
+from jax._src.array import ArrayImpl as _CONCRETE
 from jax._src.interpreters import batching as _batching, partial_eval as _pe
 
 from .array import NamedArray, View, new
 
 
+# A jitted call flattens every NamedArray argument and unflattens every
+# NamedArray result in Python (a registered node has no C++ path), so these
+# two functions are the whole per-call cost of a pytree of NamedArrays over
+# one of jax.Arrays (``benchmarks/bench_dispatch.py``): each reads slots
+# directly and builds the NamedArray in place, without a property or a call.
+_make = object.__new__
+
+
 def _flatten(x):
+    d = x._dev
+    if d is None:           # data living on the host: its device array, made once
+        d = x.data
+    return (d,), (x.dims, x.mapped)
+
+
+def _flatten_view(x):
     return (x.data,), (x.dims, x.mapped)
 
 
 def _unflatten(aux, children):
-    """A NamedArray around ``children``'s one leaf.  Raw JAX transforms
+    """A NamedArray around ``children``'s one leaf (see :func:`_rebuild`)."""
+    (data,) = children
+    # a concrete array with one dimension per dim (a jitted call's result):
+    # ``len(aval.shape)`` reads what ``ndim``'s two properties would
+    if type(data) is _CONCRETE and len(data.aval.shape) == len(aux[0]):
+        x = _make(NamedArray)
+        x._dev = data
+        x._host = None
+        x.dims, x.mapped = aux
+        x._array0d = x._ro = False
+        return x
+    return _rebuild(aux, data)
+
+
+def _rebuild(aux, data):
+    """A NamedArray around the leaf ``data``.  Raw JAX transforms
     (``jax.vmap``, ``jax.lax.map``, ``jax.lax.scan``) take or add the leaf's
     leading axis, which is the leading positional axis (positional axes are
     physically first): the dims follow.  Where the array has no positional
@@ -40,7 +71,6 @@ def _unflatten(aux, children):
     :class:`_SlicedLeaf`, which optax's ``tree.map``-then-``tree.reduce``
     flattens again untouched, and which raises as soon as code uses it."""
     dims, mapped = aux
-    (data,) = children
     nd = getattr(data, "ndim", None)
     if nd is not None and isinstance(nd, int) and nd != len(dims):
         if nd == len(dims) + 1:
@@ -118,5 +148,5 @@ def _as_jax_value(x):
 
 _dtypes.register_canonicalize_value_handler(NamedArray, _as_jax_value)
 jax.tree_util.register_pytree_node(NamedArray, _flatten, _unflatten)
-jax.tree_util.register_pytree_node(View, _flatten, _unflatten)
+jax.tree_util.register_pytree_node(View, _flatten_view, _unflatten)
 jax.tree_util.register_pytree_node(_SlicedLeaf, _flatten_sliced, _unflatten)

@@ -259,7 +259,7 @@ class Plan:
     While building, ``labels[k]``, ``shapes[k]``, ``dts[k]`` track slot ``k``."""
 
     def __init__(self, fn, spec: Spec, ops, pet, dtype, casting, optimize, precision,
-                 bound, core=False):
+                 bound, core=False, free=()):
         if len(spec.inputs) != len(ops):
             raise ValueError(f"{fn}: subscripts {spec.text!r} have {len(spec.inputs)} input "
                              f"terms but {len(ops)} operands were given")
@@ -316,7 +316,13 @@ class Plan:
         named = [l for l in lab if l[0] == "{"]
         if spec.output is not None:        # the spec's named order, batched names after
             want = ["{" + n for n in out_names if "{" + n in lab]
-            named = want + [l for l in named if l not in want]
+            want = want + [l for l in named if l not in want]
+            # names the caller cuts out again (``free``: vmapped names made
+            # whole) may lie anywhere (each becomes a batch dimension of its
+            # map where it is): no transpose when the others are in order
+            if [l for l in named if l[1:] not in free] != [l for l in want
+                                                            if l[1:] not in free]:
+                named = want
         perm = tuple(lab.index(l) for l in out_pos) + tuple(lab.index(l) for l in named)
         if perm != tuple(range(len(perm))):
             self.steps.append(_transpose(perm))
@@ -485,13 +491,15 @@ def _opt_key(optimize):
 
 
 def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="auto",
-         precision=None, core=False):
+         precision=None, core=False, free=()):
     """The cached plan for this call, the operand datas, and whether any is traced.
+    ``free``: output names whose place does not matter (the caller cuts them
+    out of the result), so the plan transposes only the others.
 
     The key is flat (hashing nested tuples costs more than the lookup saves)."""
     key = [subscripts, pet, dtype, casting,
            optimize if isinstance(optimize, (str, bool)) else _opt_key(optimize), precision,
-           core]
+           core, free]
     ops, mapped = meet(fn, ops)
     datas, traced = [], False
     for x in ops:
@@ -506,7 +514,7 @@ def plan(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize="au
     p = _PLANS.get(key)
     if p is None:
         p = _PLANS.put(key, Plan(fn, parse(subscripts, fn), ops, pet, dtype, casting,
-                                 optimize, precision, bound, core))
+                                 optimize, precision, bound, core, free))
     return p, datas, traced
 
 
@@ -533,7 +541,7 @@ def _whole_vmapped(fn, subscripts, ops):
     local = [parallel.vmapped_names(fn, x, names) for x in ops]
     if any(set(v) != set(names) & set(dict(x.mapped)) for v, x in zip(local, ops)):
         return ops, ()     # a name vmapped in one operand, on a mesh in another: psum
-    ops = [parallel.gather_names(fn, x, v, last=True).tag(*(None,) * x.ndim, *v) if v else x
+    ops = [parallel.gather_names(fn, x, v, named=True) if v else x
            for v, x in zip(local, ops)]
     return ops, names
 
@@ -577,6 +585,6 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
     if any(x.mapped for x in ops):
         ops, whole = _whole_vmapped(fn, subscripts, ops)
     p, datas, traced = plan(fn, subscripts, ops, pet, dtype, casting, optimize, precision,
-                            core)
+                            core, tuple(whole))
     out = new(p.run(*datas) if traced or p.psum else p.jitted(*datas), p.dims, p.mapped)
     return localize(fn, out, [n for n in whole if n in out.dims]) if whole else out

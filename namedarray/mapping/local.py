@@ -22,17 +22,8 @@ import jax
 
 from ..core.array import NamedArray, new
 from ..core.align import align, merge_mapped
-from ..core.dims import order_names
-from ..core.sharding import unshard
-from ..core.vmap import nested_vmap
+from ..core.vmap import lean_vmap
 from ..placement import bind, bindings, localize, vmap_binding
-
-try:  # to tell which outputs a collective made invariant along a name
-    from jax._src.interpreters.batching import BatchTracer as _BatchTracer
-except ImportError:  # pragma: no cover
-    class _BatchTracer:  # every output then keeps every mapped name
-        pass
-
 
 def is_named(v):
     return isinstance(v, NamedArray)
@@ -135,18 +126,18 @@ def local_nmap(f, axes=None):
             have = tuple(d for d in union if d in v.names)
             if not have:
                 continue
-            rest = tuple(d for d in v.names if d not in union)
-            v = order_names(v, rest + have)
-            inner = (v.dims[:v.ndim + len(rest)],
+            # each argument as it lies: the maps take the names where they
+            # are (reordering them would transpose it, and its gradient)
+            inner = (tuple(d for d in v.dims if d not in have),
                      tuple((n, s) for n, s in v.mapped if n not in have)
                      + tuple((n, binding[n].size) for n in have))
-            arrays.append((v.data, len(inner[0]), have, inner))
+            arrays.append((v.data, (v.ndim, v.names), inner))
             in_idx.append(i)
         out_info = []
 
         def body(*datas):
             full = list(leaves)
-            for i, d, (_, _, _, (dims, mp)) in zip(in_idx, datas, arrays):
+            for i, d, (_, _, (dims, mp)) in zip(in_idx, datas, arrays):
                 full[i] = new(d, dims, mp)
             a, k = jax.tree_util.tree_unflatten(tree, full)
             with bind(binding):
@@ -156,30 +147,25 @@ def local_nmap(f, axes=None):
                                      for v in flat]))
             return [v.data if is_named(v) else v for v in flat]
 
-        varying = {}
-        g = nested_vmap(body, union, [(n, have) for _, n, have, _ in arrays],
-                        axis_names=True, keep_order=True,
-                        level=lambda g, name, args: _probe(g, name, varying, args))
-        flat = g(*[d for d, _, _, _ in arrays])
+        # each output comes back with the names it varies along only: one
+        # that a collective made invariant (a loss) is not broadcast over the
+        # map, so its gradient pads no zeros to every name's size
+        g = lean_vmap(body, union, [lay for _, lay, _ in arrays], axis_names=True)
+        flat, got = g(*[d for d, _, _ in arrays])
         otree, infos = out_info[-1]
-        tail = tuple(union)     # the layout rule: results keep the operands' order
         out = []
-        for j, (v, info) in enumerate(zip(flat, infos)):
+        for j, (v, info, held_j) in enumerate(zip(flat, infos, got)):
             # a raw output (of raw JAX code) has the enclosing maps' names, as
             # every function of mapped operands does
-            dims, mp = info if info is not None else ((None,) * (v.ndim - len(tail)),
+            dims, mp = info if info is not None else ((None,) * (v.ndim - len(held_j)),
                                                       outer_mapped)
             # an output keeps the mapped names it has (its annotation) or varies
             # along; one it lost (reduced by a psum, say) is dropped, so
             # nmap(f)(x) equals the unmapped f on x
             has = dict(mp)
-            keep = tuple(nm for nm in tail
-                         if nm in has or varying.get(nm, [True] * len(flat))[j])
-            if keep != tail:
-                # (JAX slices no dimension an Explicit mesh partitions)
-                v = unshard(v, [len(dims) + k for k, nm in enumerate(tail) if nm not in keep])
-                v = v[(slice(None),) * len(dims) + tuple(
-                    slice(None) if nm in keep else 0 for nm in tail)]
+            keep = tuple(nm for nm in union if nm in held_j or nm in has)
+            if keep != held_j:      # named but the same in every instance: its copies
+                v = _copies(v, len(dims), keep, held_j, sizes)
             for nm in keep:
                 if nm in dims:
                     raise ValueError(
@@ -193,14 +179,16 @@ def local_nmap(f, axes=None):
     return mapped
 
 
-def _probe(inner, name, varying, mapped_args):
-    """Record, for each output, whether it varies along the name this vmap level
-    maps (a collective's result comes back unbatched)."""
-    def level(*datas):
-        outs = inner(*datas)
-        trace = next((datas[k]._trace for k in mapped_args
-                      if isinstance(datas[k], _BatchTracer)), None)
-        varying[name] = [trace is None or (isinstance(o, _BatchTracer) and o._trace is trace
-                                           and o.batch_dim is not None) for o in outs]
-        return outs
-    return level
+def _copies(v, k, keep, held, sizes):
+    """``v`` (``k`` leading dims, then the names ``held``) broadcast to the
+    names ``keep`` (a superset, in the same order; ``sizes``: each name's
+    mapped size here), as ``vmap`` broadcasts an unbatched output."""
+    shape, at = [], 0
+    for nm in keep:
+        if nm in held:
+            shape.append(v.shape[k + at])
+            at += 1
+        else:
+            shape.append(sizes[nm])
+    dims = tuple(range(k)) + tuple(k + keep.index(nm) for nm in held)
+    return jax.lax.broadcast_in_dim(v, v.shape[:k] + tuple(shape), dims)

@@ -224,11 +224,17 @@ def _auto(mesh):
                              axis_types=(auto,) * len(mesh.axis_names))
 
 
-def _call_mesh(mesh):
+def _call_mesh(mesh, arrays):
     """The mesh to run on: the user's own inside its ``jax.set_mesh`` context
-    (shard_map must match the context), otherwise its Auto-typed twin."""
+    (shard_map must match the context) or when an argument's type is on it
+    already (the results then join the user's other values there: typed on
+    the twin, a parameter updated by a gradient of the map would meet the
+    user's batch in the next step, and JAX refuses values of two meshes),
+    otherwise its Auto-typed twin."""
     ctx = jax.sharding.get_abstract_mesh()
     if not ctx.empty and ctx == mesh.abstract_mesh:
+        return mesh
+    if any(abstract_mesh(x.data) == mesh.abstract_mesh for x in arrays):
         return mesh
     return _auto(mesh)
 
@@ -268,7 +274,7 @@ def mesh_nmap(f, mesh, axis_resources, axes=None):
         _check_divisible("nmap", user_mesh, used, present)
         if any(b.kinds and "mesh" in b.kinds for b in bindings().values()):
             return _nested(inner, user_mesh, used, leaves, tree, arr_idx, arrays)
-        mesh = _call_mesh(user_mesh)
+        mesh = _call_mesh(user_mesh, arrays)
         align("nmap", [x for x in arrays if x.names])    # the arguments must meet
         datas, layouts = [], []
         for x in arrays:

@@ -35,7 +35,7 @@ from jax._src.lax.parallel import all_gather_invariant
 from ..core import config, hooks
 from ..core.array import NamedArray, new, operand, positional
 from ..core.sharding import unshard
-from ..core.vmap import batched, gather_vmap, primitive, psum_vmap
+from ..core.vmap import batched, gather_vmap, held_at, primitive, psum_vmap
 from ..placement import instance_index, localize, resolve, vary
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "pprod", "pany", "pall", "pargmax",
@@ -77,13 +77,13 @@ def _psum_group(x, group, kind, size):
     return lax.psum(x, group)
 
 
-def _all_gather_group(x, group, kind, size, tiled=False):
-    """``lax.all_gather`` into axis 0 (stacked, or ``tiled``)."""
+def _all_gather_group(x, group, kind, size, tiled=False, dim=0):
+    """``lax.all_gather`` into axis ``dim`` (stacked, or ``tiled``)."""
     if kind == "vmap":
-        return gather_vmap.bind(x, axis=group[0], size=size, tiled=tiled)
+        return gather_vmap.bind(x, axis=group[0], size=size, tiled=tiled, dim=dim)
     # the gathered value is the same on every device: its transpose takes
     # this device's slice (lax.all_gather's would sum over the devices)
-    return all_gather_invariant(x, tuple(group), axis=0, tiled=tiled)
+    return all_gather_invariant(x, tuple(group), axis=dim, tiled=tiled)
 
 
 # --------------------------------------------------------------------------
@@ -331,17 +331,22 @@ def axis_index(axis_name):
 # --------------------------------------------------------------------------
 # data movement
 # --------------------------------------------------------------------------
-def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
+def gather_names(fn, x: NamedArray, names, last=False, named=False) -> NamedArray:
     """Make ``names`` the leading positional axes of ``x`` (``last``: the
     trailing ones, which leaves a name next to the positional axes where it
-    is), in order: the whole axis, wherever it lives ("forget the mapping", as
-    xmap's ``all_gather``).
+    is; ``named``: whole named axes), in order: the whole axis, wherever it
+    lives ("forget the mapping", as xmap's ``all_gather``).
     A mapped name is gathered over its map's axes, a split name's blocks are
     concatenated in global order, and a value that does not vary along a bound
-    name is repeated along it."""
+    name is repeated along it.  Each gathered name goes straight to its place,
+    after the positional axes and the names gathered before it; with
+    ``named``, where the ``vmap`` over it holds it when that is past the
+    positional axes (:func:`~namedarray.core.vmap.held_at`), so that the
+    einsum engine's gather-compute-part round over vmapped names moves no
+    data."""
     x = _as_named(x)
     resolve(fn, x, names)             # every name checked before any moves
-    whole = []
+    whole, gathered = [], 0
     for name in names:
         # each name where it lives now: gathering one moves the others' dims
         (p,) = resolve(fn, x, (name,))
@@ -355,19 +360,24 @@ def gather_names(fn, x: NamedArray, names, last=False) -> NamedArray:
                 d = all_gather_invariant(d, tuple(g), axis=p.dim, tiled=True)
             x = new(d, x.dims, _without(x.mapped, p.name))
             continue
-        n = x.ndim
+        at = x.ndim + gathered
+        if named and b.kinds[-1] == "vmap":    # where the map holds it, if known (and
+            held = held_at(d, b.groups[-1][0], x.ndim)    # past the positional axes)
+            at = at if held is None else held
         if p.kind == "invariant":
-            d = jnp.broadcast_to(d[None], (b.size,) + d.shape)
+            d = jnp.broadcast_to(jnp.expand_dims(d, at), d.shape[:at] + (b.size,) + d.shape[at:])
         else:
             groups = zip(reversed(b.groups), reversed(b.kinds), reversed(b.sizes))
             for k, (g, kind, size) in enumerate(groups):   # minor group first
-                d = _all_gather_group(d, g, kind, size, tiled=k > 0)
-        x = new(jnp.moveaxis(d, 0, n), x.dims[:n] + (p.name,) + x.dims[n:],
-                _without(x.mapped, p.name))
-    if not last:
+                d = _all_gather_group(d, g, kind, size, tiled=k > 0, dim=at)
+        x = new(d, x.dims[:at] + (p.name,) + x.dims[at:], _without(x.mapped, p.name))
+        gathered += 1
+    if not last and not named:
         return x.untag(*names)
     if whole:   # a whole axis partitioned over Explicit mesh axes: gather it
         x = new(unshard(x.data, [x.dims.index(n) for n in whole]), x.dims, x.mapped)
+    if named:
+        return x
     n = x.ndim
     rest = tuple(d for d in x.names if d not in names)
     perm = tuple(range(n)) + tuple(x.dims.index(d) for d in tuple(names) + rest)

@@ -68,6 +68,41 @@ def test_nmap_grad_and_errors():
         np.nmap(lambda v: v.sum(axis="q"))(x)
 
 
+def test_nmap_of_a_function_returning_a_python_scalar():
+    """An output that is a Python number (the same in every instance) comes
+    back as that number, beside an output that varies, eager and under jit."""
+    a = onp.arange(6.0).reshape(2, 3)
+    x = np.asarray(a).tag("b", None)
+    for run in (np.nmap(lambda v: (v.sum(), 2.0)),
+                jax.jit(np.nmap(lambda v: (v.sum(), 2.0)))):
+        s, c = run(x)
+        onp.testing.assert_array_equal(s.untag("b"), a.sum(1))
+        assert onp.shape(c) == () and float(c) == 2.0
+
+
+def test_default_nmap_contraction_transposes_no_more_than_unmapped():
+    """With every name mapped, an einsum whose dot leaves the mapped names
+    out of the spec's order does not transpose them: they become the maps'
+    batch dimensions where they lie.  The forward pass lowers to the
+    unmapped program's transposes (a transpose per such einsum before), and
+    the values agree."""
+    r = onp.random.default_rng(0)
+    f = lambda *s, names: np.NamedArray(r.standard_normal(s).astype(onp.float32), names)
+    p = {"w1": f(8, 16, names=("e", "h")), "w2": f(16, 8, names=("h", "e"))}
+    x = f(2, 4, 8, names=("b", "s", "e"))
+
+    def loss(p, x):       # each dot gives (h, b, s) and (e, b, s): the spec wants b, s first
+        u = np.tanh(np.einsum("{e,h},{b,s,e}->{b,s,h}", p["w1"], x))
+        y = np.einsum("{h,e},{b,s,h}->{b,s,e}", p["w2"], u) - x
+        return (y * y).mean(axis=("b", "s", "e"))
+    count = {}
+    for name, g in (("unmapped", jax.jit(loss)), ("b", jax.jit(np.nmap(loss, axes="b"))),
+                    ("every name", jax.jit(np.nmap(loss)))):
+        onp.testing.assert_allclose(float(g(p, x)), float(loss(p, x)), rtol=1e-6)
+        count[name] = g.lower(p, x).as_text().count("stablehlo.transpose")
+    assert count["every name"] == count["b"] == count["unmapped"], count
+
+
 def test_mixed_axis_keeps_the_order_given():
     a = onp.arange(12).reshape(3, 4)
     x = np.asarray(a).tag(None, "t")
