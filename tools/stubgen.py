@@ -396,6 +396,11 @@ def module_stub(modname: str, kind: str) -> tuple[str, dict]:
     for n in names if kind == "full" else []:
         v = getattr(mod, n)
         if isinstance(v, types.ModuleType):
+            if v.__name__.startswith("numpy."):     # NumPy's own (np.dtypes): its stubs
+                parent, _, leaf = v.__name__.rpartition(".")
+                imports.add(f"from {parent} import {leaf} as {n}")
+                counts["module"] = counts.get("module", 0) + 1
+                continue
             if v.__name__ not in MODULES:
                 continue
             parent, _, leaf = v.__name__.rpartition(".")

@@ -53,9 +53,9 @@ from numpy import (
     floating, generic, half, iinfo, inexact, inf, int16, int32, int64, int8, int_, intc,
     integer, intp, little_endian, long, longdouble, longlong, matrix, memmap, nan,
     ndenumerate, ndindex, nditer, newaxis, number, object_, pi, poly1d, recarray,
-    record, short, signedinteger, single, str_, timedelta64, ubyte, uint, uint16,
-    uint32, uint64, uint8, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort,
-    vectorize, void)
+    record, ScalarType, sctypeDict, short, signedinteger, single, str_, timedelta64,
+    typecodes, ubyte, uint, uint16, uint32, uint64, uint8, uintc, uintp, ulong, ulonglong,
+    unsignedinteger, ushort, vectorize, void)
 # the ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
 from ml_dtypes import (
     bfloat16, float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn,
