@@ -73,8 +73,8 @@ import warnings
 import jax
 import numpy as onp
 
-from ...core.array import (NamedArray, View, host_array, host_view_of, on_host, positional,
-                           zero_dim_array)
+from ...core.array import (NamedArray, View, host_array, host_view_of, is_scalar, on_host,
+                           positional, zero_dim_array)
 from ...core import hooks
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
@@ -535,9 +535,10 @@ def view_of(name, args, kwargs, buf):
 # -- data JAX cannot hold: NumPy's own arrays, NumPy's own functions ---------
 def _to_numpy(v):
     """An argument with its NamedArrays (also inside lists and tuples) as
-    NumPy's arrays."""
+    NumPy's arrays, a scalar as NumPy's scalar (``format_float_positional``
+    prints a float32 scalar's shortest digits, a 0-d array's float64 ones)."""
     if isinstance(v, NamedArray):
-        return onp.asarray(v)
+        return onp.asarray(v)[()] if is_scalar(v) else onp.asarray(v)
     if isinstance(v, (list, tuple)) and type(v) in (list, tuple):
         return type(v)(_to_numpy(e) for e in v)
     return v
