@@ -528,6 +528,22 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     return positional(jnp.tri(N, M, k, dtype=dtype))
 
 
+_frombuffer = wrap(numpy_args(jnp.frombuffer, "frombuffer"), "frombuffer")
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    """``numpy.frombuffer``: NumPy's array shares the buffer's memory, which a
+    device array cannot, so the result is a read-only copy (a write into it
+    raises, never lost: NumPy's writes would reach the buffer).
+
+    >>> import namedarray as np
+    >>> x = np.frombuffer(b"\\x01\\x02", dtype=np.uint8)
+    >>> x, x.flags.writeable
+    (array([1, 2], dtype=uint8), False)
+    """
+    return read_only(_frombuffer(buffer, dtype, count, offset), "frombuffer")
+
+
 def fromiter(iter, dtype, count=-1, *, like=None):
     """``numpy.fromiter`` (read on the host)."""
     check_dtype("fromiter", dtype)

@@ -432,10 +432,19 @@ def _result(r, ins, any_order=False):
         return None         # (NumPy's memory order: the compiled path keeps it)
     # its own memory, no operand's (NumPy may give back an operand itself)
     fresh = scalar or (r.base is None and not any(r is h for h in ins))
-    if not fresh and any(onp.may_share_memory(r, h) for h in ins):
-        return None         # NumPy's view: the compiled path makes it
+    if not fresh and (any(onp.may_share_memory(r, h) for h in ins) or not r.size and any(
+            memory_owner(r) is memory_owner(h) for h in ins if isinstance(h, onp.ndarray))):
+        return None         # NumPy's view (an empty one too): the compiled path makes it
     x = kept(r, fresh)
     return zero_dim_array(x) if r.ndim == 0 and not scalar else x
+
+
+def memory_owner(h):
+    """The NumPy array owning ``h``'s memory (an empty view shares none with
+    it, yet is a view: ``numpy.may_share_memory`` cannot tell)."""
+    while isinstance(h.base, onp.ndarray):
+        h = h.base
+    return h
 
 
 def whole(name, args, kwargs, module=onp):

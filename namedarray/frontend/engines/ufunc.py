@@ -690,6 +690,7 @@ class ufunc:
                 raise TypeError(f"{self.__name__}: {self.__name__}() takes from {nin} to "
                                 f"{most} positional arguments but {n} "
                                 f"{'was' if n == 1 else 'were'} given")
+        _check_out(self.__name__, out)
         ops = [operand(a) for a in args]
         out_dts = None
         jfn = self._impl
@@ -738,7 +739,6 @@ class ufunc:
         else:
             res = tuple(finish(r, out_dts[i] if out_dts else None, dims, mapped)
                         for i, r in enumerate(res))
-        _check_out(self.__name__, out)
         if out is not None:
             res = cast_out(self.__name__, out, res, casting, f"ufunc '{self.__name__}'")
         if where is not True:
@@ -1067,12 +1067,15 @@ class _Folds:
 
 
 def _check_out(fn, out):
-    """NumPy's error for ``out=`` a scalar (scalars are values, never written)."""
+    """NumPy's error for ``out=`` a scalar (scalars are values, never written)
+    or a read-only array (before the loop is chosen, as NumPy checks it)."""
     for o in out if isinstance(out, tuple) else (out,):
         if o is not None and (is_value(o) or isinstance(o, (onp.generic, bool, int, float,
                                                              complex))):
             raise TypeError(f"{fn}: return arrays must be of ArrayType (out= is a scalar, "
                             "which cannot be written; pass an array)")
+        if isinstance(o, NamedArray):
+            check_writeable(fn, o, "output array")
 
 
 def _check_int_power(fn, base, exp, dtype):
