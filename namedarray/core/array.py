@@ -693,12 +693,15 @@ class NamedArray:
                 f"dtype={self.dtype},\n     dims={dims},\n     data={body})")
 
     def __str__(self):
+        # (a scalar prints as NumPy's scalar: its own str, not its 0-d array's,
+        # which printoptions(legacy="1.13") tells apart)
         if self._host is not None:
-            return str(self._host)
+            return str(self._host[()] if is_scalar(self) else self._host)
         if isinstance(self.data, jax.core.Tracer):
             return repr(self)
         if self.dims.count(None) == len(self.dims):
-            return str(onp.asarray(self.data))
+            h = onp.asarray(self.data)
+            return str(h[()] if is_scalar(self) else h)
         return repr(self)
 
     def __format__(self, spec):

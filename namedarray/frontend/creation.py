@@ -443,12 +443,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num < 0:
         raise ValueError(f"linspace: Number of samples, {num}, must be non-negative.")
     xs = [operand(v) for v in (start, stop)]
+    dt = result_type(*xs, 1.0)      # (NumPy's: a Python number is weak)
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
-    dt = result_type(*xs, 1.0)
     zero = runtime_zero(xs[0].data, xs[1].data)     # (an argument of the compiled call)
     r = generic("linspace", lambda a, b: _numpy_linspace(
         a, b, num, endpoint, retstep, dt, axis, zero), (xs[0], xs[1]), {})
     vals, step = (r if retstep else (r, None))
+    if retstep and (num - 1 if endpoint else num) <= 0:
+        step = float("nan")     # (NumPy's: no step of 0 or 1 sample, a Python nan)
     if dtype is not None and onp.dtype(dtype) != dt:
         if onp.dtype(dtype).kind in "iu":
             vals = rewrap(vals, jnp.floor(vals.data))
