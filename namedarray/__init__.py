@@ -11,17 +11,17 @@ array([4., 4., 4.])
 
 This module is the public namespace only: the layers live in ``core/``,
 ``placement.py``, ``parallel/``, ``frontend/`` (with ``linalg``, ``fft``,
-``random``) and ``mapping/`` (DESIGN.md §3 and §8).
+``random``) and ``mapping/`` (docs/design.md §3).
 """
 from __future__ import annotations
 
-from . import fft, lib, linalg, nn, parallel, random, testing
+from . import fft, lib, linalg, nn, parallel, random, testing, typing
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
 from .frontend import char, emath, ma, rec, strings
 from .frontend.autodiff import grad, value_and_grad
 from .frontend.scan import fold, scan
-from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)
+from .namespace import *  # noqa: F401,F403  (NumPy's namespace)
 from .mapping import nmap, reshard, shard
 # NumPy's own modules of types: its DType classes (namedarray's dtypes are NumPy's) and
 # its exceptions (AxisError, ComplexWarning, ...: what namedarray raises and warns)
