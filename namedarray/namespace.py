@@ -28,7 +28,8 @@ import numpy as _onp
 from . import einsum as contractions, fft, linalg, random  # noqa: F401
 from .frontend import emath as scimath, stride_tricks  # noqa: F401
 from .core import config as _config, hooks as _hooks
-from .core.array import NamedArray, read_only as _read_only
+from .core.array import NamedArray
+from .core.derived import read_only as _read_only
 from .reductions import statistics, table as reductions
 from .reductions.table import REDUCTIONS
 from .frontend import (arraypad, conversion, creation, elementwise, function_base, histograms,

@@ -53,7 +53,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core.array import NamedArray, align, check_name, new, operand, positional, unknown_name
+from .core.array import NamedArray, check_name, new, operand, positional, unknown_name
+from .core.align import align
 from . import namespace as _np
 
 

@@ -26,7 +26,8 @@ import numpy as onp
 from .. import parallel
 from ..core import config as _config, hooks
 from ..core.cache import Cache
-from ..core.array import NamedArray, View, align, new, normalize_axis, operand, positional
+from ..core.array import NamedArray, View, new, normalize_axis, operand, positional
+from ..core.align import align
 from ..core.dims import has_names as _named_axis, split_axis
 from ..core.sharding import sortable
 from ..frontend.engines import fperr
