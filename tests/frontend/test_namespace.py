@@ -77,7 +77,6 @@ NOT_HERE = {
     "f2py": "a Fortran wrapper generator, not array API",
     "polynomial": "NumPy's polynomial classes (Polynomial, Chebyshev, ...): not ported",
     "test": "runs NumPy's own test suite",
-    "typing": "NumPy's static types (namedarray's stubs are its own)",
 }
 
 
