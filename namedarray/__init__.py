@@ -23,6 +23,9 @@ from .frontend.autodiff import grad, value_and_grad
 from .frontend.scan import fold, scan
 from .namespace import *  # noqa: F401,F403  (NumPy's namespace)
 from .mapping import nmap, reshard, shard
+# NumPy's own modules of types: its DType classes (namedarray's dtypes are NumPy's) and
+# its exceptions (AxisError, ComplexWarning, ...: what namedarray raises and warns)
+from numpy import dtypes, exceptions  # noqa: E402,F401
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

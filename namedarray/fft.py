@@ -17,7 +17,8 @@ and scattered back, so the result equals the unsharded transform.
 
 dtypes are NumPy 2's: bool and integer input is computed in ``float64``
 (``complex128`` results), ``float16`` in ``float32`` (``complex64``), ``float32``
-stays single precision; ``irfft``/``hfft`` of ``float16`` give ``float16``.
+stays single precision; ``irfft``/``hfft`` of ``float16`` give ``float16`` (so
+do ``irfftn``/``irfft2`` over one axis).
 The real-input transforms (``rfft*``, ``ihfft``) refuse complex input with
 ``TypeError``, and a transform length below 1 is a ``ValueError``, as in NumPy.
 
@@ -35,6 +36,7 @@ import functools
 import inspect
 import warnings
 
+import jax
 import jax.numpy as jnp
 import numpy as onp
 
@@ -120,6 +122,46 @@ def _deprecated_s(name, s, axes):
                       stacklevel=3)
 
 
+#: the inverse transforms: "backward" (NumPy's default) divides them by ``n``
+_INVERSE = ("ifft", "ifft2", "ifftn", "irfft", "irfft2", "irfftn", "ihfft")
+
+
+def _scaled(name, norm, r, x, args):
+    """The transform ``r`` of ``x``, computed as ``norm=None`` does (``ihfft``:
+    unscaled), scaled as ``norm`` asks, its real and imaginary parts each by
+    the real factor, as NumPy's pocketfft scales them (a complex product by
+    ``factor + 0j`` turns an infinite part's partner into NaN)."""
+    if "axis" in args:
+        axes = [args["axis"]]
+        sizes = [args["n"]]
+    else:
+        s = args.get("s")
+        axes = args.get("axes")
+        if axes is None:
+            axes = range(x.ndim) if s is None else range(x.ndim - len(s), x.ndim)
+        axes = list(axes)
+        sizes = [None] * len(axes) if s is None else list(s)
+    # the transform's points along each axis: the input's for a real-to-complex one
+    # (its result is shorter), the result's otherwise
+    src = x if name.startswith(("rfft", "ihfft")) else r
+    n = 1
+    for ax, k in zip(axes, sizes):
+        n *= k if k is not None and src is x else src.shape[ax]
+    inverse = name in _INVERSE
+    if name == "ihfft" and norm not in ("ortho", "forward"):
+        f = 1 / n
+    elif norm == "ortho":
+        f = 1 / onp.sqrt(n) if not inverse or name == "ihfft" else onp.sqrt(n)
+    elif norm == "forward":
+        f = 1.0 if name == "ihfft" else n if inverse else 1 / n
+    else:
+        f = 1.0
+    if not jnp.iscomplexobj(r):
+        return r * jnp.asarray(f, r.dtype)
+    part = jnp.asarray(f, r.real.dtype)
+    return jax.lax.complex(r.real * part, r.imag * part)
+
+
 def _one_by_one(name, a, s, axes, norm):
     """NumPy's n-d transform as the 1-d transforms it runs, in its order (for
     ``axes`` that repeat an axis, which JAX's n-d transforms refuse)."""
@@ -176,13 +218,25 @@ def _declare(name, axis_kw, kind="any", length="same"):
         # NumPy's *2 are its *n over the given axes (any count)
         run_fn = getattr(jnp.fft, name[:-1] + "n") if name.endswith("2") else jfn
         axes = b.arguments.get("axes")
+        x, norm = _input(name, a, kind), b.arguments["norm"]
+        # a complex result is scaled part by part (``_scaled``): computed unscaled
+        # where the norm asks for a factor (``ihfft``: always)
+        scales = norm in ("ortho", "forward") and length != "c2r" or name == "ihfft"
+        if scales:
+            b.arguments["norm"] = None
         if axes is not None and len({ax % max(a.ndim, 1) for ax in axes}) < len(axes):
-            r = _one_by_one(name, _input(name, a, kind), b.arguments["s"], axes,
-                            b.arguments["norm"])
+            r = _one_by_one(name, x, b.arguments["s"], axes, b.arguments["norm"])
+        elif name == "ihfft":       # (jax's multiplies by 1/n as a complex number)
+            r = jnp.conj(jnp.fft.rfft(x, b.arguments["n"], b.arguments["axis"]))
         else:
-            r = run_fn(_input(name, a, kind), **{k: b.arguments[k] for k in params[1:]})
-        if length == "c2r" and axis_kw == "axis" and dt == jnp.float16:
-            r = r.astype(jnp.float16)  # NumPy's 1-d complex-to-real keeps float16
+            r = run_fn(x, **{k: b.arguments[k] for k in params[1:]})
+        if scales:
+            r = _scaled(name, norm, r, x, b.arguments)
+        if length == "c2r" and dt == jnp.float16 and (axis_kw == "axis" or len(
+                axes if axes is not None else b.arguments.get("s") or range(a.ndim)) == 1):
+            # NumPy's 1-d complex-to-real keeps float16, also as the one transform of
+            # an n-d one (more axes: an ifft first makes it complex64, then float32)
+            r = r.astype(jnp.float16)
         return r
 
     run = jit_static(adapted, [p for p in params if p != params[0]], like=jfn)

@@ -54,7 +54,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core import config
+from .core import config, hooks
 from .core.array import NamedArray, normalize_axis, rewrap, zero_dim_array
 from .core.dims import has_names
 from .einsum import matmul as _matmul, tensordot as _tensordot, vecdot as _vecdot
@@ -556,6 +556,23 @@ def _declare(name, cast=None, *, engine=None, declared=None, square=(), min2d=()
 
 _NOT_FINITE = (_FINITE, "Array must not contain infs or NaNs")
 
+
+def _diagonal(x, /, *, offset=0):
+    """``numpy.linalg.diagonal``: NumPy's ``diagonal(x, offset, -2, -1)``, its
+    read-only view of ``x`` (a write into it raises)."""
+    x = hooks.namespace.asarray(x)
+    _check("diagonal", x, False, "x", True)
+    return hooks.namespace.diagonal(x, offset, -2, -1)
+
+
+def _matrix_transpose(x, /):
+    """``numpy.linalg.matrix_transpose``: NumPy's ``matrix_transpose(x)``, a
+    view of ``x`` (a write into it reaches ``x``)."""
+    x = hooks.namespace.asarray(x)
+    _check("matrix_transpose", x, False, "x", True)
+    return hooks.namespace.matrix_transpose(x)
+
+
 inv = _declare("inv", _LAPACK, square=(0,), fails=_SINGULAR)
 det = _declare("det", _LAPACK, square=(0,))
 slogdet = _declare("slogdet", _LAPACK, square=(0,))
@@ -586,8 +603,8 @@ norm = _declare("norm", _NORM, engine=_norm, named="reduce")
 vector_norm = _declare("vector_norm", _NORM, named="reduce")
 matrix_norm = _declare("matrix_norm", _NORM, min2d=(0,), numpy_core=True)
 trace = _declare("trace", min2d=(0,), numpy_core=True)
-diagonal = _declare("diagonal", min2d=(0,), numpy_core=True)
-matrix_transpose = _declare("matrix_transpose", min2d=(0,), numpy_core=True)
+diagonal = _declare("diagonal", declared=_diagonal)
+matrix_transpose = _declare("matrix_transpose", declared=_matrix_transpose)
 outer = _declare("outer", _PROMOTE, narrays=2)
 cross = _declare("cross", _PROMOTE, narrays=2)
 multi_dot = _declare("multi_dot", _PROMOTE, narrays=0)

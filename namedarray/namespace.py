@@ -55,9 +55,9 @@ from numpy import (
     floating, generic, half, iinfo, inexact, inf, int16, int32, int64, int8, int_, intc,
     integer, intp, little_endian, long, longdouble, longlong, matrix, memmap, nan,
     ndenumerate, ndindex, nditer, newaxis, number, object_, pi, poly1d, recarray,
-    record, short, signedinteger, single, str_, timedelta64, ubyte, uint, uint16,
-    uint32, uint64, uint8, uintc, uintp, ulong, ulonglong, unsignedinteger, ushort,
-    vectorize, void)
+    record, ScalarType, sctypeDict, short, signedinteger, single, str_, timedelta64,
+    typecodes, ubyte, uint, uint16, uint32, uint64, uint8, uintc, uintp, ulong, ulonglong,
+    unsignedinteger, ushort, vectorize, void)
 # the ML dtypes as JAX has them (ml_dtypes' types; finfo knows them)
 from ml_dtypes import (
     bfloat16, float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn,
@@ -209,6 +209,7 @@ copy = _c("copy", creation.copy)
 empty = _c("empty", creation.empty)
 empty_like = _c("empty_like", creation.empty_like)
 fromfunction = _c("fromfunction", creation.fromfunction)
+frombuffer = _c("frombuffer", creation.frombuffer)
 fromiter = _c("fromiter", creation.fromiter)
 full = _c("full", creation.full)
 full_like = _c("full_like", creation.full_like)
@@ -245,7 +246,6 @@ apply_along_axis = _c("apply_along_axis", manipulation.apply_along_axis)
 array_split = _c("array_split", manipulation.array_split)
 broadcast = _c("broadcast", manipulation.broadcast)
 broadcast_to = _c("broadcast_to", manipulation.broadcast_to)
-check_py_ints = _c("check_py_ints", manipulation.check_py_ints)
 copyto = _c("copyto", manipulation.copyto)
 diagonal = _c("diagonal", manipulation.diagonal)
 dsplit = _c("dsplit", manipulation.dsplit)
@@ -369,6 +369,7 @@ array_equiv = _c("array_equiv", logic.array_equiv)
 isclose = _c("isclose", logic.isclose)
 isneginf = _c("isneginf", logic.isneginf)
 isposinf = _c("isposinf", logic.isposinf)
+isreal = _c("isreal", logic.isreal)
 
 # -- polynomial.py
 poly = _c("poly", polynomial.poly)
@@ -428,13 +429,11 @@ flip = _c("flip", _jax("flip", named="keep"))
 fliplr = _c("fliplr", _jax("fliplr"))
 flipud = _c("flipud", _jax("flipud"))
 from_dlpack = _c("from_dlpack", _jax("from_dlpack"))
-frombuffer = _c("frombuffer", _jax("frombuffer"))
 fromstring = _c("fromstring", _jax("fromstring"))
 identity = _c("identity", _jax("identity"))
 indices = _c("indices", _jax("indices"))
 iscomplex = _c("iscomplex", _jax("iscomplex"))
 iscomplexobj = _c("iscomplexobj", _jax("iscomplexobj"))
-isreal = _c("isreal", _jax("isreal"))
 isrealobj = _c("isrealobj", _jax("isrealobj"))
 mask_indices = _c("mask_indices", _jax("mask_indices"))
 matrix_transpose = _c("matrix_transpose", _jax("matrix_transpose"))

@@ -40,6 +40,7 @@ MODULES = {
     "namedarray.fft": ("fft.pyi", "full"),
     "namedarray.linalg": ("linalg.pyi", "full"),
     "namedarray.random": ("random/__init__.pyi", "full"),
+    "namedarray.random.mtrand": ("random/mtrand.pyi", "full"),
     "namedarray.nn": ("nn.pyi", "full"),
     "namedarray.parallel": ("parallel/__init__.pyi", "full"),
     "namedarray.testing": ("testing/__init__.pyi", "full"),
@@ -173,7 +174,8 @@ CLASS_DUNDERS = {"__init__", "__call__", "__new__", "__enter__", "__exit__",
                  "__class_getitem__"}
 #: module dunders that are part of the API, per module
 MODULE_DUNDERS = {"namedarray": ("__version__", "__array_api_version__",
-                                 "__array_namespace_info__")}
+                                 "__array_namespace_info__"),
+                  "namedarray.random": ("mtrand",)}    # (NumPy's module: not in __all__)
 
 
 def _annotation_result(ann) -> str | None:
@@ -362,6 +364,14 @@ def _constant(name: str, v) -> str:
     return f"{name}: Any"
 
 
+def _parent_has(modname: str, name: str, v) -> bool:
+    """Whether the stubbed package above ``modname`` holds ``v`` as ``name``
+    (its stub declares it; this module's imports it from there)."""
+    parent = modname.rpartition(".")[0]
+    return parent in MODULES and parent != "namedarray" and getattr(
+        importlib.import_module(parent), name, None) is v
+
+
 def public_names(mod) -> list[str]:
     if hasattr(mod, "__all__"):
         return sorted(mod.__all__)
@@ -386,6 +396,11 @@ def module_stub(modname: str, kind: str) -> tuple[str, dict]:
     for n in names if kind == "full" else []:
         v = getattr(mod, n)
         if isinstance(v, types.ModuleType):
+            if v.__name__.startswith("numpy."):     # NumPy's own (np.dtypes): its stubs
+                parent, _, leaf = v.__name__.rpartition(".")
+                imports.add(f"from {parent} import {leaf} as {n}")
+                counts["module"] = counts.get("module", 0) + 1
+                continue
             if v.__name__ not in MODULES:
                 continue
             parent, _, leaf = v.__name__.rpartition(".")
@@ -408,6 +423,8 @@ def module_stub(modname: str, kind: str) -> tuple[str, dict]:
             elif v.__module__ != modname and not top and hasattr(namedarray, n) \
                     and getattr(namedarray, n) is v:
                 imports.add(f"from namedarray import {n}")
+            elif _parent_has(modname, n, v):    # (mtrand's RandomState: random's)
+                imports.add(f"from {modname.rpartition('.')[0]} import {n} as {n}")
             else:
                 meta = None
                 if type(v) is not type:     # a metaclass: declared for checkers only

@@ -559,12 +559,15 @@ class NamedArray(Aligned):
                 f"dtype={self.dtype},\n     dims={dims},\n     data={body})")
 
     def __str__(self):
+        # (a scalar prints as NumPy's scalar: its own str, not its 0-d array's,
+        # which printoptions(legacy="1.13") tells apart)
         if self._host is not None:
-            return str(self._host)
+            return str(self._host[()] if is_scalar(self) else self._host)
         if isinstance(self.data, jax.core.Tracer):
             return repr(self)
         if self.dims.count(None) == len(self.dims):
-            return str(onp.asarray(self.data))
+            h = onp.asarray(self.data)
+            return str(h[()] if is_scalar(self) else h)
         return repr(self)
 
     def __format__(self, spec):
@@ -799,12 +802,7 @@ class View(NamedArray):
     @data.setter
     def data(self, value):
         if not writeable(self):     # (checked along the chain before anything changes)
-            what = _read_only_origin(self)
-            raise ValueError(
-                "assignment destination is read-only" + (
-                    f": this array is the result of {what}, which cannot write "
-                    "through to its source here; write into a copy (x = x.copy())"
-                    if what else ""))
+            raise read_only_error(self)
         _DATA.__set__(self, value)
         self._hview = None
         base = self._base
@@ -888,11 +886,24 @@ def _read_only_origin(x):
 
 
 def check_writeable(fn, x, what="assignment destination"):
-    """NumPy's ``ValueError`` for a write into ``x`` made read-only by
-    ``setflags`` (a read-only result raises when its data is set)."""
-    if getattr(x, "_ro", False):
-        raise ValueError(f"{fn}: {what} is read-only" if what != "assignment destination"
-                         else f"{what} is read-only")
+    """NumPy's ``ValueError`` for a write into ``x`` where it is read-only
+    (``setflags``, a read-only result, a view that writes into one), checked
+    before anything else of the write, as NumPy checks it (a bool read-only
+    array's ``+= 1`` is this error, not the cast's; so is a write into an
+    empty one).  A scalar is a value: its own errors are its methods'."""
+    if is_value(x) or writeable(x):
+        return
+    raise read_only_error(x, f"{fn}: {what}" if what != "assignment destination" else what)
+
+
+def read_only_error(x, what="assignment destination") -> ValueError:
+    """The ``ValueError`` of a write into the read-only ``x``, naming what
+    made it read-only where a function did."""
+    origin = _read_only_origin(x)
+    return ValueError(
+        f"{what} is read-only" + (
+            f": this array is the result of {origin}, which cannot write through to "
+            "its source here; write into a copy (x = x.copy())" if origin else ""))
 
 
 def host_view_of(v):

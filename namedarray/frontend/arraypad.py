@@ -63,8 +63,9 @@ def _padded(array, pad_width, mode, **kwargs):
     if mode == "linear_ramp" and x.dtype.kind in "iu" and not x.names and \
             set(kwargs) <= {"end_values"}:
         return _linear_ramp(x, pad_width, kwargs.get("end_values", 0))
-    if mode in ("mean", "median") and x.dtype.kind in "iu" and not x.names:
-        return _int_stat_pad(x, pad_width, mode, kwargs)
+    if mode in ("mean", "median") and (x.dtype.kind in "iu" or x.dtype == onp.float16) \
+            and not x.names:
+        return _stat_pad(x, pad_width, mode, kwargs)
     return _pad(x, pad_width, mode, **kwargs)
 
 
@@ -126,14 +127,19 @@ def _no_stat_pad(x, pad_width, mode, stat_length):
     return generic("pad", run, (x,), {})
 
 
-def _int_stat_pad(x, pad_width, mode, kwargs):
-    """``mean``/``median`` padding of integers as NumPy pads them: the
-    statistic in float64, rounded half to even into the data's dtype; the data
-    itself copied as it is (never through a float)."""
-    stat = _pad(x.astype(onp.float64), pad_width, mode, **kwargs).data
+def _stat_pad(x, pad_width, mode, kwargs):
+    """``mean``/``median`` padding in the precision NumPy's statistic has:
+    of integers float64, rounded half to even into the data's dtype; of
+    float16 float32 (NumPy's mean of half precision accumulates in float32, so
+    the mean of the middle pair near float16's maximum does not overflow);
+    the data itself copied as it is (never through a float)."""
+    wide = onp.float32 if x.dtype == onp.float16 else onp.float64
+    stat = _pad(x.astype(wide), pad_width, mode, **kwargs).data
     inside = _pad(asarray(jnp.ones(x.shape, bool)), pad_width, "constant").data
     data = _pad(x, pad_width, "constant").data
-    return positional(jnp.where(inside, data, jnp.round(stat).astype(x.dtype)))
+    if x.dtype.kind in "iu":
+        stat = jnp.round(stat)
+    return positional(jnp.where(inside, data, stat.astype(x.dtype)))
 
 
 def _pad_by_function(x, pad_width, mode, kwargs):

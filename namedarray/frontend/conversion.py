@@ -53,49 +53,37 @@ def common_type(*arrays):
                              for a in arrays))
 
 
-class finfo:
+class _FinfoType(type):
+    # NumPy's finfo objects (ml_dtypes' for the ML dtypes) are instances
+    def __instancecheck__(cls, x):
+        return isinstance(x, onp.finfo)
+
+    def __subclasscheck__(cls, c):
+        return issubclass(c, onp.finfo)
+
+
+class finfo(metaclass=_FinfoType):
     """``numpy.finfo``: machine limits of a floating dtype (or an array's; a
-    complex dtype gives its real part's).  The limits are Python floats, as the
-    Array API asks (NumPy gives NumPy scalars of the dtype); ML dtypes
-    (``bfloat16``, ``float8_*``) work too.
+    complex dtype gives its real part's), as NumPy's own object: one per
+    dtype, its limits NumPy scalars of that dtype, ``str`` its table.  The ML
+    dtypes (``bfloat16``, ``float8_*``) have ``ml_dtypes``' (JAX's
+    ``jnp.finfo``), which is NumPy's for NumPy's dtypes.
 
     >>> import namedarray as np
     >>> f = np.finfo(np.float32)
-    >>> f.eps, f.bits, type(f.max).__name__, f.dtype
-    (1.1920928955078125e-07, 32, 'float', dtype('float32'))
+    >>> f.eps, f.bits, f.dtype, f is np.finfo(np.ones(2, np.float32))
+    (np.float32(1.1920929e-07), 32, dtype('float32'), True)
+    >>> type(np.finfo(np.bfloat16).max).__name__
+    'bfloat16'
     """
 
-    _FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
-               "smallest_subnormal", "tiny")
-    _INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
-             "precision")
-
     def __new__(cls, dtype):
-        # NumPy's extended precision is host data: NumPy's own limits (a Python
-        # float cannot hold its max)
-        try:
-            wide = onp.dtype(dtype.dtype if isinstance(dtype, (NamedArray, onp.ndarray))
-                             else dtype) in config.WIDE
-        except TypeError:
-            wide = False
-        return onp.finfo(dtype) if wide else super().__new__(cls)
-
-    def __init__(self, dtype):
         if isinstance(dtype, NamedArray):
             dtype = dtype.dtype
         try:
-            info = jnp.finfo(dtype)
+            return jnp.finfo(dtype)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"finfo: {dtype!r} is not a floating dtype ({e})") from None
-        self.dtype = onp.dtype(info.dtype)
-        for k in self._FLOATS:
-            setattr(self, k, float(getattr(info, k)))
-        for k in self._INTS:
-            setattr(self, k, int(getattr(info, k)))
-
-    def __repr__(self):
-        return (f"finfo(resolution={self.resolution}, min={self.min}, max={self.max}, "
-                f"dtype={self.dtype})")
+            raise type(e)(f"finfo: {e}") from None
 
 
 def ndim(a):

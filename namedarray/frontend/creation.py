@@ -455,12 +455,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num < 0:
         raise ValueError(f"linspace: Number of samples, {num}, must be non-negative.")
     xs = [operand(v) for v in (start, stop)]
+    dt = result_type(*xs, 1.0)      # (NumPy's: a Python number is weak)
     xs = [x if isinstance(x, NamedArray) else positional(np_asarray(x)) for x in xs]
-    dt = result_type(*xs, 1.0)
     zero = runtime_zero(xs[0].data, xs[1].data)     # (an argument of the compiled call)
     r = generic("linspace", lambda a, b: _numpy_linspace(
         a, b, num, endpoint, retstep, dt, axis, zero), (xs[0], xs[1]), {})
     vals, step = (r if retstep else (r, None))
+    if retstep and (num - 1 if endpoint else num) <= 0:
+        step = float("nan")     # (NumPy's: no step of 0 or 1 sample, a Python nan)
     if dtype is not None and onp.dtype(dtype) != dt:
         if onp.dtype(dtype).kind in "iu":
             vals = rewrap(vals, jnp.floor(vals.data))
@@ -538,6 +540,22 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     """``numpy.tri`` (default dtype float64)."""
     check_dtype("tri", dtype)
     return positional(jnp.tri(N, M, k, dtype=dtype))
+
+
+_frombuffer = wrap(numpy_args(jnp.frombuffer, "frombuffer"), "frombuffer")
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    """``numpy.frombuffer``: NumPy's array shares the buffer's memory, which a
+    device array cannot, so the result is a read-only copy (a write into it
+    raises, never lost: NumPy's writes would reach the buffer).
+
+    >>> import namedarray as np
+    >>> x = np.frombuffer(b"\\x01\\x02", dtype=np.uint8)
+    >>> x, x.flags.writeable
+    (array([1, 2], dtype=uint8), False)
+    """
+    return read_only(_frombuffer(buffer, dtype, count, offset), "frombuffer")
 
 
 def fromiter(iter, dtype, count=-1, *, like=None):

@@ -25,9 +25,10 @@ from ..core.array import NamedArray, positional
 from .creation import asarray
 from .elementwise import exact_divide
 from .engines.args import numpy_args
+from .engines.assign import assigned
 from .engines.declare import _checked, _decl, _real_only
 from .engines.generic import generic, wrap
-from .manipulation import _inplace, check_py_ints
+from .manipulation import _inplace
 
 
 def _by_parts(jfn, conj):
@@ -261,10 +262,10 @@ _piecewise = wrap(jnp.piecewise, "piecewise")
 
 # jax.numpy: a Python int out of the data's range wraps (NumPy: OverflowError)
 def piecewise(x, condlist, funclist, *args, **kw):
-    """``numpy.piecewise``; a Python int value the data's integer dtype cannot
-    hold raises ``OverflowError`` as in NumPy."""
+    """``numpy.piecewise``; a value that is no function is assigned as NumPy
+    assigns it (a Python int the data's integer dtype cannot hold raises
+    ``OverflowError``: ``engines/assign.py``)."""
     x = asarray(x)
-    check_py_ints("piecewise", x.dtype, list(funclist))
     # NumPy's reading of condlist: one condition (a scalar, or a sequence
     # of scalars for an array x) is a list of one; then a bool array
     scalar = onp.ndim(condlist) == 0
@@ -281,7 +282,9 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if x.ndim == 0 and cond.ndim == 1:     # conditions on a 0-d x: one element each
         cond = cond.reshape((n,))
     # (a function may give a Python number, as NumPy's assignment takes it)
-    funcs = [functools.partial(_as_array, f) if callable(f) else f for f in funclist]
+    # (a value: cast as NumPy's assignment casts it, its errors first)
+    funcs = [functools.partial(_as_array, f) if callable(f) else assigned(
+        "piecewise", x.dtype, f).data for f in funclist]
     return _piecewise(x, list(cond) if cond.ndim > x.ndim else cond, funcs, *args, **kw)
 
 

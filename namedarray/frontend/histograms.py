@@ -27,9 +27,11 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ..core import config
 from ..core.array import NamedArray
 from .creation import asarray
 from .elementwise import exact_divide
+from .engines.assign import check_cast
 from .engines.declare import _checked, _decl, _host
 from .engines.fperr import _stacklevel
 from .engines.generic import wrap
@@ -434,6 +436,12 @@ def bincount(x, weights=None, minlength=0, *, length=None):
                          f"is larger than the maximum possible size (the largest value "
                          f"is {int(h.max())})")
     kw = {} if length is None else {"length": length}
+    if weights is not None and config.numpy_dtypes():
+        # NumPy counts weights in double precision: any weights that cast to
+        # float64 safely (float16, int8, bool: a float64 result), else TypeError
+        w = asarray(weights)
+        check_cast("bincount", w.dtype, onp.float64, "safe")
+        weights = w.astype(onp.float64)
     if h is not None and h.dtype.kind in "iu" and h.dtype.itemsize < 8:
         # counted as intp, as NumPy does (jnp's max + 1 overflowed int8 at 127)
         x = asarray(x).astype(onp.intp)

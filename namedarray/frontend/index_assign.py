@@ -6,6 +6,7 @@ NumPy's assignment casts them, with NumPy's errors.
 """
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -14,11 +15,10 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import (NamedArray, View, check_writeable, host_root, operand, positional,
-                          rewrap, writeable)
+                          writeable)
 from ..core.sharding import explicit_mesh
 from .engines import host, selection
-from .engines.args import to_device
-from .engines.fperr import _stacklevel
+from .engines.assign import assigned, check_scalar
 from .engines.index_rules import check_index, flat_index, numpy_index, scalar_bools
 from .engines.masks import traced
 from .index_named import dict_key, named_update
@@ -82,8 +82,8 @@ def _setitem(x: NamedArray, idx, value, flat=True):
     value = _from_strings(x.dtype, value)
     dk = dict_key(idx)
     if dk is not None:
-        x.data = named_update("__setitem__", x, *dk, "set", _setitem_value(x.dtype,
-                                                                            operand(value)))
+        x.data = named_update("__setitem__", x, *dk, "set", assigned(
+            "__setitem__", x.dtype, operand(value)))
         return
     if selection.is_mask(idx) and _set_masked(x, idx, value):
         return
@@ -98,8 +98,8 @@ def _setitem(x: NamedArray, idx, value, flat=True):
         x.data = x2.data.reshape(x.data.shape)
         return
     idx = _data_index(idx, x.shape)
-    value = _setitem_value(x.dtype, value if type(value) in (list, tuple, onp.ndarray)
-                           else operand(value))     # (host data: converted on the host)
+    value = assigned("__setitem__", x.dtype, value if type(value) in (
+        list, tuple, onp.ndarray) else operand(value))   # (host data: converted on the host)
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
         try:
@@ -238,7 +238,8 @@ def _without_leading_ones(shape) -> tuple:
 def _set_masked(x, idx, value) -> bool:
     """``x[mask] = value`` with ``where`` (see ``selection.assign``); False when the
     value has the selection's data-dependent length."""
-    if selection.assign(x, idx, value, _setitem_value, _check_scalar):
+    if selection.assign(x, idx, value, functools.partial(assigned, "__setitem__"),
+                        functools.partial(check_scalar, "__setitem__")):
         return True
     if selection.traced(getattr(idx, "data", idx)) and not selection.lazy(idx):
         raise selection.size_error("x[mask] = value (a value with one entry per selected "
@@ -261,49 +262,3 @@ def _from_strings(dtype, value):
         if h.dtype.kind in "USO":    # (objects: converted one by one, as NumPy does)
             return onp.array(value, dtype=dtype)
     return value
-
-
-def _setitem_value(dtype, value):
-    """The value cast to the target dtype as NumPy's assignment casts (unsafe for
-    arrays; a Python int must fit an integer target, a complex needs a complex one)."""
-    if isinstance(value, NamedArray):
-        if value.dtype == dtype:
-            return value
-        d = value.data
-        if jnp.iscomplexobj(d) and onp.dtype(dtype).kind != "c":
-            if onp.dtype(dtype).kind == "b":
-                d = d != 0
-            else:
-                warnings.warn("__setitem__: Casting complex values to real discards the "
-                              "imaginary part", onp.exceptions.ComplexWarning,
-                              stacklevel=_stacklevel())
-                d = jnp.real(d)
-        return rewrap(value, d.astype(dtype))
-    if isinstance(value, (onp.ndarray, onp.generic)) and value.dtype.kind == "c":
-        return _setitem_value(dtype, positional(jnp.asarray(value)))  # (ComplexWarning)
-    h = _numbers_into(dtype, value)
-    if h is not None:
-        return positional(to_device(h))       # (no program compiles)
-    if isinstance(value, (list, tuple, onp.ndarray)) and not isinstance(value, NamedArray):
-        h = onp.asarray(value)
-        if h.dtype.kind in "biuf" and onp.can_cast(h.dtype, dtype, "safe"):
-            return positional(to_device(h.astype(dtype)))    # (no program compiles)
-    _check_scalar(dtype, value)
-    return positional(jnp.asarray(value).astype(dtype))
-
-
-def _check_scalar(dtype, value):
-    """NumPy's errors for assigning the Python or NumPy scalar ``value`` to an
-    array of ``dtype``."""
-    dt = onp.dtype(dtype)
-    if type(value) is int and dt.kind in "iu":
-        info = onp.iinfo(dt)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
-    if isinstance(value, float) and dt.kind in "iu" and not onp.isfinite(value):
-        raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
-                         f"array's dtype is {dt})".replace("float nan", "float NaN"))
-    if isinstance(value, complex) and not isinstance(value, onp.generic) and \
-            dt.kind not in "cb":     # (bool: nonzero; NumPy's complex: a ComplexWarning)
-        raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
-                        f"dtype {dt}")

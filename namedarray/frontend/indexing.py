@@ -126,8 +126,9 @@ def _resident_take(h, idx):
         return None
     if isinstance(r, onp.generic):
         return host.kept(onp.asarray(r), fresh=True)
-    if r.size > host.HOST_SIZE or onp.may_share_memory(r, h):
-        return None
+    if r.size > host.HOST_SIZE or onp.may_share_memory(r, h) or (
+            not r.size and host.memory_owner(r) is host.memory_owner(h)):
+        return None     # (NumPy's view, an empty one too: the view path)
     x = host.kept(r, fresh=r.base is None)
     return zero_dim_array(x) if not r.ndim else x       # (NumPy's 0-d array)
 

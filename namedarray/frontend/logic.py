@@ -1,5 +1,5 @@
 """Truth of whole arrays: ``allclose``, ``array_equal``, ``array_equiv`` (and
-``isclose``, ``isneginf``, ``isposinf``, elementwise).
+``isclose``, ``isneginf``, ``isposinf``, ``isreal``, elementwise).
 
 As in NumPy, the whole-array tests return a Python ``bool``: every element
 counts, named axes included.  Under ``jax.jit`` (or inside ``nmap``) the
@@ -183,3 +183,18 @@ def isposinf(x, out=None):
 
 
 __all__ = ["allclose", "array_equal", "array_equiv", "isclose", "isneginf", "isposinf"]
+
+
+def isreal(x):
+    """``numpy.isreal``: ``imag(x) == 0`` as NumPy forms it, so of NumPy's
+    kind: a Python number's own ``.imag`` compared (a Python ``bool``:
+    ``np.isreal(2.0)`` is ``True``), else the array's (of a scalar or a 0-d
+    array, NumPy's scalar).
+
+    >>> import namedarray as np
+    >>> np.isreal(2.0), np.isreal(np.asarray([1, 1j]))
+    (True, array([ True, False]))
+    """
+    if type(x) in (int, float, complex, bool):
+        return x.imag == 0
+    return UFUNCS["equal"](asarray(x).imag, 0)

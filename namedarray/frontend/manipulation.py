@@ -24,6 +24,7 @@ from ..core.align import align
 from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host
+from .engines.assign import assigned
 from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
 from .engines.declare import _checked, _decl, _host
 from .engines.gather import in_order, index_names
@@ -202,6 +203,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     """``numpy.copyto``: writes into ``dst`` (rebinding its data)."""
     if not isinstance(dst, NamedArray):
         raise TypeError("copyto: dst must be a NamedArray (it is updated in place)")
+    check_writeable("copyto", dst)
     val = operand(src)
     if not isinstance(val, NamedArray):
         # a Python scalar is weak: it casts as it would promote with dst
@@ -262,13 +264,15 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 
 def putmask(a, mask, values):
-    """``numpy.putmask``: ``a[mask] = values`` with values repeated as needed."""
+    """``numpy.putmask``: ``a[mask] = values`` with values repeated as needed,
+    cast as NumPy's assignment casts them (an array only ``"safe"``ly:
+    ``engines/assign.py``)."""
     if not isinstance(a, NamedArray) or a.names:
         raise TypeError("putmask: a must be a positional NamedArray (updated in place)")
     check_writeable("putmask", a, "output array")
     m = to_jax(mask).astype(bool)
-    v = jnp.ravel(to_jax(values))
-    rep = jnp.resize(v, (a.size,)).reshape(a.shape).astype(a.dtype)
+    v = jnp.ravel(assigned("putmask", a.dtype, values, "safe").data)
+    rep = jnp.resize(v, (a.size,)).reshape(a.shape)
     a.data = jnp.where(m, rep, a.data)
 
 
@@ -280,33 +284,23 @@ def _inplace(fn, target, res):
     target._assign(fn, res)
 
 
-def check_py_ints(fn, dtype, values):
-    """NumPy's ``OverflowError`` for a Python int (alone or in a list or
-    tuple) that an integer ``dtype`` cannot hold."""
-    dt = onp.dtype(dtype)
-    if dt.kind not in "iu":
-        return
-    info = onp.iinfo(dt)
-    for v in values if isinstance(values, (list, tuple)) else (values,):
-        if type(v) is int and not info.min <= v <= info.max:
-            raise OverflowError(f"{fn}: Python integer {v} out of bounds for {dt}")
-
-
 def put(a, ind, v, mode="raise"):
     """``numpy.put``: ``a.flat[ind] = v``, in place (an out-of-range index raises
     ``IndexError`` in an eager call; under ``jax.jit`` JAX drops that write)."""
     x = asarray(a)
+    if isinstance(a, NamedArray):
+        check_writeable("put", a)
     idx = np_asarray(ind) if is_data(ind) or isinstance(ind, (int, onp.integer)) else ind
     if x.size == 0 and onp.size(idx):
         raise IndexError("put: cannot replace elements of an empty array")
-    check_py_ints("put", x.dtype, v)
+    w = assigned("put", x.dtype, v)
     if mode == "raise":
         _check_host_indices("put", ind, x.size, "the flattened array")
         mode = None
-    res = generic("put", lambda d, i, w: jnp.put(d.reshape(-1), i, jnp.asarray(w).astype(
-        d.dtype), mode=mode, inplace=False).reshape(d.shape),
-                  (x, idx, as_data(v)), {})
-    _inplace("put", a, res.astype(x.dtype))
+    res = generic("put", lambda d, i, w: jnp.put(d.reshape(-1), i, w, mode=mode,
+                                                 inplace=False).reshape(d.shape),
+                  (x, idx, w), {})
+    _inplace("put", a, res)
 
 
 _diagonal = wrap(numpy_args(jnp.diagonal, "diagonal"), "diagonal")
@@ -509,7 +503,9 @@ def _check_along(fn, arr, indices, axis):
 def put_along_axis(arr, indices, values, axis):
     """``numpy.put_along_axis``, in place."""
     x = asarray(arr)
-    check_py_ints("put_along_axis", x.dtype, values)
+    if isinstance(arr, NamedArray):
+        check_writeable("put_along_axis", arr)
+    values = assigned("put_along_axis", x.dtype, values)
     _check_along("put_along_axis", arr, indices, axis)
     if isinstance(axis, str):
         ind = as_data(indices)
@@ -534,7 +530,7 @@ def put_along_axis(arr, indices, values, axis):
         _inplace("put_along_axis", arr, NamedArray(res, x.dims))
         return
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(
-        d, i, w, axis, inplace=False), (x, as_data(indices), as_data(values)), {})
+        d, i, w, axis, inplace=False), (x, as_data(indices), values), {})
     _inplace("put_along_axis", arr, res)
 
 
@@ -544,12 +540,9 @@ def place(arr, mask, vals):
         raise TypeError(f"place: argument 1 must be an array (it is updated in place), "
                         f"not {type(arr).__name__}")
     x = asarray(arr)
-    check_py_ints("place", x.dtype, vals)
-    if hasattr(vals, "dtype") and not onp.can_cast(vals.dtype, x.dtype, "safe"):
-        raise TypeError(f"place: Cannot cast array data from dtype('{vals.dtype}') to "
-                        f"dtype('{x.dtype}') according to the rule 'safe'")
-    v = as_data(vals)
-    if onp.size(v) == 0 if not isinstance(v, (jax.Array, NamedArray)) else v.size == 0:
+    check_writeable("place", arr)
+    v = assigned("place", x.dtype, vals, "safe")
+    if v.size == 0:
         m = as_data(mask)
         if isinstance(m, jax.core.Tracer) or bool(jnp.any(asarray(m).data)):
             raise ValueError("place: Cannot insert from an empty array! (vals is empty and "
@@ -565,9 +558,10 @@ def fill_diagonal(a, val, wrap=False):
     x = asarray(a)
     if x.ndim < 2:
         raise ValueError(f"fill_diagonal: array must be at least 2-d (got shape {x.shape})")
-    check_py_ints("fill_diagonal", x.dtype, val)
-    res = generic("fill_diagonal", lambda d, w: _fill_diagonal(d, w, wrap), (x, as_data(val)),
-                  {})
+    if isinstance(a, NamedArray):
+        check_writeable("fill_diagonal", a)
+    res = generic("fill_diagonal", lambda d, w: _fill_diagonal(d, w, wrap),
+                  (x, assigned("fill_diagonal", x.dtype, val)), {})
     _inplace("fill_diagonal", a, res)
 
 

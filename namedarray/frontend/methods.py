@@ -44,7 +44,7 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "in
 # method name -> public function name (x.f(*a, **k) == namedarray.f(x, *a, **k))
 _METHODS = [
     "sum", "prod", "mean", "max", "min", "any", "all", "std", "var", "argmax", "argmin",
-    "cumsum", "cumprod", "ptp", "clip", "round", "conj", "conjugate", "nonzero",
+    "cumsum", "cumprod", "ptp", "clip", "round", "nonzero",
     "swapaxes", "squeeze", "ravel", "repeat", "argsort", "take", "trace",
     "diagonal", "searchsorted", "compress", "choose", "dot", "argpartition",
 ]
@@ -165,6 +165,20 @@ def _kind_of(x, r):
     """``r`` a 0-d array where ``x`` is one (a copy of a 0-d array is an array)."""
     return zero_dim_array(r) if (not is_scalar(x) and isinstance(r, NamedArray) and
                                  not r.dims and not r.mapped) else r
+
+
+def _in_place_axis(method, axis):
+    """The axis of an in-place ``sort``/``partition``: an int (or a name), as
+    NumPy's methods take it (``None`` would flatten, which no in-place
+    method can: NumPy's ``TypeError``)."""
+    if isinstance(axis, str):
+        return axis
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{method}: '{type(axis).__name__}' object cannot be interpreted as "
+                        f"an integer (axis={axis!r}: the method works in place along one "
+                        f"axis; np.{method} with axis=None gives a flattened copy)") from None
 
 
 def _read_only_attribute(x, name):
@@ -289,6 +303,13 @@ def install(ns: dict):
         getattr(NamedArray, m).__doc__ = f"``namedarray.{m}(self, ...)``"
         getattr(NamedArray, m).__name__ = m
 
+    def conjugate(self):
+        """``ndarray.conjugate``: of a complex array its conjugate, else the
+        array itself (``a.conj() is a``, its dtype kept: a bool array's is bool,
+        where ``np.conjugate``, the ufunc, gives int8)."""
+        return ns["conjugate"](self) if self.dtype.kind == "c" else self
+    NamedArray.conjugate = NamedArray.conj = conjugate
+
     def compress(self, condition, axis=None, out=None):
         return ns["compress"](condition, self, axis=axis, out=out)
 
@@ -383,11 +404,13 @@ def install(ns: dict):
 
     def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
         """In-place sort, as ``numpy.ndarray.sort``."""
+        axis = _in_place_axis("sort", axis)
         self._assign("sort", ns["sort"](self, axis=axis, kind=kind, order=order,
                                         descending=descending, stable=stable))
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         """In-place partition, as ``numpy.ndarray.partition`` (see ``partition``)."""
+        axis = _in_place_axis("partition", axis)
         self._assign("partition", ns["partition"](self, kth, axis=axis, kind=kind,
                                                   order=order))
 
@@ -532,9 +555,15 @@ def install(ns: dict):
         return ns["copy"](self, order=order)     # NumPy's memory order
     NamedArray.copy = copy
     def round_(self, ndigits=None):
-        # a full reduction stands for NumPy's scalar: round() of it is a Python int
-        if ndigits is None and not self.shape and not self.names and not self.mapped \
-                and not isinstance(self.data, jax.core.Tracer):
+        # builtin round(): NumPy's scalars have it (round(s) a Python int, round(s, n)
+        # a scalar of the dtype; not a bool or complex one), NumPy's arrays do not
+        if not is_scalar(self) or self.dtype.kind in "bc":
+            what = "numpy.ndarray" if not is_scalar(self) else f"numpy.{self.dtype.type.__name__}"
+            raise TypeError(f"type {what} doesn't define __round__ method (round() of an "
+                            f"array of shape {self.shape}: use np.round(a, decimals))"
+                            if not is_scalar(self) else
+                            f"type {what} doesn't define __round__ method")
+        if ndigits is None and not isinstance(self.data, jax.core.Tracer):
             return round(self.item())
         return ns["round"](self, ndigits or 0)
     NamedArray.__round__ = round_

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from namedarray import NamedArray, _ArrayLike, _Axes, _Axis, _DTypeLike, _SupportsArray
+from namedarray.random import mtrand as mtrand
 from numpy.random import BitGenerator as BitGenerator
 from numpy.random import MT19937 as MT19937
 from numpy.random import PCG64 as PCG64

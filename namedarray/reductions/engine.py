@@ -145,6 +145,12 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         if _lazy(a):    # a boolean-mask selection: where= on the full buffer
             return _reduce_selection(name, slow, a, axis, args,
                                      kwargs if out is None else {**kwargs, "out": out})
+        if "initial" in kwargs and kwargs["initial"] is None and \
+                kwargs.get("where") is not None:
+            # (NumPy's initial=None is no initial value, which a mask needs)
+            raise ValueError(f"{name}: reduction operation does not have an identity, so "
+                             "to use a where mask one has to specify 'initial' (got "
+                             "initial=None)")
         x = operand(a)
         if not isinstance(x, NamedArray):
             x = positional(jnp.asarray(x))
@@ -180,7 +186,8 @@ def reduction(jfn, name=None, collective=None, flat_none=False, takes_tuple=True
         else:
             res = _named(name, jfn, x, axis, args, kwargs, collective, flat_none,
                          takes_tuple, has_keepdims, local)
-        if checked and not args and onp.all(onp.isfinite(kwargs.get("initial", 0))):
+        initial = kwargs.get("initial")
+        if checked and not args and (initial is None or onp.all(onp.isfinite(initial))):
             st = fperr.state()
             if st is not None:
                 w = kwargs.get("where")

@@ -37,9 +37,11 @@ from ..core.array import NamedArray, View, new, normalize_axis, operand
 from ..frontend.elementwise import UFUNCS, _barrier_div, exact_divide
 from ..frontend.engines import fperr
 from ..frontend.engines.args import np_asarray, numpy_args
+from ..frontend.engines.loops import cmul
 from ..frontend.engines.generic import wrap
 from .engine import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
                      whole_axes)
+from .folds import from_identity, numpy_typed
 
 
 def _logsumexp_coll(x, names):
@@ -204,34 +206,49 @@ def _complex_arg(jfn, is_max):
 
 
 def _moment_in(name, a, axis, dtype, ddof, keepdims, where, in_place=False):
-    """NumPy's ``_var``/``_std`` with a real floating ``dtype=`` other than the
+    """NumPy's ``_var``/``_std`` with an inexact ``dtype=`` other than the
     data's: the mean summed in ``dtype``; the deviations from it in the data's
     and ``dtype``'s common type (``var(float64 data, dtype=float32)`` keeps the
-    data's precision there); their squared magnitudes summed in ``dtype`` and
-    divided by the count less ``ddof``.  Complex data: the sum's cast drops the
-    imaginary parts (NumPy's ComplexWarning), so the mean is the real parts'.
-    ``in_place``: the deviations are in the data's dtype (``_nanvar`` writes
-    them into its copy of the data)."""
+    data's precision there); their squares (of real data, ``x * x`` by
+    NumPy's formula, complex ones too; of complex data the squared
+    magnitudes) summed in ``dtype`` and divided by the count less ``ddof`` in
+    ``dtype`` (a complex one by a complex count: ``inf / (n + 0j)`` is
+    ``inf+nanj``, as NumPy's division).  Complex data into a real ``dtype``: the
+    sum's cast drops the imaginary parts (NumPy's ComplexWarning), so the mean
+    is the real parts'.  ``in_place``: the deviations are in the data's dtype
+    (``_nanvar`` writes them into its copy of the data)."""
     dt = _onp.dtype(dtype)
-    if a.dtype.kind == "c":
+    if a.dtype.kind == "c" and dt.kind != "c":
         warnings.warn(f"{name}: Casting complex values to real discards the imaginary "
                       "part", _onp.exceptions.ComplexWarning, stacklevel=4)
-    m = exact_divide(jnp.sum(a.real, axis=axis, dtype=dt, keepdims=True, where=where),
+    m = exact_divide(jnp.sum(a if dt.kind == "c" else a.real, axis=axis, dtype=dt,
+                             keepdims=True, where=where),
                      _count(a, axis, True, where).astype(dt))
     rt = _onp.result_type(a.dtype, dt)
     x = a.astype(rt) - m.astype(rt)
     xt = _onp.dtype(a.dtype) if in_place else rt
     x = x.astype(xt)
-    sq = x.real * x.real + x.imag * x.imag if xt.kind == "c" else x * x
+    if xt.kind != "c":
+        sq = x * x
+    elif a.dtype.kind != "c":       # (real data: NumPy squares the complex deviations)
+        sq = lax.complex(*cmul(x.real, x.imag, x.real, x.imag))
+    else:
+        sq = x.real * x.real + x.imag * x.imag
     s = jnp.sum(sq, axis=axis, dtype=dt, keepdims=keepdims, where=where)
     v = exact_divide(s, jnp.maximum(_count(a, axis, keepdims, where) - ddof, 0).astype(dt))
-    return jnp.sqrt(v) if name.endswith("std") else v
+    if not name.endswith("std"):
+        return v
+    return UFUNCS["sqrt"]._jfn(v) if dt.kind == "c" else jnp.sqrt(v)
 
 
 def _moment_in_dtype(a, dtype, kw) -> bool:
-    """Whether var/std of ``a`` take NumPy's steps of ``_moment_in``."""
-    return dtype is not None and not kw and config.numpy_dtypes() and \
-        _onp.dtype(dtype).kind == "f" and _onp.dtype(a.dtype) != _onp.dtype(dtype)
+    """Whether var/std of ``a`` take NumPy's steps of ``_moment_in``: an
+    inexact ``dtype=`` other than the data's, or any complex one (a complex
+    result, divided by a complex count)."""
+    if dtype is None or kw or not config.numpy_dtypes():
+        return False
+    dt = _onp.dtype(dtype)
+    return dt.kind == "c" or (dt.kind == "f" and _onp.dtype(a.dtype) != dt)
 
 
 def _ddof(name, ddof, correction):
@@ -735,83 +752,6 @@ def _warn_dof(name, a, args, kw):
         warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=3)
 
 
-_PRODUCTS = ("cumprod", "nancumprod", "cumulative_prod")
-
-
-def _complex_cumprod(name, a, axis, dtype, include_initial=False):
-    """A complex running product formed as NumPy's loop forms it: left to
-    right, the first element as it is.  (XLA's scan multiplies in a tree
-    order, starting from the identity, and a complex product with an infinite
-    part depends on both: ``cumprod([infj])`` was ``nan+infj`` there.)"""
-    if dtype is not None:
-        a = a.astype(dtype)
-    if axis is None:
-        if name == "cumulative_prod" and a.ndim > 1:
-            return jnp.cumulative_prod(a, axis=axis)       # (jnp's error)
-        a, axis = a.ravel(), 0
-    axis = normalize_axis(name, axis, a.ndim)
-    if name == "nancumprod":
-        a = jnp.where(jnp.isnan(a), jnp.ones((), a.dtype), a)
-    return _running_product(a, axis, bool(include_initial))
-
-
-@functools.partial(jax.jit, static_argnums=(1, 2))
-def _running_product(a, axis, include_initial):
-    x = jnp.moveaxis(a, axis, 0)
-    if x.shape[0]:
-        _, rest = lax.scan(lambda c, v: (c * v, c * v), x[0], x[1:])
-        x = jnp.concatenate([x[:1], rest])
-    if include_initial:
-        x = jnp.concatenate([jnp.ones((1,) + x.shape[1:], x.dtype), x])
-    return jnp.moveaxis(x, 0, axis)
-
-
-def _numpy_typed(name):
-    """The jax.numpy cumulative function, accumulating in NumPy's dtype."""
-    jfn, np_fn = getattr(jnp, name), getattr(_onp, name)
-
-    def f(a, axis=None, dtype=None, **kw):
-        axis = index_axis(axis)
-        if not hasattr(a, "dtype"):        # a Python scalar or list: NumPy's asarray
-            a = jnp.asarray(_onp.asarray(a))
-        if dtype is None and config.numpy_dtypes():
-            dtype = numpy_dtype(name, np_fn, a.dtype, None, ())
-        if a.ndim == 0 and (name.startswith("cumulative") or (
-                type(axis) is int and axis in (0, -1))):
-            # NumPy accumulates a 0-d array as its 1-d view (axis 0 or -1; the
-            # Array API's cumulative functions take any 0-d input)
-            a, axis = a.reshape(1), 0 if axis in (None, 0, -1, (0,), (-1,)) else axis
-        if name in _PRODUCTS and jnp.issubdtype(
-                jnp.result_type(a.dtype, *(() if dtype is None else (dtype,))),
-                jnp.complexfloating):
-            return _complex_cumprod(name, a, axis, dtype, **kw)
-        return jfn(a, axis=axis, dtype=dtype, **kw)
-    f.__name__ = name
-    f.__signature__ = inspect.signature(np_fn)      # (out= is the wrapper's)
-    return f
-
-
-def _from_identity(jfn):
-    """``jnp.prod``/``jnp.nanprod`` whose complex product of a lone element is
-    NumPy's ``(1+0j) * x``: NumPy's loop multiplies from the identity, which
-    turns an infinite part's partner into NaN (``prod([nan+infj])`` is
-    ``nan+nanj``, ``nanprod([1+infj])`` ``nan+infj``), where XLA returns the
-    element as it is.  (Longer products multiply in XLA's loop, as NumPy's.)"""
-    @functools.wraps(jfn)
-    def f(d, axis=None, dtype=None, *args, **kwargs):
-        r = jfn(d, axis, dtype, *args, **kwargs)
-        if not jnp.issubdtype(r.dtype, jnp.complexfloating) or args or builtins.any(
-                kwargs.get(k) is not None for k in ("initial", "where", "out")):
-            return r
-        axes = range(d.ndim) if axis is None else (
-            axis if isinstance(axis, (tuple, list)) else (axis,))
-        if math.prod(d.shape[k] for k in axes) != 1:
-            return r
-        zero = jnp.zeros((), r.real.dtype)
-        return lax.complex(r.real - zero * r.imag, r.imag + zero * r.real)
-    return f
-
-
 # name -> the collective of its row (None: a name bound by nmap is gathered first)
 _COLLECTIVE: dict = {}
 
@@ -847,12 +787,12 @@ def _reduction(name, engine, collective=None, *, scalar_axis=False, moments=Fals
 def _cumulative(name):
     """The cumulative function ``name`` along an axis (a named axis is kept),
     accumulating in NumPy's result dtype."""
-    return wrap(numpy_args(_numpy_typed(name), name), name, named="keep")
+    return wrap(numpy_args(numpy_typed(name), name), name, named="keep")
 
 
 # -- the reductions (from here on, ``sum``, ``max``, ``any``, ... name these)
 sum = _reduction("sum", jnp.sum, parallel.psum, scalar_axis=True)
-prod = _reduction("prod", whole_axes(_from_identity(jnp.prod)), parallel.pprod,
+prod = _reduction("prod", whole_axes(from_identity(jnp.prod)), parallel.pprod,
                   scalar_axis=True)
 mean = _reduction("mean", _mean_int(_divided_mean(jnp.mean, jnp.sum)), _mean_of_parts,
                   local=_mean_part, zero_d_axis=True, empty_slice=True)
@@ -865,7 +805,8 @@ all = _reduction("all", _truth(jnp.all), parallel.pall, scalar_axis=True)
 nansum = _reduction("nansum", jnp.nansum, parallel.psum, scalar_axis=True)
 nanmax = _reduction("nanmax", _nan_extreme(jnp.nanmax, True), scalar_axis=True)
 nanmin = _reduction("nanmin", _nan_extreme(jnp.nanmin, False), scalar_axis=True)
-nanprod = _reduction("nanprod", whole_axes(_from_identity(jnp.nanprod)), parallel.pprod,
+nanprod = _reduction("nanprod", whole_axes(from_identity(jnp.nanprod, nan=True)),
+                     parallel.pprod,
                      scalar_axis=True)
 count_nonzero = _reduction("count_nonzero", jnp.count_nonzero, parallel.psum,
                            scalar_axis=True)

@@ -198,16 +198,26 @@ def test_permute_dims_negative_axes_and_empty():
 
 
 @pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128",
-                                "bfloat16"])
-def test_finfo_limits_are_python_floats(dt):
-    f = np.finfo(getattr(np, dt) if hasattr(np, dt) else dt)
-    ref = __import__("jax").numpy.finfo(dt)
-    for k in ("eps", "max", "min", "smallest_normal", "tiny", "resolution"):
-        assert type(getattr(f, k)) is float and getattr(f, k) == float(getattr(ref, k))
-    assert type(f.bits) is int and f.bits == ref.bits and f.dtype == ref.dtype
-    assert np.finfo(np.ones(2, dtype=dt if dt != "bfloat16" else "float32")).dtype.kind == "f"
-    with pytest.raises(ValueError, match="finfo: "):
-        np.finfo(int)
+                                "longdouble", "bfloat16", "float8_e4m3fn"])
+def test_finfo_is_numpys(dt):
+    """NumPy's finfo object of the dtype (ml_dtypes' for the ML dtypes): every
+    limit a NumPy scalar of the dtype (as the Array API's Python float, it
+    is a number: float(f.eps) works), ``str`` NumPy's table, one object per
+    dtype (NumPy's tests check ``finfo(half) is finfo(half)``)."""
+    import ml_dtypes
+    f = np.finfo(getattr(np, dt))
+    ref = (onp if hasattr(onp, dt) else ml_dtypes).finfo(getattr(np, dt))
+    for k in ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+              "smallest_subnormal", "tiny", "bits", "precision", "nmant", "nexp", "dtype"):
+        got, want = getattr(f, k), getattr(ref, k)
+        assert type(got) is type(want) and got == want, (k, got, want)
+    assert str(f) == str(ref) and repr(f) == repr(ref)
+    assert f is np.finfo(getattr(np, dt)) and isinstance(f, np.finfo)
+    if dt not in ("bfloat16", "float8_e4m3fn", "longdouble"):
+        assert np.finfo(np.ones(2, dtype=dt)) is f
+    for bad in (int, "abc"):        # (NumPy's ValueError: not inexact)
+        with pytest.raises(ValueError, match="finfo: "):
+            np.finfo(bad)
 
 
 INF, NAN = float("inf"), float("nan")

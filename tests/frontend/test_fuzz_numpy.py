@@ -5,8 +5,10 @@ the commented exclusion list (``test_every_public_function_is_fuzzed``).
 
 Each family draws its arguments -- dtypes (every integer width, uint64
 included, floats, complex, bool), shapes (0-size, 0-d), axes (out of range
-too), index arrays in and out of range, NumPy scalars and big Python ints as
-operands, ``out=``/``where=``/``dtype=``/``casting=`` on every ufunc -- and
+too), index arrays in and out of range, NumPy scalars, namedarray's scalars
+(``Scalar``), Python complex numbers and big Python ints as operands (of
+functions and of Python's operators, forward, reflected and in place),
+``out=``/``where=``/``dtype=``/``casting=`` on every ufunc -- and
 each call must give NumPy's value, dtype and result kind (NumPy scalar, 0-d
 array, tuple, Python value; tuples element by element), NumPy's repr for exact
 results, leave every array argument as NumPy leaves it (written where NumPy
@@ -19,6 +21,7 @@ subprocess with a timeout (``test_crash_candidates_in_a_subprocess``).
 ``ci`` runs a small fixed slice: a few examples of every function.
 ``NAMEDARRAY_FUZZ_JIT=1`` also runs every call under ``jax.jit``."""
 import inspect
+import operator
 import os
 import subprocess
 import sys
@@ -103,12 +106,18 @@ class Draw:
             choices.append(x.ndim)      # out of range: AxisError
         return self.pick(choices)
 
+    def scalar(self, x):
+        """A scalar of ``x``'s dtype (its first element): NumPy's, or
+        namedarray's (``Scalar``: what ``x[0]`` or ``x.sum()`` gives there)."""
+        v = x.dtype.type(x.ravel()[0]) if x.size else x.dtype.type(0)
+        return Scalar(v) if self.bool() else v
+
     def operand(self, like):
         """The other operand of a binary call: an array (same, trailing or 0-d
         shape), a Python int, a big Python int, a Python float or complex, a NumPy
-        scalar of any dtype."""
+        scalar or namedarray's scalar of any dtype."""
         kind = self.pick(["array", "array", "array", "pyint", "bigint", "pyfloat",
-                          "pycomplex", "npscalar"])
+                          "pycomplex", "npscalar", "scalar"])
         if kind == "array":
             return self.arr(shape=self.pick([like.shape, like.shape[1:], ()]))
         if kind == "pyint":
@@ -120,7 +129,8 @@ class Draw:
         if kind == "pycomplex":
             return complex(self.int(-3, 3), self.int(-3, 3))
         dt = onp.dtype(self.pick(DTYPES))
-        return dt.type(self(nst.elements(dt, small=self.bool())))
+        v = dt.type(self(nst.elements(dt, small=self.bool())))
+        return Scalar(v) if kind == "scalar" else v
 
     def index(self, n, size=None, dtype=onp.intp):
         """An integer index array for an axis of length ``n``, in range or
@@ -134,10 +144,29 @@ class Draw:
 
 # ------------------------------------------------------------------ comparing
 
+class Scalar:
+    """A NumPy scalar operand that namedarray is given as its own scalar
+    (``np.asarray(v)[()]``: what a full reduction or ``x[0]`` gives); NumPy
+    is given the scalar itself."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __repr__(self):
+        return f"Scalar({self.v!r})"
+
+
+def plain(v):
+    """The NumPy side of an argument (a ``Scalar`` its NumPy scalar)."""
+    return v.v if isinstance(v, Scalar) else v
+
+
 def ours(v):
     """The same argument for namedarray: NumPy arrays become NamedArrays (not
-    NumPy's masked arrays: the user's own), containers are converted element
-    by element, the rest is passed as is."""
+    NumPy's masked arrays: the user's own), ``Scalar``s namedarray's scalars,
+    containers are converted element by element, the rest is passed as is."""
+    if isinstance(v, Scalar):
+        return np.asarray(v.v)[()]
     if isinstance(v, onp.ma.MaskedArray):
         return v.copy()
     if isinstance(v, onp.ndarray):
@@ -242,15 +271,16 @@ def check(name, args, kwargs=None, mutated=None, canonical=None, precision=None)
     unspecified, to the tolerance of the dtype ``precision`` if given."""
     kwargs = kwargs or {}
     if OPERANDS[0] is not None:     # (test_fuzz_operands.py: another operand kind)
-        args = OPERANDS[0](name, args)
+        args = OPERANDS[0](name, tuple(plain(a) for a in args))
         if args is None:
             return
+    a_ours = ours(list(args))
+    k_ours = ours(kwargs)
+    args, kwargs = tuple(plain(a) for a in args), {k: plain(v) for k, v in kwargs.items()}
     if deviation(name, args, kwargs):
         return
     f_np, f_ours = resolve(onp, name), resolve(np, name)
     a_np = [a.copy() if isinstance(a, onp.ndarray) else a for a in args]
-    a_ours = ours(list(args))
-    k_ours = ours(kwargs)
     with warnings.catch_warnings(), onp.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
@@ -677,8 +707,8 @@ def test_unary_ufunc(name, data):
     x = d.arr()
     if d.pick([True, True, False]):
         check(name, (x,))
-    else:     # a NumPy scalar operand
-        check(name, (x.dtype.type(x.ravel()[0]) if x.size else x.dtype.type(0),))
+    else:     # a NumPy scalar operand, or namedarray's
+        check(name, (d.scalar(x),))
 
 
 @pytest.mark.parametrize("name", BINARY_UFUNCS)
@@ -688,9 +718,70 @@ def test_binary_ufunc(name, data):
     d = Draw(data)
     x = d.arr()
     y = d.operand(x)
+    if d.pick([False, False, True]):   # a scalar of x's dtype (a Python complex beside)
+        x = d.scalar(x)
     if d.bool():
         x, y = y, x
     check(name, (x, y))
+
+
+def _python_complex_first(x, y):
+    """A Python complex before namedarray's float64 scalar: NumPy's float64 is
+    a Python float, so Python's complex operator answers first (``1j +
+    np.float64(2)`` is Python's ``(2+1j)``, ``0j != np.float64(0)`` its
+    ``False``); namedarray's scalar is not one (docs/differences.md, 'Scalars
+    and 0-d arrays'), and gives its scalar."""
+    return type(x) is complex and isinstance(y, Scalar) and isinstance(y.v, float)
+
+
+#: Python's binary operators -> the ufunc each is (its deviations apply)
+OPERATORS = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+             "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+             "and_": "bitwise_and", "or_": "bitwise_or", "xor": "bitwise_xor",
+             "lshift": "left_shift", "rshift": "right_shift", "lt": "less",
+             "le": "less_equal", "eq": "equal", "ne": "not_equal", "gt": "greater",
+             "ge": "greater_equal", "divmod": "divmod"}
+
+
+@pytest.mark.parametrize("op", sorted(OPERATORS))
+@PER_FUNCTION
+@given(data=st.data())
+def test_operator(op, data):
+    """Python's operators between an array or a scalar (NumPy's, or
+    namedarray's) and every operand kind (Python complex and big ints,
+    NumPy's and namedarray's scalars of any dtype), forward, reflected and
+    in place (a scalar rebinds, an array is written): NumPy's values, result
+    kinds and exception classes."""
+    d = Draw(data)
+    x = d.arr()
+    if d.bool():
+        x = d.scalar(x)
+    y = d.operand(onp.asarray(plain(x)))
+    if d.bool():
+        x, y = y, x
+    inplace = op not in ("lt", "le", "eq", "ne", "gt", "ge", "divmod") and d.pick(
+        [False, False, True])
+    f = divmod if op == "divmod" else getattr(
+        operator, ("i" + op.rstrip("_")) if inplace else op)
+    a_np = [plain(v).copy() if isinstance(plain(v), onp.ndarray) else plain(v)
+            for v in (x, y)]
+    if deviation(OPERATORS[op], a_np, {}) or _python_complex_first(x, y):
+        return
+    a_ours = ours([x, y])
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            exp = f(*a_np)
+        except Exception as e:      # NumPy's class, a builtin one it derives from
+            with pytest.raises(_builtin_bases(e)):
+                f(*a_ours)
+            return
+        got = f(*a_ours)
+    assert result_kind(got) == result_kind(exp), ("result kind", result_kind(got),
+                                                  result_kind(exp))
+    same(got, exp)
+    if inplace and isinstance(a_np[0], onp.ndarray):
+        same(a_ours[0], a_np[0], "the array written in place")
 
 
 CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
@@ -712,7 +803,7 @@ def test_ufunc_keywords(name, data):
         with warnings.catch_warnings(), onp.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             try:
-                shape = onp.broadcast_shapes(*(onp.shape(a) for a in args))
+                shape = onp.broadcast_shapes(*(onp.shape(plain(a)) for a in args))
             except ValueError:
                 shape = x.shape
         kw["out"] = d.arr(shape=shape).copy()      # (writable)
@@ -726,8 +817,8 @@ def test_ufunc_keywords(name, data):
     with warnings.catch_warnings(), onp.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            loop = getattr(onp, name)(*args, **{k: kw[k] for k in ("dtype", "casting")
-                                               if k in kw})
+            loop = getattr(onp, name)(*map(plain, args), **{
+                k: kw[k] for k in ("dtype", "casting") if k in kw})
             loop = (loop[0] if isinstance(loop, tuple) else loop).dtype
         except Exception:       # noqa: BLE001 -- NumPy's error is compared
             loop = None

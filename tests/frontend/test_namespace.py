@@ -71,6 +71,27 @@ def test_every_numpy_function_jax_numpy_implements_is_declared():
     assert not missing, f"NumPy functions jax.numpy has and no row declares: {missing}"
 
 
+#: NumPy's public names that namedarray does not have, each with its reason
+NOT_HERE = {
+    "ctypeslib": "C pointers into host memory: a device array has none",
+    "f2py": "a Fortran wrapper generator, not array API",
+    "polynomial": "NumPy's polynomial classes (Polynomial, Chebyshev, ...): not ported",
+    "test": "runs NumPy's own test suite",
+}
+
+
+def test_every_public_name_of_numpy_is_here_or_left_out_with_a_reason():
+    """Each public name of NumPy is here; a constant or a namespace of types
+    (``typecodes``, ``sctypeDict``, ``ScalarType``, the ``dtypes`` and
+    ``exceptions`` modules) is NumPy's own object."""
+    names = {n for n in dir(onp) if not n.startswith("_")}
+    assert sorted(names - set(dir(np)) - set(NOT_HERE)) == []
+    assert set(NOT_HERE) <= names and not set(NOT_HERE) & set(dir(np))
+    for n in ("typecodes", "sctypeDict", "ScalarType", "dtypes", "exceptions",
+              "little_endian", "e", "pi", "euler_gamma", "inf", "nan", "newaxis"):
+        assert getattr(np, n) is getattr(onp, n), n
+
+
 def test_numpys_types_and_constants_are_numpys_own_objects():
     expected = {n for n in dir(onp) if not n.startswith("_") and (
         isinstance(getattr(onp, n), type) or type(getattr(onp, n)) in (float, int, bool))}

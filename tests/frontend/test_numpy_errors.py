@@ -176,7 +176,8 @@ def test_round_of_a_full_reduction_is_an_int():
     s = np.sum(np.asarray([1.5, 2.0]))
     assert type(round(s)) is int and round(s) == round(onp.sum([1.5, 2.0]))
     assert list(range(round(np.mean(np.arange(5))))) == [0, 1]
-    assert_same(round(np.asarray([1.26, 2.0]), 1), onp.round([1.26, 2.0], 1))
+    with pytest.raises(TypeError, match="doesn't define __round__"):   # (NumPy's arrays)
+        round(np.asarray([1.26, 2.0]), 1)
 
 
 U8 = onp.uint8

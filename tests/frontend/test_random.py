@@ -17,6 +17,7 @@ from hypothesis import given, strategies as st
 
 import namedarray as na
 from namedarray import random as nr
+from namedarray.random import streams
 from support import ci_slice, mesh4, mesh8, mesh24
 
 N = 20_000
@@ -56,7 +57,7 @@ PARAMS = {
 
 
 def test_every_table_entry_is_tested():
-    assert set(PARAMS) == set(nr._DISTRIBUTIONS)
+    assert set(PARAMS) == set(streams._DISTRIBUTIONS)
 
 
 @pytest.mark.parametrize("name", sorted(PARAMS))
@@ -356,7 +357,7 @@ def _named_params(name, u):
         return (u - 1, u, u + 1)
     if name == "uniform":
         return (u, u + 1)
-    return (u,) * len(nr._DISTRIBUTIONS[name][0])
+    return (u,) * len(streams._DISTRIBUTIONS[name][0])
 
 
 def _in_place(method, **kw):
@@ -379,7 +380,7 @@ def _out(method, *args, **kw):
 # with x of named shape {b: 8, c: 2} and positional shape (3,)
 NAMED_CALLS = {
     **{f"{n}": (lambda n: lambda g, x: getattr(g, n)(*_named_params(n, _u(x))))(n)
-       for n in nr._DISTRIBUTIONS if nr._DISTRIBUTIONS[n][0]},
+       for n in streams._DISTRIBUTIONS if streams._DISTRIBUTIONS[n][0]},
     **{f"{n}_size": (lambda n: lambda g, x: getattr(g, n)(
         *_named_params(n, _u(x)), size=(2, K)))(n) for n in ("normal", "gamma", "binomial")},
     # parameters with different names (one does not vary over a mesh axis)
@@ -805,7 +806,7 @@ def test_mapped_named_draw_adds_no_transpose(axes):
     onp.testing.assert_array_equal(jax.jit(mapped)(key, a), jax.jit(unmapped)(key, a))
 
 
-CELLWISE = sorted(n for n, (_, _, d) in nr._DISTRIBUTIONS.items() if getattr(d, "cellwise", False))
+CELLWISE = sorted(n for n, (_, _, d) in streams._DISTRIBUTIONS.items() if getattr(d, "cellwise", False))
 
 
 def test_cellwise_draws_keep_the_operands_order_and_the_sorted_orders_values():
@@ -894,3 +895,38 @@ def test_module_stream_and_state_are_numpys():
     kids, want = g.spawn(2), h.spawn(2)
     onp.testing.assert_array_equal(kids[1].random(3), want[1].random(3))
 
+
+
+def test_mtrand_is_numpys_module_of_the_legacy_stream():
+    """``np.random.mtrand`` holds what NumPy's does, as the same objects: its
+    ``RandomState`` is the class, ``_rand`` the global stream every module
+    function draws from (``seed=None`` in libraries: ``mtrand._rand``), and
+    each of NumPy's ``mtrand`` names that ``np.random`` has is that object."""
+    import namedarray.random.mtrand as mt
+    assert na.random.mtrand is mt and mt.RandomState is na.random.RandomState
+    assert isinstance(mt._rand, mt.RandomState) and isinstance(
+        na.random.RandomState(0), mt.RandomState)
+    shared = [n for n in onp.random.mtrand.__all__ if hasattr(na.random, n)]
+    missing = [n for n in shared if getattr(mt, n, None) is not getattr(na.random, n)]
+    assert not missing, missing
+    assert set(shared) <= set(mt.__all__)
+    for n in shared:
+        if n != "RandomState":
+            assert getattr(mt, n).__self__ is mt._rand, n
+    # the stream the idioms reach is the module functions' (NumPy's numbers)
+    def check_random_state(m, seed):
+        if seed is None or seed is m.random:
+            return m.random.mtrand._rand
+        if isinstance(seed, int):
+            return m.random.RandomState(seed)
+        assert isinstance(seed, m.random.mtrand.RandomState)
+        return seed
+    for m in (onp, na):
+        m.random.seed(11)
+    for seed in (None, na.random, 7, na.random.RandomState(2)):
+        want = check_random_state(onp, onp.random if seed is na.random else (
+            onp.random.RandomState(2) if isinstance(seed, na.random.RandomState) else seed))
+        got = check_random_state(na, seed)
+        onp.testing.assert_array_equal(got.random_sample(3), want.random_sample(3))
+        assert got.randint(50) == want.randint(50)
+    onp.testing.assert_array_equal(na.random.rand(2), onp.random.rand(2))

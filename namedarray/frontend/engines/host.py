@@ -78,8 +78,8 @@ import warnings
 import jax
 import numpy as onp
 
-from ...core.array import (NamedArray, View, host_array, host_view_of, on_host, positional,
-                           zero_dim_array)
+from ...core.array import (NamedArray, View, host_array, host_view_of, is_scalar, on_host,
+                           positional, zero_dim_array)
 from ...core import hooks
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
@@ -361,10 +361,19 @@ def _result(r, ins, any_order=False):
         return None         # (NumPy's memory order: the compiled path keeps it)
     # its own memory, no operand's (NumPy may give back an operand itself)
     fresh = scalar or (r.base is None and not any(r is h for h in ins))
-    if not fresh and any(onp.may_share_memory(r, h) for h in ins):
-        return None         # NumPy's view: the compiled path makes it
+    if not fresh and (any(onp.may_share_memory(r, h) for h in ins) or not r.size and any(
+            memory_owner(r) is memory_owner(h) for h in ins if isinstance(h, onp.ndarray))):
+        return None         # NumPy's view (an empty one too): the compiled path makes it
     x = kept(r, fresh)
     return zero_dim_array(x) if r.ndim == 0 and not scalar else x
+
+
+def memory_owner(h):
+    """The NumPy array owning ``h``'s memory (an empty view shares none with
+    it, yet is a view: ``numpy.may_share_memory`` cannot tell)."""
+    while isinstance(h.base, onp.ndarray):
+        h = h.base
+    return h
 
 
 class Declined(Exception):
@@ -491,9 +500,10 @@ def view_of(name, args, kwargs, buf):
 # -- data JAX cannot hold: NumPy's own arrays, NumPy's own functions ---------
 def _to_numpy(v):
     """An argument with its NamedArrays (also inside lists and tuples) as
-    NumPy's arrays."""
+    NumPy's arrays, a scalar as NumPy's scalar (``format_float_positional``
+    prints a float32 scalar's shortest digits, a 0-d array's float64 ones)."""
     if isinstance(v, NamedArray):
-        return onp.asarray(v)
+        return onp.asarray(v)[()] if is_scalar(v) else onp.asarray(v)
     if isinstance(v, (list, tuple)) and type(v) in (list, tuple):
         return type(v)(_to_numpy(e) for e in v)
     return v

@@ -157,7 +157,7 @@ def _sign(z):
 
 
 # -- complex power, as NumPy's npy_cpow ---------------------------------------------
-def _cmul(ar, ai, br, bi):
+def cmul(ar, ai, br, bi):
     """NumPy's complex product: the plain formula (``inf * 0`` gives NaN).  XLA
     on the CPU may fuse a product and the sum into one multiply-add (see
     docs/differences.md): the last bit, or an overflow, can differ."""
@@ -235,13 +235,13 @@ def _power(x, y):
     sr, si = ar, ai
     for bit in range(7):               # |n| < 100 < 2**7
         on = (n >> bit) & 1 == 1
-        mr, mi = _cmul(qr, qi, sr, si)
+        mr, mi = cmul(qr, qi, sr, si)
         qr, qi = jnp.where(on, mr, qr), jnp.where(on, mi, qi)
-        sr, si = _cmul(sr, si, sr, si)
+        sr, si = cmul(sr, si, sr, si)
     vr, vi = _cinv(qr, qi)
     qr, qi = jnp.where(br < 0, vr, qr), jnp.where(br < 0, vi, qi)
-    sq_r, sq_i = _cmul(ar, ai, ar, ai)
-    cu_r, cu_i = _cmul(ar, ai, sq_r, sq_i)
+    sq_r, sq_i = cmul(ar, ai, ar, ai)
+    cu_r, cu_i = cmul(ar, ai, sq_r, sq_i)
     for k, (ur, ui) in ((1, (ar, ai)), (2, (sq_r, sq_i)), (3, (cu_r, cu_i))):
         qr, qi = jnp.where(br == k, ur, qr), jnp.where(br == k, ui, qi)
     rr, ri = jnp.where(small, qr, rr), jnp.where(small, qi, ri)
@@ -544,8 +544,30 @@ class _Special:
         return self._plain.for_types(types) if isinstance(self._plain, _Special) else \
             self._plain
 
+    def accumulate(self, a, axis=0, dtype=None):
+        """NumPy's ``accumulate``: a left fold of the corrected function where
+        ``a`` is of a corrected kind (``maximum.accumulate`` of complex data
+        keeps a NaN once met), else ``jax.numpy``'s."""
+        a = jnp.asarray(a, dtype)
+        k = a.dtype.kind
+        if k in self._kind or (k == "V" and "f" in self._kind):
+            return running(self._fixed, a, axis)
+        return self._f.accumulate(a, axis=axis)
+
     def __getattr__(self, k):
         return getattr(self._f, k)
+
+
+def running(f, a, axis):
+    """NumPy's ``accumulate`` of the binary ``f`` along ``axis``: a left fold
+    in order, ``out[i] = f(out[i - 1], a[i])``, the first element as it is
+    (an associative scan regroups the steps, which changes special values:
+    a complex product with an infinite part, a NaN a comparison drops)."""
+    x = jnp.moveaxis(a, axis, 0)
+    if x.shape[0] > 1:
+        _, rest = jax.lax.scan(lambda c, v: (f(c, v),) * 2, x[0], x[1:])
+        x = jnp.concatenate([x[:1], rest.astype(x.dtype)])
+    return jnp.moveaxis(x, 0, axis)
 
 
 def _log2(x):

@@ -656,7 +656,8 @@ def assign(x, idx, value, cast, check):
             return True
         v = cast(x.dtype, v)
     elif not lazy(value):
-        v = operand(value)
+        # (a list is host data: NumPy's assignment converts its Python numbers)
+        v = cast(x.dtype, value) if type(value) in (list, tuple) else operand(value)
         if isinstance(v, NamedArray):
             t = shape[k:]
             vs = v.shape

@@ -664,6 +664,7 @@ class ufunc(UfuncMethods):
                 raise TypeError(f"{self.__name__}: {self.__name__}() takes from {nin} to "
                                 f"{most} positional arguments but {n} "
                                 f"{'was' if n == 1 else 'were'} given")
+        _check_out(self.__name__, out)
         ops = [operand(a) for a in args]
         out_dts = None
         jfn = self._impl
@@ -712,7 +713,6 @@ class ufunc(UfuncMethods):
         else:
             res = tuple(finish(r, out_dts[i] if out_dts else None, dims, mapped)
                         for i, r in enumerate(res))
-        _check_out(self.__name__, out)
         if out is not None:
             res = cast_out(self.__name__, out, res, casting, f"ufunc '{self.__name__}'")
         if where is not True:

@@ -353,12 +353,15 @@ class _Folds:
 
 
 def _check_out(fn, out):
-    """NumPy's error for ``out=`` a scalar (scalars are values, never written)."""
+    """NumPy's error for ``out=`` a scalar (scalars are values, never written)
+    or a read-only array (before the loop is chosen, as NumPy checks it)."""
     for o in out if isinstance(out, tuple) else (out,):
         if o is not None and (is_value(o) or isinstance(o, (onp.generic, bool, int, float,
                                                              complex))):
             raise TypeError(f"{fn}: return arrays must be of ArrayType (out= is a scalar, "
                             "which cannot be written; pass an array)")
+        if isinstance(o, NamedArray):
+            check_writeable(fn, o, "output array")
 
 
 @jax.jit

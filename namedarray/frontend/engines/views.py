@@ -260,7 +260,9 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
             return None
         if hv is buf:
             return a
-        if not onp.may_share_memory(hv, buf):      # NumPy copies: its copy, a new array
+        if not onp.may_share_memory(hv, buf) and (hv.size or hv.base is None):
+            # NumPy copies: its copy, a new array (an empty view shares no memory,
+            # and is still a view: a read-only one refuses writes)
             x = host.kept(hv, fresh=True)
             return zero_dim_array(x) if not hv.ndim else x
         pre, post = args[:operand], args[operand + 1:]
