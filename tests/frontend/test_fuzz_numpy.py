@@ -1717,7 +1717,10 @@ def test_seeded_stream_draws_numpys_numbers(name, data):
     want = getattr(getattr(onp.random, make)(seed), name)(*args, **kw)
     got = getattr(getattr(np.random, make)(seed), name)(*args, **kw)
     if isinstance(want, onp.ndarray | onp.generic):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (got, want)
+        assert isinstance(got, np.NamedArray) and got.dtype == want.dtype, (got, want)
+        # (a scalar draw is one of NumPy's scalar types, an array is an ndarray)
+        assert isinstance(got, onp.generic) == isinstance(want, onp.generic), (got, want)
+        assert isinstance(got, np.ndarray) == isinstance(want, onp.ndarray), (got, want)
         onp.testing.assert_array_equal(onp.asarray(got), want)
     else:
         assert type(got) is type(want) and got == want, (got, want)

@@ -254,8 +254,8 @@ class ufunc:
         # (engines/fperr.py) takes the general path, which checks.
         if not kwargs:
             n = len(args)
-            if n == self.nin and all(type(a) in _PY_NUMBERS or isinstance(a, onp.generic)
-                                     for a in args) and \
+            if n == self.nin and all(type(a) in _PY_NUMBERS or type(a) is not NamedArray
+                                     and isinstance(a, onp.generic) for a in args) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
                 r = self._on_host(args)     # Python numbers: NumPy's scalar answer
                 if r is not None:
@@ -557,8 +557,8 @@ class ufunc:
         for i, a in enumerate(args[: self.nin]):
             if isinstance(a, bool):
                 args[i] = positional(jnp.asarray(a))
-            elif isinstance(a, onp.generic):
-                args[i] = _numpy_scalar(self.__name__, a)
+            elif type(a) is not NamedArray and isinstance(a, onp.generic):
+                args[i] = _numpy_scalar(self.__name__, a)   # (NumPy's own scalar)
         casting = kw.get("casting", "same_kind")
         if casting in _CASTINGS and config.numpy_dtypes() and len(args) >= self.nin:
             # NumPy's errors for dtype=/casting= (and out=) come before any about
