@@ -17,7 +17,7 @@ a named program against the same program in jax.numpy (target 1.3x).
 Positional ops are NumPy calls on unnamed arrays; named ops use names, and
 their jax.numpy equivalent does what the name means on the physical layout
 (e.g. ``x + y`` with the same names in another physical order is
-``a + b.T``).  Targets (DESIGN.md section 7): positional <= 1.2x, named <= 1.5x.
+``a + b.T``).  Targets (docs/design.md §7): positional <= 1.2x, named <= 1.5x.
 """
 from __future__ import annotations
 

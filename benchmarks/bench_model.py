@@ -211,25 +211,40 @@ def train(step, args, steps):
     return losses
 
 
-def hlo_counts(compiled) -> dict:
-    """Instructions of each opcode in the optimized HLO (fused computations included;
-    not the op names in the metadata)."""
+#: an HLO instruction's shape: one array shape (a TPU layout such as
+#: ``{1,0:T(8,128)}`` included) or a tuple of them (a ``while`` loop's state)
+_SHAPE = r"(?:\((?:[^()]|\([^()]*\))*\)|\S+)"
+
+
+def hlo_counts(compiled, ops=("transpose", "copy")) -> dict:
+    """Instructions of each opcode in ``ops`` in the optimized HLO (fused
+    computations included; not the op names in the metadata)."""
     text = compiled.as_text()
-    return {op: len(re.findall(rf"^\s*(?:ROOT\s+)?\S+\s*=\s*\S+\s+{op}\(", text, re.M))
-            for op in ("transpose", "copy")}
+    return {op: len(re.findall(rf"^\s*(?:ROOT\s+)?\S+\s*=\s*{_SHAPE}\s+{op}\(", text,
+                               re.M))
+            for op in ops}
 
 
 def _compile(step, args, fresh=False):
     """The compiled step, its trace time and its XLA compile time; ``fresh``: with
     JAX's caches cleared first and a new function object, so both are paid."""
+    _, compiled, t_lower, t_compile = trace_and_compile(step, args, fresh)
+    return compiled, t_lower, t_compile
+
+
+def trace_and_compile(step, args, fresh=False):
+    """``(traced, compiled, trace + lower time, XLA compile time)`` of
+    ``jax.jit(step)`` on ``args`` (``traced.jaxpr`` is the step's jaxpr);
+    ``fresh`` as in :func:`_compile`."""
     if fresh:
         jax.clear_caches()
         step = (lambda f: lambda *a: f(*a))(step)
     t0 = time.perf_counter()
-    lowered = jax.jit(step).lower(*args)
+    traced = jax.jit(step).trace(*args)
+    lowered = traced.lower()
     t1 = time.perf_counter()
     compiled = lowered.compile()
-    return compiled, t1 - t0, time.perf_counter() - t1
+    return traced, compiled, t1 - t0, time.perf_counter() - t1
 
 
 def check(steps=2):

@@ -1,4 +1,4 @@
-"""Three more model pairs, each written once with named axes the way the README
+"""More model pairs, each written once with named axes the way the README
 and the tutorials write them, and once in plain jax.numpy: the same model,
 init and data, trained under jax.jit.
 
@@ -12,84 +12,35 @@ and ``-shard`` pairs on 8 CPU devices, which the script then simulates).
 For each pair it prints what ``bench_model.py`` prints (float32 losses, which
 must agree to 1e-5; step and trace+compile ratios of interleaved rounds,
 targets <= 1.03 and <= 1.1; transposes and copies of the optimized HLO, target
-within 10% of the plain program's).
+within 10% of the plain program's).  ``benchmarks/README.md`` describes each
+pair and holds the measured tables.
 
-- ``gpt``: a decoder-only transformer (2 layers, d_model 64, 4 heads, MLP
-  256, sequence 32, batch 4, vocabulary 128), pre-LayerNorm (mean and
-  ``** 2`` variance), optax Adam.  The embedding is the positional lookup
-  ``emb.untag("vocab")[tokens]``, the unembedding reuses ``emb`` (tied), and
-  the next-token log-probability is picked by ``take_along_axis(axis="vocab")``
-  (``gpt-dict``, ``gpt-take``: the same model with the lookup written
-  ``emb[{"vocab": tokens}]`` or ``np.take(emb.untag("vocab"), tokens, axis=0)``).
-- ``mixer``: an MLP-mixer classifier on 16x16 images (patches of 4x4 by a
-  positional reshape, then tagged; 2 blocks of token- and channel-mixing
-  MLPs, LayerNorm, mean pooling), optax AdamW; the label's log-probability is
-  the named lookup ``logp[{"class": labels}]``.
-- ``stacked``: the training tutorial's transformer (2 layers, sizes as
-  ``gpt``) without dropout: its layers stacked along a named axis "layer"
-  and run by ``np.scan``, built from ``namedarray.nn`` (``layer_norm``,
-  ``dot_product_attention`` with ``is_causal``, ``gelu``, ``cross_entropy``),
-  the lookup ``emb.untag("vocab")[tokens]``, optax AdamW with
-  ``mask=nn.decay_mask``; the plain twin uses ``jax.lax.scan``, ``jax.nn``
-  and the mask ``ndim > 1`` (``stacked-dict``, ``stacked-take``: the lookup
-  written as in ``gpt-dict``, ``gpt-take``).
+- ``gpt``: a decoder-only transformer, pre-LayerNorm, tied embedding looked
+  up by ``emb.untag("vocab")[tokens]`` (``gpt-dict``: ``emb[{"vocab":
+  tokens}]``, ``gpt-take``: ``np.take(emb.untag("vocab"), tokens, axis=0)``),
+  ``take_along_axis(axis="vocab")``, optax Adam.
+- ``mixer``: an MLP-mixer classifier, the label picked by ``logp[{"class":
+  labels}]``, optax AdamW.
+- ``stacked``: the training tutorial's transformer without dropout, its
+  layers stacked along "layer" and run by ``np.scan``, from ``namedarray.nn``,
+  AdamW with ``nn.decay_mask`` (``-dict``, ``-take``: the lookup as above).
+- ``moe``: a Mixture-of-Experts transformer: router ``nn.softmax`` over
+  "expert", dense top-2 gates by ``np.top_k``, the experts mixed by one named
+  einsum.
+- ``vit``: a ViT-style classifier with ``nn.dropout`` keyed per step (the
+  plain twin draws the same masks: :func:`dropout_plain`); ``vit-uniform``:
+  the masks drawn the NumPy way from a keyed Generator.
+- ``-dp``: data-parallel over 8 devices, a mesh ``np.nmap`` against
+  ``jax.shard_map``; ``-shard``: placed by ``np.shard`` against
+  ``jax.device_put`` with ``NamedSharding``.
 
-- ``stacked-dp``, ``moe-dp``: the pair data-parallel over 8 devices (batch
-  8, one row per device), as ``vit-dp``: the named loss under a mesh
-  ``np.nmap`` (the tokens split into inputs and targets before the map:
-  ``nmap`` wants "seq" one size in every argument), the plain one under
-  ``jax.shard_map`` with ``lax.pmean`` of the loss and gradients;
-  ``stacked-shard``, ``moe-shard``: placed by ``np.shard`` against
-  ``jax.device_put`` with ``NamedSharding``, as ``vit-shard``.
-- ``moe``: a Mixture-of-Experts transformer (2 layers, d_model 64, 4 heads,
-  4 experts of MLP 128, sequence 32, batch 8, vocabulary 128): pre-LN
-  (``nn.layer_norm``), causal ``nn.dot_product_attention``, a router
-  ``nn.softmax`` over the named axis "expert", dense top-2 gates (the gates
-  below ``np.top_k``'s second value zeroed, the rest renormalised), every
-  expert's ``nn.gelu`` MLP with weights ("expert", "embed", "mlp") and one
-  named einsum ``{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}
-  ->{batch,seq,embed}`` mixing them; ``nn.cross_entropy``, AdamW with
-  ``nn.decay_mask``.  The plain twin: ``jax.lax.top_k``, ``jnp.einsum``.
-- ``vit``: a ViT-style classifier on 8x8 digit-like images (one random
-  stroke pattern per class plus noise, from a fixed key): 2x2 patches by a
-  positional reshape of each image (``images.untag("row", "col")``), then
-  tagged and embedded by an einsum, learned position embedding, 2 pre-LN
-  blocks (``nn.layer_norm``, ``nn.dot_product_attention``, ``nn.gelu`` MLP
-  with biases), dropout 0.1 (``nn.dropout``) on the attention output and on
-  the MLP's, keyed per step (the optimizer state carries a key split every
-  step; one ``fold_in`` per block), mean pooling, ``nn.cross_entropy``,
-  optax AdamW with ``nn.decay_mask``.  d_model 64, 4 heads, MLP 128, batch
-  32.  The plain twin draws its masks with ``jax.random.bernoulli`` the way
-  ``nn.dropout`` draws (:func:`dropout_plain`: the key split once, the
-  values those of the shape in sorted name order, ("batch", "embed",
-  "patch"), laid out by a transpose), so both see the same masks.
-- ``vit-dp``: the same, data-parallel over 8 devices: the named loss under
-  ``np.nmap(..., axes="batch", mesh=mesh, axis_resources={"batch": "data"})``
-  with the gradient taken outside the map; the plain one under
-  ``jax.shard_map`` (``lax.pmean`` of the local gradients), each device
-  keeping its rows of the global dropout mask as the named draw does.
-- ``vit-shard``: ``vit``'s step on parameters and batch placed by
-  ``np.shard(..., {"batch": "data"})`` against ``jax.device_put`` with a
-  ``NamedSharding`` (XLA partitions both).
-- ``vit-uniform``, ``vit-uniform-dp``: ``vit``, ``vit-dp`` with the dropout
-  drawn the NumPy way: a keyed Generator per block,
-  ``rng = np.random.default_rng(jax.random.fold_in(key, i))``, and per mask
-  ``keep = rng.uniform(np.zeros_like(x), 1.0) >= rate`` (float64 draws, as
-  NumPy's), ``np.where(keep, x / (1 - rate), 0.0)``.  The plain twin draws
-  ``jax.random.uniform(k, shape, float64)`` with the Generator's keys (each
-  draw splits the key into (next key, this draw's key)), so the masks agree.
-
-Measured on commit ``702978a`` (2-core CPU, load average 0.2-1.5), plain ->
-named transposes + copies, step and trace+compile ratios (median): ``vit``
-78 + 314 -> 81 + 297, 0.93, 0.90; ``vit-dp`` 70 + 306 -> 83 + 299, 0.95,
-0.98; ``vit-shard`` 90 + 326 -> 93 + 309, 0.96, 0.99; ``gpt`` 0.97, 1.03;
-``mixer`` 0.95, 0.96; ``stacked`` 0.96, 0.90 (every pair and lookup style
-meets the targets; the table is in ``benchmarks/README.md``, with the
-mesh pairs' ``stacked-dp``, ``stacked-shard``, ``moe``, ``moe-dp``,
-``moe-shard``, ``vit-uniform``, ``vit-uniform-dp``).
-
-``tests/frontend/test_bench_model.py`` runs two steps of each in CI and checks
-the losses and the HLO counts (never the times).
+A config's ``dtype`` (``"float32"``, the default, or ``"bfloat16"``) is the
+parameters' and activations' dtype: in bfloat16 every contraction
+accumulates in float32 (``preferred_element_type``) and is cast back, the
+loss is taken of float32 logits, and the plain twin does the same.
+``bench_accel.py`` runs the pairs at realistic sizes in both dtypes (an
+accelerator's run); ``tests/frontend/test_bench_model.py`` runs two steps of
+each in CI and checks the losses and the HLO counts (never the times).
 """
 from __future__ import annotations
 
@@ -118,6 +69,46 @@ C_GELU = bm.C_GELU
 
 def _normal(keys, shape, scale):
     return jax.random.normal(next(keys), shape, F32) * F32(scale)
+
+
+def _dtype(c):
+    """The model's dtype and the contraction keywords it takes: float32
+    accumulation for a half-precision model, none for float32 (the program
+    as it was before the dtype was a setting)."""
+    dt = jnp.dtype(c.get("dtype", "float32"))
+    return dt, ({} if dt == F32 else {"preferred_element_type": F32})
+
+
+def ein_plain(c, spec, *ops):
+    """``jnp.einsum`` in the model's dtype (float32 accumulation)."""
+    dt, kw = _dtype(c)
+    r = jnp.einsum(spec, *ops, **kw)
+    return r.astype(dt) if kw else r
+
+
+def ein_named(c, spec, *ops):
+    """``np.einsum`` in the model's dtype (float32 accumulation)."""
+    dt, kw = _dtype(c)
+    r = np.einsum(spec, *ops, **kw)
+    return r.astype(dt) if kw else r
+
+
+def mat_plain(c, a, b):
+    """``a @ b`` in the model's dtype (float32 accumulation)."""
+    dt, kw = _dtype(c)
+    return jnp.matmul(a, b, **kw).astype(dt) if kw else a @ b
+
+
+def f32(c, logits):
+    """The logits a loss is taken of, float32 in a half-precision model."""
+    return logits.astype(F32) if _dtype(c)[1] else logits
+
+
+def cast(c, tree):
+    """The floating arrays of ``tree`` in the model's dtype."""
+    dt, kw = _dtype(c)
+    return jax.tree.map(lambda v: v.astype(dt) if kw and jnp.issubdtype(
+        v.dtype, jnp.floating) else v, tree)
 
 
 def _named(p, names):
@@ -201,17 +192,18 @@ def gpt_loss_plain(p, tokens, c=GPT):
     for i in range(c["layers"]):
         w = p[f"block{i}"]
         h = ln_plain(x, w["g1"], w["b1"])
-        qkv = jnp.einsum("bsd,dthk->tbshk", h, w["wqkv"])
+        qkv = ein_plain(c, "bsd,dthk->tbshk", h, w["wqkv"])
         q, k, v = qkv[0], qkv[1], qkv[2]
-        s = jnp.einsum("bqhk,bshk->bhqs", q, k) / jnp.sqrt(F32(q.shape[-1]))
+        s = ein_plain(c, "bqhk,bshk->bhqs", q, k) / jnp.sqrt(F32(q.shape[-1]))
         s = jnp.where(mask, s, -1e9)
         a = jnp.exp(s - s.max(axis=-1, keepdims=True))
         a = a / a.sum(axis=-1, keepdims=True)
-        o = jnp.einsum("bhqs,bshk->bqhk", a, v)
-        x = x + jnp.einsum("bqhk,hkd->bqd", o, w["wo"])
+        o = ein_plain(c, "bhqs,bshk->bqhk", a, v)
+        x = x + ein_plain(c, "bqhk,hkd->bqd", o, w["wo"])
         h = ln_plain(x, w["g2"], w["b2"])
-        x = x + gelu_plain(h @ w["w1"] + w["b_1"]) @ w["w2"] + w["b_2"]
-    logits = ln_plain(x, p["g"], p["b"]) @ p["emb"].T
+        x = x + mat_plain(c, gelu_plain(mat_plain(c, h, w["w1"]) + w["b_1"]), w["w2"]) \
+            + w["b_2"]
+    logits = f32(c, mat_plain(c, ln_plain(x, p["g"], p["b"]), p["emb"].T))
     logp = jax.nn.log_softmax(logits, axis=-1)
     return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
 
@@ -226,25 +218,26 @@ def gpt_loss_named(p, tokens, c=GPT):
     for i in range(c["layers"]):
         w = p[f"block{i}"]
         h = ln_named(x, w["g1"], w["b1"], "embed")
-        qkv = np.einsum("{batch,seq,embed},{embed,qkv,head,kv}->{qkv,batch,seq,head,kv}",
+        qkv = ein_named(c, "{batch,seq,embed},{embed,qkv,head,kv}->{qkv,batch,seq,head,kv}",
                         h, w["wqkv"])
         q, k, v = (qkv[{"qkv": j}] for j in range(3))
         k, v = k.rename(seq="key"), v.rename(seq="key")
-        s = np.einsum("{batch,seq,head,kv},{batch,key,head,kv}->{batch,head,seq,key}",
+        s = ein_named(c, "{batch,seq,head,kv},{batch,key,head,kv}->{batch,head,seq,key}",
                       q, k) / np.sqrt(np.float32(q.named_shape["kv"]))
         s = np.where(mask, s, -1e9)
         a = np.exp(s - s.max(axis="key"))
         a = a / a.sum(axis="key")
-        o = np.einsum("{batch,head,seq,key},{batch,key,head,kv}->{batch,seq,head,kv}", a, v)
-        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}",
+        o = ein_named(c, "{batch,head,seq,key},{batch,key,head,kv}->{batch,seq,head,kv}",
+                      a, v)
+        x = x + ein_named(c, "{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}",
                           o, w["wo"])
         h = ln_named(x, w["g2"], w["b2"], "embed")
-        u = gelu_named(np.einsum("{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}", h,
+        u = gelu_named(ein_named(c, "{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}", h,
                                  w["w1"]) + w["b_1"])
-        x = x + np.einsum("{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", u,
+        x = x + ein_named(c, "{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", u,
                           w["w2"]) + w["b_2"]
-    logits = np.einsum("{batch,seq,embed},{vocab,embed}->{batch,seq,vocab}",
-                       ln_named(x, p["g"], p["b"], "embed"), p["emb"])
+    logits = f32(c, ein_named(c, "{batch,seq,embed},{vocab,embed}->{batch,seq,vocab}",
+                              ln_named(x, p["g"], p["b"], "embed"), p["emb"]))
     logp = logits - np.logsumexp(logits, axis="vocab")
     picked = np.take_along_axis(logp, y.untag("batch", "seq")[..., None].tag(
         "batch", "seq", "vocab"), axis="vocab")
@@ -253,7 +246,7 @@ def gpt_loss_named(p, tokens, c=GPT):
 
 def gpt_setup(seed=0, c=GPT):
     kp, kd = jax.random.split(jax.random.key(seed))
-    plain = gpt_init(kp, c)
+    plain = cast(c, gpt_init(kp, c))
     named = _named(plain, GPT_NAMES)
     tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
     opt = GPT_OPT
@@ -397,15 +390,15 @@ def stacked_loss_plain(p, tokens, c=STACKED):
 
     def block(x, w):
         h = layer_norm_plain(x, w["g1"], w["b1"])
-        q, k, v = (jnp.einsum("bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
+        q, k, v = (ein_plain(c, "bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
         o = jax.nn.dot_product_attention(q, k, v, is_causal=True)
-        x = x + jnp.einsum("bshk,hkd->bsd", o, w["wo"])
+        x = x + ein_plain(c, "bshk,hkd->bsd", o, w["wo"])
         h = layer_norm_plain(x, w["g2"], w["b2"])
-        return x + jax.nn.gelu(h @ w["w1"]) @ w["w2"], None
+        return x + mat_plain(c, jax.nn.gelu(mat_plain(c, h, w["w1"])), w["w2"]), None
 
     x = p["emb"][x_in] + p["pos"]
     x, _ = jax.lax.scan(block, x, p["layers"])
-    logits = layer_norm_plain(x, p["g"], p["b"]) @ p["unemb"]
+    logits = f32(c, mat_plain(c, layer_norm_plain(x, p["g"], p["b"]), p["unemb"]))
     logp = jax.nn.log_softmax(logits, axis=-1)
     return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
 
@@ -425,21 +418,21 @@ def stacked_loss_named(p, tokens, c=STACKED):
 
     def block(x, w):
         h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
-        q, k, v = (np.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
+        q, k, v = (ein_named(c, "{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
                              h, w[n]) for n in ("wq", "wk", "wv"))
         o = nn.dot_product_attention(q, k.rename(seq="key"), v.rename(seq="key"), "kv",
                                      query_axis="seq", key_axis="key", is_causal=True)
-        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
+        x = x + ein_named(c, "{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
                           w["wo"])
-        h = nn.gelu(np.einsum("{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}",
+        h = nn.gelu(ein_named(c, "{batch,seq,embed},{embed,mlp}->{batch,seq,mlp}",
                               nn.layer_norm(x, "embed", w["g2"], w["b2"]), w["w1"]))
-        return x + np.einsum("{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", h,
+        return x + ein_named(c, "{batch,seq,mlp},{mlp,embed}->{batch,seq,embed}", h,
                              w["w2"]), None
 
     x = LOOKUPS[c["lookup"]](p["emb"], x_in) + p["pos"]
     x, _ = np.scan(block, x, p["layers"], axis="layer")
-    logits = np.einsum("{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
-                       nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"])
+    logits = f32(c, ein_named(c, "{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
+                              nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"]))
     return nn.cross_entropy(logits, y, axis="vocab").mean(axis=("batch", "seq"))
 
 
@@ -453,7 +446,7 @@ STACKED_OPT_NAMED = optax.adamw(1e-3, weight_decay=1e-4, mask=nn.decay_mask)
 
 def stacked_setup(seed=0, c=STACKED):
     kp, kd = jax.random.split(jax.random.key(seed))
-    plain = stacked_init(kp, c)
+    plain = cast(c, stacked_init(kp, c))
     named = _named(plain, STACKED_NAMES)
     tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
     return (plain, STACKED_OPT_PLAIN.init(plain), tokens), (
@@ -725,17 +718,17 @@ def moe_loss_plain(p, tokens, c=MOE):
     for i in range(c["layers"]):
         w = p[f"block{i}"]
         h = layer_norm_plain(x, w["g1"], w["b1"])
-        q, k, v = (jnp.einsum("bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
+        q, k, v = (ein_plain(c, "bsd,dhk->bshk", h, w[n]) for n in ("wq", "wk", "wv"))
         o = jax.nn.dot_product_attention(q, k, v, is_causal=True)
-        x = x + jnp.einsum("bshk,hkd->bsd", o, w["wo"])
+        x = x + ein_plain(c, "bshk,hkd->bsd", o, w["wo"])
         h = layer_norm_plain(x, w["g2"], w["b2"])
-        probs = jax.nn.softmax(h @ w["router"], axis=-1)             # (b, s, expert)
+        probs = jax.nn.softmax(mat_plain(c, h, w["router"]), axis=-1)  # (b, s, expert)
         top = jax.lax.top_k(probs, 2)[0]
         gates = jnp.where(probs >= top[..., -1:], probs, 0.0)
         gates = gates / gates.sum(axis=-1, keepdims=True)
-        u = jax.nn.gelu(jnp.einsum("bsd,edm->bsem", h, w["w1"]) + w["b_1"])
-        x = x + jnp.einsum("bsem,emd,bse->bsd", u, w["w2"], gates)
-    logits = layer_norm_plain(x, p["g"], p["b"]) @ p["unemb"]
+        u = jax.nn.gelu(ein_plain(c, "bsd,edm->bsem", h, w["w1"]) + w["b_1"])
+        x = x + ein_plain(c, "bsem,emd,bse->bsd", u, w["w2"], gates)
+    logits = f32(c, mat_plain(c, layer_norm_plain(x, p["g"], p["b"]), p["unemb"]))
     logp = jax.nn.log_softmax(logits, axis=-1)
     return -jnp.take_along_axis(logp, y[..., None], axis=-1).mean()
 
@@ -749,24 +742,24 @@ def moe_loss_named(p, tokens, c=MOE):
     for i in range(c["layers"]):
         w = p[f"block{i}"]
         h = nn.layer_norm(x, "embed", w["g1"], w["b1"])
-        q, k, v = (np.einsum("{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
+        q, k, v = (ein_named(c, "{batch,seq,embed},{embed,head,kv}->{batch,seq,head,kv}",
                              h, w[n]) for n in ("wq", "wk", "wv"))
         o = nn.dot_product_attention(q, k.rename(seq="key"), v.rename(seq="key"), "kv",
                                      query_axis="seq", key_axis="key", is_causal=True)
-        x = x + np.einsum("{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
+        x = x + ein_named(c, "{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
                           w["wo"])
         h = nn.layer_norm(x, "embed", w["g2"], w["b2"])
-        probs = nn.softmax(np.einsum("{batch,seq,embed},{embed,expert}->{batch,seq,expert}",
+        probs = nn.softmax(ein_named(c, "{batch,seq,embed},{embed,expert}->{batch,seq,expert}",
                                      h, w["router"]), axis="expert")
         top, _ = np.top_k(probs, 2, axis="expert")
         gates = np.where(probs >= top[..., -1], probs, 0.0)
         gates = gates / gates.sum(axis="expert")
-        u = nn.gelu(np.einsum("{batch,seq,embed},{expert,embed,mlp}->{batch,seq,expert,mlp}",
+        u = nn.gelu(ein_named(c, "{batch,seq,embed},{expert,embed,mlp}->{batch,seq,expert,mlp}",
                               h, w["w1"]) + w["b_1"])
-        x = x + np.einsum("{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}"
+        x = x + ein_named(c, "{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}"
                           "->{batch,seq,embed}", u, w["w2"], gates)
-    logits = np.einsum("{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
-                       nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"])
+    logits = f32(c, ein_named(c, "{batch,seq,embed},{embed,vocab}->{batch,seq,vocab}",
+                              nn.layer_norm(x, "embed", p["g"], p["b"]), p["unemb"]))
     return nn.cross_entropy(logits, y, axis="vocab").mean(axis=("batch", "seq"))
 
 
@@ -776,7 +769,7 @@ MOE_OPT_NAMED = STACKED_OPT_NAMED
 
 def moe_setup(seed=0, c=MOE):
     kp, kd = jax.random.split(jax.random.key(seed))
-    plain = moe_init(kp, c)
+    plain = cast(c, moe_init(kp, c))
     named = _named(plain, MOE_NAMES)
     tokens = jax.random.randint(kd, (c["batch"], c["seq"] + 1), 0, c["vocab"], jnp.int32)
     return (plain, MOE_OPT_PLAIN.init(plain), tokens), (

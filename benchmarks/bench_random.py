@@ -14,7 +14,7 @@ For each it prints the median step time (runs of the two sides alternate,
 results ``block_until_ready``-ed) and the median trace+compile time (a fresh
 ``jax.jit`` lowered and compiled each repeat), and the ratios to jax.random.
 It first checks that every placement gives the unmapped named result.
-Target (DESIGN.md section 7): both ratios <= 1.2.
+Target (docs/design.md §7): both ratios <= 1.2.
 
 Then draws whose parameters are arrays (issue #38): the same layers with
 the mask drawn as ``rng.uniform(np.zeros_like(x), 1.0) >= rate`` and a noise

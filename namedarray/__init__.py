@@ -11,7 +11,7 @@ array([4., 4., 4.])
 
 This module is the public namespace only: the layers live in ``core/``,
 ``placement.py``, ``parallel/``, ``frontend/`` (with ``linalg``, ``fft``,
-``random``) and ``mapping/`` (DESIGN.md §3 and §8).
+``random``) and ``mapping/`` (docs/design.md §3).
 """
 from __future__ import annotations
 

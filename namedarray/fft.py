@@ -41,6 +41,7 @@ import numpy as onp
 from .core.array import NamedArray, normalize_axis
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
+from .frontend.engines.dispatch import dispatched
 from .frontend.engines.host import array_likes
 from .frontend.engines.out import store_out
 
@@ -218,7 +219,9 @@ def _declare(name, axis_kw, kind="any", length="same"):
     f.__doc__ = (f"``numpy.fft.{name}`` on NamedArrays; ``{axis_kw}`` may name axes "
                  "(the transform runs along them and the names are kept); other named "
                  f"axes are mapped over.\n\nSee ``numpy.fft.{name}``.")
-    return f
+    g = dispatched(f, name, onp.fft)
+    g.__module__, g.__qualname__ = __name__, name
+    return g
 
 
 fft = _declare("fft", axis_kw="axis")

@@ -60,7 +60,7 @@ from .core.dims import has_names
 from .einsum import matmul as _matmul, tensordot as _tensordot, vecdot as _vecdot
 from .frontend.engines.args import numpy_promoted
 from .frontend.engines.generic import along_names, jit_static, wrap
-from .frontend.engines.host import host_data
+from .frontend.engines.dispatch import dispatched
 
 LinAlgError = onp.linalg.LinAlgError
 
@@ -548,7 +548,7 @@ def _declare(name, cast=None, *, engine=None, declared=None, square=(), min2d=()
     if array_result:
         f = _array_result(f)
     # data JAX cannot hold, and NumPy's matrix: NumPy's own linalg answers
-    f = host_data(f, name, onp.linalg)
+    f = dispatched(f, name, onp.linalg)
     if f is not declared:           # pickled by its name here (the dot family too)
         f.__module__, f.__qualname__ = __name__, name
     return f

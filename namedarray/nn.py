@@ -2,11 +2,15 @@
 
 Each function takes the name(s) of the axes it works over (``axis="embed"``)
 and is a thin declaration over ``jax.nn`` and the package's engines: the
-named reductions (``max``, ``sum``, ``mean``: collectives when a name is
-mapped), named contraction (``vecdot``) and alignment by name.  So every
-function gives the same names, values and gradients physically, inside a
-local ``nmap``, on a mesh and under ``jax.jit``, and differentiates with
-:func:`namedarray.grad`.
+named reductions (``max``, ``sum``: collectives when a name is mapped),
+named contraction (``vecdot``) and alignment by name.  So every function
+gives the same names, values and gradients physically, inside a local
+``nmap``, on a mesh and under ``jax.jit``, and differentiates with
+:func:`namedarray.grad`.  They compute as ``jax.nn`` does, divisions and
+means included (JAX's division, which XLA may turn into a multiplication by
+a reciprocal; a mean's float32 sum in half precision), not as NumPy's
+``divide`` and ``mean`` do: a softmax or a norm compiles to the program the
+same ``jax.nn`` code compiles to, on every backend.
 
 >>> import namedarray as np
 >>> from namedarray import nn
@@ -35,7 +39,7 @@ array([0., 0., 2.])
 >>> nn.elementwise(jax.numpy.square)(h).untag("mlp")
 array([1., 0., 4.])
 
-A weight-decay mask.  ``x.ndim`` counts positional axes only (DESIGN.md §1),
+A weight-decay mask.  ``x.ndim`` counts positional axes only (docs/design.md §1),
 so a fully named matrix has ``ndim == 0`` and optax's usual mask
 ``lambda p: p.ndim > 1`` would exclude it; :func:`decay_mask` counts every
 axis (``len(x.dims)``): ``optax.adamw(lr, mask=nn.decay_mask)``.
@@ -43,6 +47,7 @@ axis (``len(x.dims)``): ``optax.adamw(lr, mask=nn.decay_mask)``.
 from __future__ import annotations
 
 import functools
+import math
 
 import jax
 import jax.numpy as jnp
@@ -137,6 +142,12 @@ ACTIVATIONS = tuple(name for name, f in globals().items() if hasattr(jax.nn, nam
                     and getattr(f, "__wrapped__", None) is getattr(jax.nn, name))
 
 _rsqrt = elementwise(jax.lax.rsqrt, "rsqrt")
+# JAX's division, as ``jax.nn`` and flax divide (XLA may multiply by a
+# reciprocal), not NumPy's correctly rounded quotient (``np.divide``, ``np.mean``):
+# that one reaches the division through an optimization barrier, which XLA's CPU
+# compiler takes out before fusion but its GPU compiler only after scheduling,
+# so there a softmax or a norm would not fuse with the operations around it
+_divide = elementwise(jnp.true_divide, "true_divide")
 
 
 # --------------------------------------------------------------------------
@@ -178,6 +189,16 @@ def _max_shift(x, axis):
     return _np.max(jax.lax.stop_gradient(x), axis=axis, keepdims=True)
 
 
+def _mean(x, axis):
+    """``jnp.mean(x, axis, keepdims=True)`` over names too: the sum (float32
+    for half precision, as ``jnp.mean`` sums) by JAX's division by the count."""
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    n = math.prod(x.named_shape[a] if isinstance(a, str) else x.shape[a] for a in axes)
+    low = x.dtype.kind == "f" and jnp.finfo(x.dtype).bits < 32
+    s = _np.sum(x, axis=axis, keepdims=True, dtype=jnp.float32 if low else None)
+    return _divide(s, n).astype(x.dtype) if low else _divide(s, n)
+
+
 def softmax(x, axis):
     """``jax.nn.softmax`` over ``axis`` (a name, an int or a tuple of them).
 
@@ -189,7 +210,7 @@ def softmax(x, axis):
     x = _as_named("softmax", x)
     _axes("softmax", x, axis)
     e = _np.exp(x - _max_shift(x, axis))
-    return e / _np.sum(e, axis=axis, keepdims=True)
+    return _divide(e, _np.sum(e, axis=axis, keepdims=True))
 
 
 def log_softmax(x, axis):
@@ -213,8 +234,8 @@ def layer_norm(x, axis, scale=None, bias=None, *, eps=1e-5):
     """
     x = _as_named("layer_norm", x)
     _axes("layer_norm", x, axis)
-    xc = x - _np.mean(x, axis=axis, keepdims=True)
-    y = xc * _rsqrt(_np.mean(xc * xc, axis=axis, keepdims=True) + eps)
+    xc = x - _mean(x, axis)
+    y = xc * _rsqrt(_mean(xc * xc, axis) + eps)
     if scale is not None:
         y = y * scale
     return y if bias is None else y + bias
@@ -225,7 +246,7 @@ def rms_norm(x, axis, scale=None, *, eps=1e-6):
     ``scale`` (aligned by name)."""
     x = _as_named("rms_norm", x)
     _axes("rms_norm", x, axis)
-    y = x * _rsqrt(_np.mean(x * x, axis=axis, keepdims=True) + eps)
+    y = x * _rsqrt(_mean(x * x, axis) + eps)
     return y if scale is None else y * scale
 
 
@@ -253,7 +274,7 @@ def dropout(key, x, rate, *, deterministic=False):
     if deterministic or (isinstance(rate, (int, float)) and rate == 0):
         return x
     u = _np.random.default_rng(key).uniform(_np.zeros_like(x), 1.0)
-    return _np.where(u >= rate, x / (1 - rate), _np.zeros((), dtype=x.dtype))
+    return _np.where(u >= rate, _divide(x, 1 - rate), _np.zeros((), dtype=x.dtype))
 
 
 def one_hot(labels, axis, num_classes, dtype=None):

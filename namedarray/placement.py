@@ -1,6 +1,6 @@
 """Placement: where does an axis name live?
 
-A name is a name wherever it lives (DESIGN.md §2b).  For one operand, every
+A name is a name wherever it lives (docs/design.md §2b).  For one operand, every
 name an operation reduces, gathers or permutes over is in one of four places:
 
 ``physical``  a whole dimension of the operand's data: the primitive's batching
@@ -48,7 +48,7 @@ class Binding:
     ``(("x", "y"),)`` for a name partitioned over two mesh axes, and both,
     outer first, when maps nest.  ``sizes`` gives each group's size.  ``block``
     is how many elements of the name each instance holds in a physical
-    dimension (``physical=True``: a split name, DESIGN.md placement (c)); when
+    dimension (``physical=True``: a split name, docs/design.md §2b); when
     ``physical`` is false the innermost map removed the dimension.
     """
     name: str

@@ -5,33 +5,77 @@ sentence and a few lines of code, run in one shared namespace and printed
 REPL-style (``>>>`` lines, then the value of each expression).  To extend the
 tour, append a :class:`Section` to ``SECTIONS``.
 
-The tour simulates 8 CPU devices (for the mesh examples), so it sets
-``XLA_FLAGS=--xla_force_host_platform_device_count=8`` and, unless already set,
-``JAX_PLATFORMS=cpu``, before JAX creates a backend.
+The tour runs on JAX's default backend (an accelerator where there is one;
+``JAX_PLATFORMS`` chooses, as for any JAX program).  Its mesh takes 8 devices:
+the default backend's when it has 8, else the CPU backend's, which the tour
+simulates beside any accelerator by setting
+``XLA_FLAGS=--xla_force_host_platform_device_count=8`` before JAX creates a
+backend (the flag changes the CPU backend only; importing the module leaves the
+environment alone); the tour says which devices it took.
 """
 import os
 
 _FLAG = "--xla_force_host_platform_device_count=8"
-if _FLAG not in os.environ.get("XLA_FLAGS", ""):
+if __name__ == "__main__" and _FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _FLAG).strip()
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import ast  # noqa: E402
 import dataclasses  # noqa: E402
 import sys  # noqa: E402
 import textwrap  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 import jax  # noqa: E402
 
 import namedarray  # noqa: E402,F401
 
 
+MESH_DEVICES = 8
+
+
 @dataclasses.dataclass(frozen=True)
 class Section:
+    """``note``, if given, is called when the section runs: it returns a line
+    printed after the blurb (if not empty), or raises :class:`LeftOut` to
+    skip the code."""
     title: str
     blurb: str
     code: str
+    note: Callable[[], str] | None = None
+
+
+class LeftOut(Exception):
+    """A section that cannot run on this machine; the message says why."""
+
+
+def _cpu_device_count() -> int:
+    try:
+        return len(jax.devices("cpu"))
+    except RuntimeError:            # JAX_PLATFORMS without the CPU backend
+        return 0
+
+
+def mesh_note() -> str:
+    """Which devices the mesh takes (the rule the Devices section spells out);
+    :class:`LeftOut` where no platform has 8."""
+    n, backend = jax.device_count(), jax.default_backend()
+    if n >= MESH_DEVICES:
+        return f"Here: {MESH_DEVICES} of the {n} {backend} devices."
+    cpu = _cpu_device_count()
+    if cpu >= MESH_DEVICES:
+        return (f"Here: the {backend} backend has {n} device{'s' * (n != 1)}, so the "
+                f"mesh takes the CPU backend's {cpu} simulated devices.")
+    raise LeftOut(f"the mesh needs {MESH_DEVICES} devices of one platform; this machine "
+                  f"has {n} {backend} device{'s' * (n != 1)} and {cpu} CPU devices "
+                  f"(JAX_PLATFORMS={os.environ.get('JAX_PLATFORMS', '')!r}: the CPU "
+                  "backend's are simulated when it is on)")
+
+
+def mesh_ready() -> str:
+    """Nothing to say where the mesh can be built (:func:`mesh_note` said it)."""
+    mesh_note()
+    return ""
 
 
 SECTIONS = [
@@ -128,11 +172,15 @@ SECTIONS = [
         """),
     Section(
         "Devices",
-        "The tour simulates 8 CPU devices (XLA_FLAGS="
-        "--xla_force_host_platform_device_count=8).",
+        "The tour runs on JAX's default backend. The mesh below takes 8 of its "
+        "devices, or, where it has fewer (one accelerator), the CPU backend's 8 "
+        "simulated devices (the tour sets XLA_FLAGS="
+        "--xla_force_host_platform_device_count=8 before JAX starts).",
         """
-        jax.device_count()
-        """),
+        jax.default_backend(), jax.device_count()
+        devices = jax.devices() if jax.device_count() >= 8 else jax.devices("cpu")
+        len(devices), devices[0].platform
+        """, note=mesh_note),
     Section(
         "The same program on an 8-device mesh",
         "nmap(f, mesh, axis_resources) runs f with shard_map: 'batch' (16) is "
@@ -140,14 +188,14 @@ SECTIONS = [
         "local sum plus a cross-device psum. Same answer as the local run.",
         """
         data = np.arange(48.0).reshape(16, 3).tag("batch", None)
-        mesh = jax.make_mesh((8,), ("data",))
+        mesh = jax.make_mesh((8,), ("data",), devices=devices[:8])
         step = lambda r: (r - r.mean(axis="batch")).max(axis="batch")
         local = np.nmap(step)(data)
         sharded = np.nmap(step, mesh=mesh, axis_resources={"batch": "data"})(data)
         local
         sharded
         bool(np.allclose(local, sharded))
-        """),
+        """, note=mesh_ready),
 ]
 
 
@@ -159,6 +207,14 @@ def run_section(section: Section, ns: dict, number: int, out=sys.stdout) -> None
     """Run one section in namespace ``ns``, printing code and results."""
     print(f"\n== {number}. {section.title} ==", file=out)
     print(textwrap.fill(section.blurb, 78), file=out)
+    if section.note is not None:
+        try:
+            note = section.note()
+        except LeftOut as e:
+            print(textwrap.fill(f"(Left out: {e}.)", 78), file=out)
+            return
+        if note:
+            print(textwrap.fill(note, 78), file=out)
     code = textwrap.dedent(section.code).strip("\n")
     for stmt in ast.parse(code).body:
         src = ast.get_source_segment(code, stmt)
@@ -174,15 +230,16 @@ def run_section(section: Section, ns: dict, number: int, out=sys.stdout) -> None
             exec(compile(ast.Module([stmt], []), "<tour>", "exec"), ns)
 
 
-def main(sections=None) -> int:
+def main(sections=None, out=sys.stdout) -> int:
     sections = SECTIONS if sections is None else sections
     t0 = time.perf_counter()
     print(f"namedarray {namedarray.__version__} tour (jax {jax.__version__}, "
-          f"{jax.device_count()} {jax.default_backend()} devices)")
+          f"{jax.device_count()} {jax.default_backend()} devices, dtype defaults "
+          f"{namedarray.dtype_defaults()!r})", file=out)
     ns: dict = {}
     for i, section in enumerate(sections, 1):
-        run_section(section, ns, i)
-    print(f"\n(tour ran in {time.perf_counter() - t0:.1f} s)")
+        run_section(section, ns, i, out)
+    print(f"\n(tour ran in {time.perf_counter() - t0:.1f} s)", file=out)
     return 0
 
 

@@ -3,15 +3,42 @@
 ``namedarray.testing.strategies.elements``) and the NumPy-oracle assertions
 (assert_same, assert_same_named), which compare with
 ``namedarray.testing.assert_allclose`` / ``assert_array_equal``; and the
-placements of names (DESIGN.md §2b) that the location-transparency tests run
-every named function under."""
+placements of names (docs/design.md §2b) that the location-transparency tests run
+every named function under, and the meshes they take.
+
+Platforms. The root ``conftest.py`` reads ``NAMEDARRAY_TEST_PLATFORM`` before
+JAX starts:
+
+- ``cpu`` (the default; CI): the CPU backend with 8 simulated devices
+  (``JAX_PLATFORMS=cpu`` unless set already);
+- ``tpu``, ``gpu``: ``JAX_PLATFORMS=<platform>,cpu``: the accelerator is the
+  default backend, and the CPU backend beside it has 8 simulated devices;
+- ``cpu1``: one CPU device, what the default backend of a one-accelerator
+  machine has; checks locally that the suite collects, and which tests skip.
+
+Meshes are built when a test asks (:func:`make_mesh`, :func:`mesh8`, ...,
+never at import) over :func:`mesh_devices`: 8 devices of the default backend
+where it has them, else the CPU backend's (as a user of a one-accelerator
+machine would run a mesh program), else the test skips with "needs 8 devices
+of one platform". A test of what JAX places on the default backend calls
+:func:`needs_devices`. A test pinned to the CPU backend (the host tier's
+choices, XLA CPU's exact bits) carries ``@pytest.mark.cpu_only("why")`` and
+skips, with that reason, where the default backend is an accelerator.
+
+On an accelerator run the suite in one process that outlives crashes and
+hangs: ``NAMEDARRAY_TEST_PLATFORM=tpu python tools/run_tests_on_accelerator.py
+--log tpu.jsonl -- tests`` (one JSON line per test; counts per file at the
+end)."""
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 import os
 
 import jax
 import numpy as onp
+import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -80,44 +107,111 @@ def assert_same_named(a, b, tol=1e-10):
     nt.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
-# -- placements (DESIGN.md §2b) -----------------------------------------------
+# -- devices and meshes --------------------------------------------------------
+def _cpu_devices() -> list:
+    try:
+        return jax.devices("cpu")
+    except RuntimeError:            # JAX_PLATFORMS without the CPU backend
+        return []
+
+
+def mesh_devices(n: int) -> list:
+    """``n`` devices of one platform for a mesh: the default backend's when it
+    has ``n``, else the CPU backend's (its simulated devices beside an
+    accelerator, as a user of a one-accelerator machine would take them); the
+    calling test skips where neither has ``n``."""
+    for devices in (jax.devices(), _cpu_devices()):
+        if len(devices) >= n:
+            return devices[:n]
+    here = f"{jax.device_count()} {jax.default_backend()}"
+    if jax.default_backend() != "cpu":
+        here += f" and {len(_cpu_devices())} cpu"
+    pytest.skip(f"needs {n} devices of one platform; {here} devices here (the CPU's "
+                "come from XLA_FLAGS=--xla_force_host_platform_device_count=8)")
+
+
+def needs_devices(n: int) -> None:
+    """Skip the calling test unless the *default* backend has ``n`` devices
+    (a test of what JAX places by default, which CPU devices beside an
+    accelerator cannot stand in for)."""
+    if jax.device_count() < n:
+        pytest.skip(f"needs {n} devices of one platform (the default one); "
+                    f"{jax.device_count()} {jax.default_backend()} devices here")
+
+
+def subprocess_env(**env) -> dict:
+    """The environment for a test's Python subprocess that runs JAX: this
+    process's, with JAX on the CPU where this process holds an accelerator
+    (one process opens a TPU; a GPU's memory is this one's), and ``env``."""
+    out = dict(os.environ)
+    if jax.default_backend() != "cpu":
+        out["JAX_PLATFORMS"] = "cpu"
+    out.update(env)
+    return out
+
+
+@functools.cache
+def make_mesh(axis_shapes, axis_names, axis_types=None):
+    """``jax.make_mesh`` over :func:`mesh_devices` (built when a test first
+    asks, never at import; the same object for the same arguments)."""
+    axis_shapes, axis_names = tuple(axis_shapes), tuple(axis_names)
+    return jax.make_mesh(axis_shapes, axis_names, axis_types=axis_types,
+                         devices=mesh_devices(math.prod(axis_shapes)))
+
+
+def mesh8():
+    return make_mesh((8,), ("d",))
+
+
+def mesh4():
+    return make_mesh((4,), ("d",))
+
+
+def mesh24():
+    return make_mesh((2, 4), ("x", "y"))
+
+
+# -- placements (docs/design.md §2b) -----------------------------------------------
 # Each maps a function of an array named "b" (size 8) and maybe "c" (size 2) to
-# the same function run with those names placed elsewhere.
-MESH8 = jax.make_mesh((8,), ("d",))
-MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
-MESH24 = jax.make_mesh((2, 4), ("x", "y"))
-
-
+# the same function run with those names placed elsewhere (the meshes are built
+# when the placement is applied).
 def _nested_local(f):
-    return np.nmap(lambda v: np.nmap(f)(v), mesh=MESH4, axis_resources={"b": "d"})
+    return np.nmap(lambda v: np.nmap(f)(v), mesh=mesh4(), axis_resources={"b": "d"})
 
 
 def _nested_mesh(f):
-    inner = lambda v: np.nmap(f, mesh=MESH24, axis_resources={"b": "y"})(v)  # noqa: E731
-    return np.nmap(inner, axes=["c"], mesh=MESH24, axis_resources={"c": "x"})
+    inner = lambda v: np.nmap(f, mesh=mesh24(), axis_resources={"b": "y"})(v)  # noqa: E731
+    return np.nmap(inner, axes=["c"], mesh=mesh24(), axis_resources={"c": "x"})
 
 
-def _sharded(f, mesh, res):
-    return lambda v: f(np.shard(v, mesh, res))
+def _sharded(f, placement):
+    return lambda v: f(np.shard(v, *sharded(placement)))
 
 
 PLACEMENTS = {
     "physical": lambda f: f,
     "nmap": lambda f: np.nmap(f),
     "nmap-b-only": lambda f: np.nmap(f, axes=["b"]),
-    "mesh": lambda f: np.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
-    "split": lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
-    "mesh-2d": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": ("x", "y")}),
-    "mesh-b-and-c": lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": "y", "c": "x"}),
+    "mesh": lambda f: np.nmap(f, mesh=mesh8(), axis_resources={"b": "d"}),
+    "split": lambda f: np.nmap(f, mesh=mesh4(), axis_resources={"b": "d"}),
+    "mesh-2d": lambda f: np.nmap(f, mesh=mesh24(), axis_resources={"b": ("x", "y")}),
+    "mesh-b-and-c": lambda f: np.nmap(f, mesh=mesh24(), axis_resources={"b": "y", "c": "x"}),
     "nmap-in-mesh": _nested_local,
     "mesh-in-mesh": _nested_mesh,
     # explicit sharding: the names partitioned in the data's type, no map
-    "explicit": lambda f: _sharded(f, MESH8, {"b": "d"}),
-    "set_mesh": lambda f: _sharded(f, MESH24, {"b": "y", "c": "x"}),
+    "explicit": lambda f: _sharded(f, "explicit"),
+    "set_mesh": lambda f: _sharded(f, "set_mesh"),
 }
 # the placements that shard without a map (a collective needs one)
 UNMAPPED = {"physical", "explicit", "set_mesh"}
-SHARDED = {"explicit": (MESH8, {"b": "d"}), "set_mesh": (MESH24, {"b": "y", "c": "x"})}
+_SHARDED = {"explicit": (mesh8, {"b": "d"}), "set_mesh": (mesh24, {"b": "y", "c": "x"})}
+SHARDED = set(_SHARDED)
+
+
+def sharded(placement):
+    """(mesh, axis resources) of a placement in ``SHARDED``."""
+    mesh, res = _SHARDED[placement]
+    return mesh(), res
 
 
 def context(placement, grad=False):
@@ -125,7 +219,7 @@ def context(placement, grad=False):
     Explicit-mesh data eagerly only inside one, so gradients of both explicit
     placements are taken there."""
     if placement == "set_mesh" or (grad and placement == "explicit"):
-        return jax.set_mesh(SHARDED[placement][0])
+        return jax.set_mesh(sharded(placement)[0])
     return contextlib.nullcontext()
 
 

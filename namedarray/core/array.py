@@ -53,7 +53,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from . import hooks
+from . import backends, config, hooks
 from .cache import Cache
 from .sharding import agree, placed_dims, unshard
 
@@ -118,6 +118,12 @@ def to_jax(x, dtype=None):
         x = x.__array__()       # (one giving a NamedArray: NumPy's asarray refuses it)
         if isinstance(x, NamedArray):
             return to_jax(x, dtype)
+    if isinstance(x, (onp.ndarray, onp.generic)) and not backends.cpu_only():
+        h = onp.asarray(x, dtype=dtype)
+        home = backends.home_device(jax.dtypes.canonicalize_dtype(h.dtype),
+                                    config.numpy_dtypes())
+        if home is not None:    # NumPy's data of a dtype the default device lacks
+            return jax.device_put(h, home)
     if dtype is None:
         if isinstance(x, jax.Array):
             return x
@@ -827,7 +833,7 @@ class NamedArray:
 
     @property
     def base(self):
-        return None     # never a view: slicing copies (DESIGN.md §1)
+        return None     # never a view: slicing copies (docs/design.md §1)
 
     @property
     def flags(self):

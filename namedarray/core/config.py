@@ -134,6 +134,20 @@ def any_ml(args) -> bool:
     return False
 
 
+def default_precision():
+    """The matmul precision of a contraction that names none: the highest
+    (float32-accurate on every backend: an accelerator's default passes
+    bfloat16) under NumPy's dtype defaults, where the user chose no default
+    matmul precision (``jax.default_matmul_precision``); else None, JAX's.
+
+    >>> default_precision()
+    Precision.HIGHEST
+    """
+    if _state["mode"] == "numpy" and jax.config.jax_default_matmul_precision is None:
+        return jax.lax.Precision.HIGHEST
+    return None
+
+
 def dtype_defaults() -> str:
     """The current mode, ``"numpy"`` or ``"jax"``."""
     return _state["mode"]

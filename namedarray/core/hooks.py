@@ -12,10 +12,10 @@ from __future__ import annotations
 #: functions by name, ``linalg``/``fft``/``random`` as attributes
 namespace = None
 
-#: ``frontend.indexing.setitem(x, index, value)``
+#: ``frontend.index_assign.setitem(x, index, value)``
 setitem = None
 
-#: ``frontend.indexing.getitem_data(base, base_data, index)``: the data of
+#: ``frontend.index_take.getitem_data(base, base_data, index)``: the data of
 #: ``base[index]`` when ``base`` holds ``base_data`` (a View re-reading its base)
 getitem_data = None
 

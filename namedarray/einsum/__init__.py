@@ -124,7 +124,7 @@ def _order_k(subscripts, operands, ops, res):
     innermost; where operands disagree, C order wins), and the output takes
     that order (``np.einsum("ij,jk->ki", a, b)`` is Fortran-ordered).  Eager,
     positional calls only: under a trace the spec's order is the layout
-    (DESIGN.md §1, the layout rule)."""
+    (docs/design.md §1, the layout rule)."""
     if not isinstance(res, NamedArray) or res.ndim < 2 or res.names or res.mapped or \
             isinstance(res.data, jax.core.Tracer) or "{" in subscripts or \
             any(x.names or x.mapped for x in ops):

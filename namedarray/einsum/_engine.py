@@ -49,6 +49,7 @@ from jax.core import Tracer
 from .. import parallel
 from ..core.array import NamedArray, meet, new, positional
 from ..core.cache import Cache
+from ..core.config import default_precision
 from ..placement import contraction, localize, vmapped_only
 from ._spec import Spec, parse
 
@@ -541,7 +542,11 @@ def contract(fn, subscripts, ops, pet=None, dtype=None, casting="safe", optimize
     """Run ``subscripts`` on NamedArray operands ``ops`` (the whole engine):
     eagerly as the plan's one cached ``jax.jit``, inline under a trace.
     ``core=True`` (the NumPy dot family) refuses contracted subscripts whose
-    sizes differ, where einsum broadcasts a size 1."""
+    sizes differ, where einsum broadcasts a size 1.  Without ``precision``,
+    the dtype mode's (``config.default_precision``: the highest under
+    NumPy's dtype defaults)."""
+    if precision is None:
+        precision = default_precision()
     if pet is None and dtype is None and isinstance(optimize, (str, bool)):
         # the common eager call: no dtype request, no mapped name, concrete
         # operands whose plan was built before: the plan's jitted call only

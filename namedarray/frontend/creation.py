@@ -70,6 +70,11 @@ def _asarray(a, dtype, copy):
                 return host.made(h, fresh)
             return positional(to_device(h, fresh=fresh))
         return positional(jnp.asarray(a, dtype=dtype))
+    if type(a) not in _PYTHON and hasattr(type(a), "__array__") and not isinstance(
+            a, onp.generic):
+        h = a.__array__() if dtype is None else a.__array__(dtype)
+        if isinstance(h, (NamedArray, onp.ndarray)):    # another library's array_like:
+            return asarray(h, dtype=dtype)              # its array, read as NumPy reads it
     if type(a) in _PYTHON and _host_cast(dtype) and host.creates(()):
         try:        # Python data: NumPy's array, made (and living) on the host
             h = onp.asarray(a, dtype=dtype)
@@ -306,17 +311,24 @@ def _full(shape, fill_value, dtype):
         if v.names:
             res = generic("full", lambda d: jnp.full(dims, d, dtype=dtype), (v,), {})
             return res
-        v = v.data
+        h = host.readable(v) if not v.mapped else None
+        v = v.data if h is None else h      # (a fill living on the host stays there)
     else:
         if type(fill_value) is int and dtype is not None:
             v = _big_int_fill(fill_value, onp.dtype(dtype))
-        v = np_asarray(v)
+        if type(v) in (int, float, complex, bool) or isinstance(v, onp.generic):
+            v = onp.asarray(v)      # (NumPy's reading of a number, on the host)
+            if not config.holds(v.dtype):
+                raise unsupported_dtype("full", v.dtype, fill_value)
+        else:
+            v = np_asarray(v)
     if dtype is not None and onp.dtype(dtype) == bool and v.dtype.kind == "c":
         v = v != 0       # NumPy: either part nonzero (XLA's cast reads the real part)
-    if (dtype is None or onp.dtype(dtype) == v.dtype) and host.creates(dims):
-        h = host.buffer(v) if v.ndim == 0 else None
-        if h is not None:           # on the host: no program to compile
-            return host.made(onp.full(dims, h), fresh=True)
+    if type(v) is onp.ndarray:
+        if v.ndim == 0 and (dtype is None or onp.dtype(dtype) == v.dtype) and \
+                host.creates(dims) and v.dtype in host.RESIDENT_DTYPES:
+            return host.made(onp.full(dims, v), fresh=True)     # no program to compile
+        v = to_device(v)
     with allocating("full"):
         return positional(jnp.full(dims, v, dtype=dtype if dtype is not None else v.dtype))
 

@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ..core import config
 from ..core.array import align_plan, operand
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
@@ -176,9 +177,10 @@ def exact_divide(x, y, zero=None):
     """``x / y`` as NumPy divides (integers as ``jnp.true_divide``), in the
     operands' result dtype: real floating operands by ``_barrier_div``,
     complex ones by NumPy's loop (``complex_quotient``; its products rounded
-    apart given a runtime ``zero``)."""
+    apart given a runtime ``zero``).  Under JAX's dtype defaults, JAX's
+    division (``jnp.true_divide``: what ``jax.numpy`` code compiles to)."""
     dt = jnp.result_type(x, y)
-    if not jnp.issubdtype(dt, jnp.inexact):
+    if not jnp.issubdtype(dt, jnp.inexact) or config._state["mode"] != "numpy":
         return jnp.true_divide(x, y)
     x, y = jnp.asarray(x, dt), jnp.asarray(y, dt)
     if jnp.issubdtype(dt, jnp.complexfloating):
@@ -212,7 +214,10 @@ class _ExactDivide:
 
     def for_types(self, types):
         """The function that ``__call__`` runs on operands of ``types`` (dtypes,
-        or the types of Python scalars)."""
+        or the types of Python scalars); under JAX's dtype defaults,
+        ``jnp.true_divide`` itself (JAX's division, as ``jax.numpy``'s)."""
+        if config._state["mode"] != "numpy":
+            return self._f
         key = tuple(types)
         fn = self._by_types.get(key)
         if fn is None:

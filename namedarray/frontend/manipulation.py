@@ -17,14 +17,15 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, check_writeable, normalize_axis, operand, positional,
-                          read_only, rewrap, to_jax, unknown_name)
+from ..core.array import (NamedArray, align, check_writeable, new, normalize_axis, operand,
+                          positional, read_only, rewrap, to_jax, unknown_name)
 from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host
 from .engines.args import as_data, is_data, np_asarray, numpy_args, to_device
 from .engines.declare import _checked, _decl, _host
-from .engines.generic import along_names, generic, has_names, index_names, wrap
+from .engines.gather import in_order, index_names
+from .engines.generic import along_names, generic, has_names, wrap
 from .engines.index_rules import check_bounds
 from .engines.out import store_out
 from .engines.views import stays_view
@@ -60,9 +61,6 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if copy is False and not stays_view(x, lambda v: reshape(v, dims, order)):
         raise ValueError("reshape: Unable to avoid creating a copy while reshaping (copy="
                          f"False; shape {x.shape} to {dims} in order {order!r})")
-    h = None if x.names or x.mapped else host.buffer(x.data)
-    if h is not None:       # on the host: no program to compile
-        return positional(to_device(h.reshape(dims, order=order)))
     return generic("reshape", jnp.reshape, (x, dims), {"order": order})
 
 
@@ -253,7 +251,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is not None and (has_names(x) or has_names(ind)):
         # one gather, mapped over the indices' names only (x's ride along)
         k = normalize_axis("take", axis, x.ndim)
-        res = index_names("take", lambda d, i: jnp.take(d, i, axis=k, mode=mode), x, ind)
+        res = index_names("take", lambda d, i: jnp.take(d, i, axis=k, mode=mode), x, ind,
+                          lambda i: k)
         return store_out("take", out, res)
     res = generic("take", lambda d, i: jnp.take(d, i, axis=axis, mode=mode),
                    (x, ind), {})
@@ -438,29 +437,40 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None):
     ind = as_data(indices)
     if isinstance(axis, str) and _along_in_place(arr, ind, axis):
         # the name stays where it is: one gather on the physical data
-        d, i, axes = arr.data, _in_order(ind, arr.names), mesh_axes(arr.data)
-        if any(axes) or any(mesh_axes(i)):
-            # JAX's gather on an Explicit mesh asks for an out_sharding:
-            # gather from the whole array, then place the result where it was
-            d, i = (unshard(a, range(a.ndim)) for a in (d, i))
-        res = jnp.take_along_axis(d, i, arr.dims.index(axis), mode=mode,
-                                  fill_value=fill_value)
-        if any(axes):
-            res = reshard(res, axes, abstract_mesh(arr.data))
+        res = _on_whole(lambda d, i: (
+            jnp.take_along_axis(d, i, arr.dims.index(axis), mode=mode,
+                                fill_value=fill_value)), arr.data, in_order(ind, arr.names))
         return NamedArray(res, arr.dims)
+    if isinstance(axis, (int, onp.integer)) and _along_aligned(arr, ind):
+        # names ride along, aligned by name: one batched gather on the physical
+        # data (jax.numpy's take_along_axis on that layout), not a gather
+        # mapped over each name
+        (d, i), dims, mapped = align("take_along_axis", [arr, asarray(ind)])
+        k = normalize_axis("take_along_axis", axis, arr.ndim)
+        res = _on_whole(lambda d, i: jnp.take_along_axis(
+            d, i, k, mode=mode, fill_value=fill_value), d, i)
+        return new(res, dims, mapped)
     return _take_along(arr, ind, axis, mode=mode, fill_value=fill_value)
 
 
-def _in_order(v, names, pad=0):
-    """``v``'s data with its names in the order of ``names`` (a size-1 axis for a
-    name it lacks) and ``pad`` size-1 positional axes in front."""
-    d = v.data
-    have = tuple(n for n in names if n in v.names)
-    if v.names != have:
-        d = jax.lax.transpose(d, tuple(range(v.ndim)) + tuple(
-            v.ndim + v.names.index(n) for n in have))
-    return d.reshape((1,) * pad + d.shape[:v.ndim] + tuple(
-        v.named_shape[n] if n in v.names else 1 for n in names))
+def _on_whole(f, d, *rest):
+    """``f(d, *rest)``, a gather or scatter of ``d``; on an Explicit mesh (where
+    JAX's gather and scatter ask for an ``out_sharding``) on the whole arrays,
+    the result placed where ``d`` was."""
+    axes = mesh_axes(d)
+    if not (any(axes) or any(any(mesh_axes(a)) for a in rest)):
+        return f(d, *rest)
+    res = f(*(unshard(a, range(a.ndim)) for a in (d, *rest)))
+    return reshard(res, axes, abstract_mesh(d)) if any(axes) else res
+
+
+def _along_aligned(arr, ind):
+    """Whether ``take_along_axis(arr, ind, axis=k)`` is one gather on the data of
+    ``arr`` and ``ind`` aligned by name: ``arr`` a NamedArray, ``ind`` an
+    integer array with as many positional axes, one of them with names."""
+    return (isinstance(arr, NamedArray) and isinstance(ind, (NamedArray, jax.Array))
+            and bool(arr.names or has_names(ind)) and arr.ndim == ind.ndim
+            and onp.dtype(ind.dtype).kind in "iu")
 
 
 def _along_in_place(arr, ind, axis):
@@ -508,22 +518,17 @@ def put_along_axis(arr, indices, values, axis):
                 f"{getattr(ind, 'named_shape', {})}) must both have it, the indices no "
                 "other names, both the same number of positional axes, and neither a "
                 "name an enclosing nmap maps")
-        i = _in_order(ind, x.names)
+        i = in_order(ind, x.names)
         v = operand(values)
         if isinstance(v, NamedArray):
             if set(v.names) - set(x.names) or v.ndim > x.ndim:
                 raise ValueError(f"put_along_axis: the values (named shape {v.named_shape}, "
                                  f"shape {v.shape}) do not broadcast onto the indices "
                                  f"(named shape {ind.named_shape}, shape {ind.shape})")
-            v = _in_order(v, x.names, pad=x.ndim - v.ndim)
-        d, w, axes = x.data, jnp.asarray(v).astype(x.dtype), mesh_axes(x.data)
-        if any(axes) or any(mesh_axes(i)):
-            # JAX's scatter on an Explicit mesh asks for an out_sharding:
-            # scatter into the whole array, then place it back where it was
-            d, i, w = (unshard(a, range(a.ndim)) for a in (d, i, w))
-        res = jnp.put_along_axis(d, i, w, x.dims.index(axis), inplace=False)
-        if any(axes):
-            res = reshard(res, axes, abstract_mesh(x.data))
+            v = in_order(v, x.names, pad=x.ndim - v.ndim)
+        res = _on_whole(lambda d, i, w: jnp.put_along_axis(d, i, w, x.dims.index(axis),
+                                                           inplace=False),
+                        x.data, i, jnp.asarray(v).astype(x.dtype))
         _inplace("put_along_axis", arr, NamedArray(res, x.dims))
         return
     res = generic("put_along_axis", lambda d, i, w: jnp.put_along_axis(

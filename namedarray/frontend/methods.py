@@ -22,7 +22,7 @@ import numpy as onp
 
 from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value, new,
                           read_only, rewrap, zero_dim_array)
-from . import indexing
+from . import index_assign, index_named, indexing
 from .engines import host, views
 from .engines.views import viewed
 from .engines.index_rules import FLAT
@@ -193,7 +193,7 @@ def _store(fn, x, result):
     """``x op= y``: the result stored into ``x`` (NumPy's ``same_kind`` cast);
     on the host buffer where ``x`` and the result live on the host (an
     in-place operator in an eager loop compiles nothing, engines/host.py)."""
-    if not indexing.resident_set(x, Ellipsis, result):
+    if not index_assign.resident_set(x, Ellipsis, result):
         x._assign(fn, result)
 
 
@@ -203,6 +203,7 @@ def install(ns: dict):
     def binary(f, py):
         # with one of NumPy's classes (matrix: ``*`` is a product), NumPy's operator
         call = f.binary
+        ipy = getattr(operator, "i" + py.__name__.strip("_"), None)
 
         # a scalar with an object no array holds (a Fraction, None), or after a
         # Python complex: Python's arithmetic on NumPy's scalar (scalar_operands.py)
@@ -230,6 +231,10 @@ def install(ns: dict):
             if is_value(self):     # a scalar is a value: `s += 1` is `s = s + 1`
                 return op(self, other)
             check_writeable(f"__i{f.__name__}__", self, "output array")
+            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
+                h = onp.array(self)         # NumPy's in-place operator, stored back
+                self[...] = ipy(h, other)
+                return self
             _store(f"__i{f.__name__}__", self, f(self, other))
             return self
         return op, rop, iop
@@ -263,8 +268,12 @@ def install(ns: dict):
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
         _immutable("__setitem__", self)
-        indexing.setitem(self, idx, value)
-    NamedArray.__setitem__ = indexing.element_writes(setitem)
+        if type(value) not in host.PLAIN_VALUES:     # (data JAX cannot hold: NumPy's write)
+            h = host.numpy_write(self, idx, value)
+            if h is not None:
+                value, idx = h, Ellipsis
+        index_assign.setitem(self, idx, value)
+    NamedArray.__setitem__ = index_assign.element_writes(setitem)
     for k, (kinds, dt) in SCALAR_ONLY.items():
         d = _ScalarOnly(kinds, dt)
         d.__set_name__(NamedArray, k)
@@ -279,7 +288,7 @@ def install(ns: dict):
         if not is_value(self):
             ns["put"](self, ind, v, mode=mode)
     NamedArray.__trunc__, NamedArray.put = trunc, put
-    NamedArray.at = property(indexing.at)
+    NamedArray.at = property(index_named.at)
 
     for m in _METHODS:
         fn = ns[m]

@@ -41,7 +41,8 @@ from .engines.select import nonzero as _nonzero
 from .engines.ufunc import ufunc
 from .engines.views import may_share_memory as _may_share_memory
 from .engines.views import shares_memory as _shares_memory
-from .indexing import getitem_data as _getitem_data, setitem as _setitem
+from .index_assign import setitem as _setitem
+from .index_take import getitem_data as _getitem_data
 from .rules import attribute as _attribute, compose as _c, jax_numpy as _jax
 from .rules import numpy_own as _own
 
@@ -123,7 +124,7 @@ class ndarray(NamedArray, metaclass=_ArrayType):
 def _over_buffer(shape, dtype, buffer, offset, strides, order):
     """``numpy.ndarray(shape, dtype, buffer, ...)``: NumPy's own array over the
     buffer where namedarray cannot hold the dtype (object, strings: host data,
-    DESIGN.md 6c); of an immutable buffer (``bytes``), a read-only copy (as
+    docs/design.md §6c); of an immutable buffer (``bytes``), a read-only copy (as
     NumPy's array over it, which no write can change either).  A writable
     buffer would be shared (a write through the array changes it), which a
     device array cannot do: ``TypeError``."""

@@ -30,7 +30,8 @@ from ..core.array import NamedArray, View, is_scalar, new, zero_dim_array
 from . import creation, elementwise, index_tricks, manipulation
 from .engines.args import numpy_args
 from .engines.generic import wrap
-from .engines.host import host_data, numpy_call
+from .engines.dispatch import dispatched
+from .engines.host import numpy_call
 from .engines.ufunc import ufunc
 from .engines.views import fortran, memory_axes, view_function
 
@@ -137,7 +138,7 @@ def _c_order(a, *args, order="C", **kwargs):
 
 
 #: NumPy's functions whose result is a view of their (first) argument:
-#: name -> view_function options (DESIGN.md §1; engines/views.py)
+#: name -> view_function options (docs/design.md §1; engines/views.py)
 _VIEWS = {
     "transpose": {}, "permute_dims": {}, "matrix_transpose": {}, "swapaxes": {},
     "moveaxis": {}, "rollaxis": {}, "flip": {}, "fliplr": {}, "flipud": {}, "rot90": {},
@@ -199,7 +200,7 @@ def attribute(name):
     return f
 
 
-# The result kind of a 0-d result (DESIGN.md 1: NumPy's scalar or its 0-d
+# The result kind of a 0-d result (docs/design.md §1: NumPy's scalar or its 0-d
 # array), where a function's engine does not already give NumPy's, measured
 # over every public function on 0-d arrays and NumPy scalars
 # (tests/frontend/test_fuzz_numpy.py compares the kind of every result):
@@ -424,7 +425,7 @@ def compose(name, declared):
     if name in _KEEPS_0D:
         f = _keeps_0d(f)
     if name != "bmat":      # (bmat reads its caller's variables: called directly)
-        f = host_data(f, name)
+        f = dispatched(f, name)
     if isinstance(getattr(onp, name, None), (types.BuiltinFunctionType, onp.ufunc)) and \
             isinstance(f, types.FunctionType):
         return _Unbound(f, name)

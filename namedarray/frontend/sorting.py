@@ -16,8 +16,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import rewrap
-from ..core.sharding import sortable
+from ..core.array import NamedArray, canonical, new, rewrap
+from ..core.sharding import mesh_axes, sortable
 from .creation import asarray
 from .engines.declare import _decl
 from .engines.generic import generic, wrap
@@ -88,7 +88,24 @@ def top_k(x, k, axis=-1):
     """
     if not isinstance(k, (int, onp.integer)) or isinstance(k, bool) or k < 0:
         raise ValueError(f"top_k: k must be a non-negative integer, got {k!r}")
+    if isinstance(x, NamedArray) and isinstance(axis, str) and axis in x.dims and \
+            axis not in dict(x.mapped) and not any(mesh_axes(x.data)):
+        return _top_k_where_it_lies(x, int(k), x.dims.index(axis))
     return _TOP_K(x, int(k), axis=axis)
+
+
+def _top_k_where_it_lies(x, k, dim):
+    """``top_k`` along a whole named axis that is physical dimension ``dim``:
+    one ``lax.top_k`` along that dimension, as ``jax.numpy`` code runs it on
+    the same layout (``probs`` laid out (batch, seq, expert) is ranked along
+    its last dimension), the results laid out with the new positional axis
+    of length ``k`` last among the positional ones.  The generic route would
+    move the name in front of the other names first, and ``lax.top_k``
+    along a leading dimension lowers as a transpose, the top-k of the
+    transposed operand, and a transpose back."""
+    dims = x.dims[:dim] + (None,) + x.dims[dim + 1:]
+    return tuple(new(*canonical(r, dims), x.mapped)
+                 for r in jax.lax.top_k(x.data, k, axis=dim))
 
 
 def _lax_top_k(operand, k, axis=-1):

@@ -2,7 +2,7 @@
 
 ``nmap(f, mesh, axis_resources={"batch": "data"})`` runs ``f`` under
 ``jax.shard_map``.  Each logical name is partitioned over its mesh axes: on
-every device it is a *split* name (DESIGN.md placement (c)), a local block in a
+every device it is a *split* name (docs/design.md §2b), a local block in a
 physical named dimension, bound to the mesh axes.  Positional code never sees
 it (named axes ride along), and every parallel primitive composes a local step
 over the block with a mesh step: a named sum is one local reduce and one

@@ -4,4 +4,4 @@
 enclosing map binds becomes a collective), reductions through ``where=`` and
 data-dependent masks (``masked.py``), and the statistics beside the table
 (``statistics.py``: quantiles, ``average``, ``cov``, ...).  A frontend family
-(DESIGN.md §8): above ``parallel``, below the namespace only."""
+(docs/design.md §3): above ``parallel``, below the namespace only."""

@@ -416,6 +416,14 @@ def _mean_quotient(a, where, *, axis, res, keepdims, nan):
     comp = jnp.float32 if res in (jnp.float16, jnp.bfloat16) else res
     s = (jnp.nansum if nan else jnp.sum)(a, axis=axis, dtype=comp, keepdims=keepdims,
                                          where=where)
+    if where is None and not nan:
+        # every element counts: the count is the reduced size, a constant (a
+        # count of ones reduced at run time was a 64-bit reduce in the program)
+        shape = jnp.shape(a)
+        axes = range(len(shape)) if axis is None else (axis,) if isinstance(axis, int) \
+            else axis
+        n = jnp.asarray(math.prod(shape[k] for k in axes), s.real.dtype)
+        return exact_divide(s, n).astype(res)
     ok = ~jnp.isnan(a) if nan else jnp.ones(jnp.shape(a), bool)
     n = jnp.sum(ok if where is None else ok & where, axis=axis, keepdims=keepdims,
                 dtype=jnp.int64 if config.numpy_dtypes() else None)

@@ -1,10 +1,11 @@
 """The dtype mode and JAX's process-wide x64 flag: each path in a fresh process."""
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+
+from support import subprocess_env
 
 # prints, as JSON: the flag after import, after set_dtype_defaults("jax"), and
 # the warnings raised (by import, and by using the package in JAX mode)
@@ -28,7 +29,7 @@ print(json.dumps({"import": after_import, "mode": mode, "jax": after_jax, "again
 
 
 def run(prelude="", env=None):
-    e = {k: v for k, v in os.environ.items()
+    e = {k: v for k, v in subprocess_env().items()
          if k not in ("NAMEDARRAY_DTYPES", "JAX_ENABLE_X64")}
     e.update(env or {})
     out = subprocess.run([sys.executable, "-c", prelude + REPORT], capture_output=True,
@@ -78,7 +79,7 @@ def test_x64_paths(case):
 
 
 def test_bad_env_value():
-    e = dict(os.environ, NAMEDARRAY_DTYPES="float128")
+    e = subprocess_env(NAMEDARRAY_DTYPES="float128")
     p = subprocess.run([sys.executable, "-c", "import namedarray"], capture_output=True,
                        text=True, env=e)
     assert p.returncode != 0

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as np
-from support import NAMES, arrays, named_arrays, shapes
+from support import NAMES, arrays, named_arrays, shapes, subprocess_env
 
 
 def physical(x: np.NamedArray, order):
@@ -128,7 +128,7 @@ def test_jax_dtype_switch_in_subprocess():
     code = ("import namedarray as np; np.set_dtype_defaults('jax');"
             "print(np.arange(3).dtype, (np.arange(3) / 2).dtype, np.dtype_defaults())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
+                         check=True, env=subprocess_env()).stdout.split()
     assert out == ["int32", "float32", "jax"]
     with pytest.raises(ValueError, match=r"set_dtype_defaults: mode must be one of"):
         np.set_dtype_defaults("float128")

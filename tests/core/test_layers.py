@@ -1,4 +1,4 @@
-"""The folders of the package are its layers (DESIGN.md §3, §8): every import of
+"""The folders of the package are its layers (docs/design.md §3): every import of
 the package's own modules -- at module level or inside a function, relative ones
 resolved -- points to the same layer or one below, and the import graph has no
 cycle."""

@@ -315,6 +315,27 @@ def test_every_example_of_the_guides_runs(page):
     assert k >= 8
 
 
+@pytest.mark.filterwarnings("ignore:namedarray turned on JAX's process-wide")
+def test_readme_examples_run():
+    """The README's examples run in one namespace; the mesh example last, where
+    8 devices of one platform exist (an accelerator's, or the CPU backend's)."""
+    import namedarray as np
+    from support import mesh_devices
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(),
+                        re.S | re.M)
+    mesh = [b for b in blocks if "make_mesh" in b]
+    assert len(blocks) >= 4 and len(mesh) == 1
+    mode, ns = np.dtype_defaults(), {}
+    try:
+        for block in [b for b in blocks if b not in mesh]:
+            exec(compile(block, "README.md", "exec"), ns)
+        np.set_dtype_defaults(mode)          # (the dtypes example switches them)
+        mesh_devices(8)
+        exec(compile(mesh[0], "README.md", "exec"), ns)
+    finally:
+        np.set_dtype_defaults(mode)
+
+
 # -- the docstrings: NumPy's documentation, then named axes --------------------
 def _public_functions():
     """(qualified name, object) of every public function of the namespace

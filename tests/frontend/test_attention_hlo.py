@@ -1,5 +1,5 @@
 """nn.dot_product_attention compiles to the graph of the same attention
-hand-written with named einsums (DESIGN.md section 1, the layout rule; issue
+hand-written with named einsums (docs/design.md §1, the layout rule; issue
 #38): forward and gradient under jax.jit, counted in the optimized HLO
 (transposes and copies, never timed), with the same values."""
 import re

@@ -11,6 +11,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray.core.array import NOT_A_JAX_ARRAY
+from support import make_mesh
 
 RNG = onp.random.default_rng(0)
 X = RNG.normal(size=(4, 3))          # (batch, feat)
@@ -97,7 +98,7 @@ def test_grad_inside_a_mesh_nmap(devices):
     shared parameter the sum over all of them; the local map gives the same."""
     x = np.asarray(X).tag("batch", "feat")
     w = params()["w"]
-    mesh = jax.make_mesh((devices,), ("data",))
+    mesh = make_mesh((devices,), ("data",))
 
     def per_example(xi, w):
         return np.value_and_grad(lambda xi, w: np.tanh(np.einsum(

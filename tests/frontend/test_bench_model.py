@@ -8,6 +8,8 @@ import pathlib
 
 import pytest
 
+from support import needs_devices
+
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -63,6 +65,8 @@ def test_user_style_pairs_same_losses_and_graph(name, config):
     ``lax.pmean`` of the gradients, ``-shard``: placed by ``np.shard`` against
     ``jax.device_put`` with ``NamedSharding`` (8 devices).  A mesh map must
     not move the per-device blocks' layout: the transposes+copies bound."""
+    if name.endswith(("-dp", "-shard")):
+        needs_devices(8)            # the benchmark's mesh: jax.make_mesh's devices
     plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
@@ -89,6 +93,7 @@ def test_vit_plain_dropout_draws_the_named_masks():
     numpy.testing.assert_allclose(got, want, rtol=1e-6)
     assert 0 < (got == 0).mean() < 1
     P = jax.sharding.PartitionSpec
+    needs_devices(8)
     blocks = jax.jit(jax.shard_map(
         lambda x: bench.dropout_plain(key, x, 0.5, axis_name="data"), mesh=bench._mesh(),
         in_specs=P("data"), out_specs=P("data")))(x)
@@ -125,6 +130,7 @@ def test_vit_data_parallel_gradients_are_the_one_device_gradients():
     gradient (same dropout masks), and the two sides agree."""
     import jax
     import numpy
+    needs_devices(8)
     bench = load("bench_models")
     c = {**bench.VIT, "blocks": 1}
     (pp, (_, key), bp), (pn, _, bn) = bench.vit_setup(0, c)
@@ -140,3 +146,39 @@ def test_vit_data_parallel_gradients_are_the_one_device_gradients():
         leaves.append(g8)
     for a, b in zip(*leaves):
         numpy.testing.assert_allclose(numpy.asarray(a), numpy.asarray(b), atol=1e-6)
+
+
+def test_bfloat16_pair_accumulates_in_float32_and_agrees():
+    """A pair in bfloat16 (parameters and activations; each contraction
+    accumulating in float32, cast back; the loss of float32 logits): both
+    sides' losses agree to bfloat16's precision and the named step keeps the
+    plain one's transposes and copies."""
+    bms = load("bench_models")
+    plain, named, hp, hn = bms.check("gpt-dict", steps=2, layers=1, dtype="bfloat16")
+    for a, b in zip(plain, named):
+        assert abs(a - b) <= 1e-2 * abs(a), (plain, named)
+    assert plain[1] < plain[0]
+    assert hn["transpose"] + hn["copy"] <= 1.1 * (hp["transpose"] + hp["copy"]), (hp, hn)
+    c, _, ((p, _, _), (q, _, _)) = bms.pair("gpt-dict", layers=1, dtype="bfloat16")
+    assert p["emb"].dtype == q["emb"].dtype == bms.jnp.bfloat16
+
+
+def test_accelerator_run_records_a_pair_and_its_table_row():
+    """``bench_accel.py``'s record of one run (the tutorial's model at its
+    own size, one timed round): the losses of both, compiled under the
+    highest matmul precision, agree; the HLO and jaxpr counts are there; the
+    record makes a row of the Markdown table (the figures are never checked)."""
+    accel = load("bench_accel")
+    a = accel.parse(["tutorial", "--size", "small", "--steps", "1", "--repeat", "1",
+                     "--warmup", "0"])
+    assert accel.runs_of(a) == [("tutorial", "float32")]
+    rec = accel.measure("tutorial", "float32", a, {})
+    assert len(rec["losses"]["plain"]) == 2 and rec["loss_rel_diff"] <= 1e-5, rec["losses"]
+    ok = accel.verdicts(rec)
+    assert ok["loss"] and ok["transposes+copies"] and ok["while/gather/scatter"], rec["hlo"]
+    assert rec["hlo"]["plain"]["opt-barrier"] == 0 and rec["hlo"]["named"]["opt-barrier"] == 1
+    env = {"backend": "cpu", "device_kind": "cpu", "devices": 1, "jax": "0", "date": "d",
+           "dtype_mode": "numpy", "commit": "c", "size": "small", "command": "x"}
+    row = accel.table([rec], env).splitlines()[-1]
+    assert row.startswith("| `tutorial` | float32 |") and row.count("|") == 12
+    assert accel.DEFAULT_RUNS[-1] == ("moe", "bfloat16")

@@ -14,6 +14,7 @@ import pytest
 from jax.test_util import check_grads
 
 import namedarray as np
+from support import make_mesh
 
 RNG = onp.random.default_rng(7)
 INF, NAN = float("inf"), float("nan")
@@ -146,7 +147,7 @@ def test_division_inside_nmap_is_exact(mesh):
     x, y = _data("float64")
     a = np.asarray(x).tag("b", "f")
     d = np.asarray(y[:, 0]).tag("b")
-    kw = dict(mesh=jax.make_mesh((4,), ("data",)), axis_resources={"b": "data"}) \
+    kw = dict(mesh=make_mesh((4,), ("data",)), axis_resources={"b": "data"}) \
         if mesh else {}
     run = np.nmap(lambda r, s: (r / 3.0, r / s), axes=("b",), **kw)
     for f in (run, jax.jit(run)):
@@ -301,7 +302,7 @@ def test_mean_over_a_mapped_or_split_name_is_the_physical_mean():
     x[3, 1] = complex(-INF, 2.0)
     x[5, 2] = complex(INF, INF)
     a = np.asarray(x).tag("i", "j")
-    mesh = dict(mesh=jax.make_mesh((4,), ("d",)), axis_resources={"i": "d"})
+    mesh = dict(mesh=make_mesh((4,), ("d",)), axis_resources={"i": "d"})
     for axis in ("i", ("i", "j")):
         want = onp.asarray(np.mean(a, axis=axis).untag(*[n for n in ("j",)
                                                           if axis == "i"]))

@@ -13,6 +13,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray import NamedArray
+from support import make_mesh
 
 LETTERS = "abcde"
 NAMES = ["b", "k", "batch", "x"]          # "b" is also a letter: separate namespaces
@@ -273,7 +274,7 @@ def test_mapped_contraction_keeps_accumulation_dtype():
 @pytest.mark.parametrize("k", [4, 8])   # exactly the mesh axis, or split (2 per device)
 def test_contraction_over_mesh_name(k):
     pytest.importorskip("namedarray.mapping.mesh")
-    mesh = jax.make_mesh((4,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
+    mesh = make_mesh((4,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
     x, y = _arr(3, k), _arr(k, 5)
     f = np.nmap(lambda u, v: np.einsum("i{k},{k}j->ij", u, v), mesh=mesh,
                 axis_resources={"k": "x"})

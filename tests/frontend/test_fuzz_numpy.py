@@ -135,8 +135,11 @@ class Draw:
 # ------------------------------------------------------------------ comparing
 
 def ours(v):
-    """The same argument for namedarray: NumPy arrays become NamedArrays,
-    containers are converted element by element, the rest is passed as is."""
+    """The same argument for namedarray: NumPy arrays become NamedArrays (not
+    NumPy's masked arrays: the user's own), containers are converted element
+    by element, the rest is passed as is."""
+    if isinstance(v, onp.ma.MaskedArray):
+        return v.copy()
     if isinstance(v, onp.ndarray):
         return np.asarray(v)
     if isinstance(v, list):
@@ -163,6 +166,11 @@ def same(got, exp, where="result", precision=None):
         return
     if exp is None or isinstance(exp, (str, onp.dtype, type)):
         assert got == exp, (where, got, exp)
+        return
+    if isinstance(exp, onp.ma.MaskedArray):    # (the values under the mask are no data)
+        assert isinstance(got, onp.ma.MaskedArray), (where, type(got))
+        same(onp.ma.getmaskarray(got), onp.ma.getmaskarray(exp), f"{where} mask")
+        same(got.compressed(), exp.compressed(), where, precision)
         return
     if isinstance(exp, bool):         # allclose, array_equal, ...: Python bools
         assert type(got) is bool and got == exp, (where, got, exp)
@@ -197,6 +205,10 @@ def _builtin_bases(exc):
                  and c not in (Exception, BaseException, object)) or (Exception,)
 
 
+#: set by test_fuzz_operands.py while it runs a family: ``(name, args) ->
+#: args`` with the first array argument in another operand kind (NumPy's
+#: masked array, Python objects in a sequence), None to leave the call out
+OPERANDS = [None]
 #: ``NAMEDARRAY_FUZZ_JIT=1``: every call is also run under ``jax.jit`` (its
 #: NamedArray arguments traced) and must give NumPy's value there too, or
 #: refuse (namedarray's error for what it cannot know under a trace)
@@ -229,6 +241,10 @@ def check(name, args, kwargs=None, mutated=None, canonical=None, precision=None)
     both through ``canonical`` where NumPy leaves part of the result
     unspecified, to the tolerance of the dtype ``precision`` if given."""
     kwargs = kwargs or {}
+    if OPERANDS[0] is not None:     # (test_fuzz_operands.py: another operand kind)
+        args = OPERANDS[0](name, args)
+        if args is None:
+            return
     if deviation(name, args, kwargs):
         return
     f_np, f_ours = resolve(onp, name), resolve(np, name)
@@ -253,7 +269,7 @@ def check(name, args, kwargs=None, mutated=None, canonical=None, precision=None)
     if not deviation(name, args, kwargs, KINDS):
         assert result_kind(got) == result_kind(exp), ("result kind", result_kind(got),
                                                       result_kind(exp))
-    if canonical is not None:
+    if canonical is not None and OPERANDS[0] is None:   # (else NumPy's own call answers)
         got, exp = canonical(onp.asarray(got)), canonical(exp)
     same(got, exp, precision=precision)
     if canonical is None and isinstance(exp, (onp.ndarray, onp.generic)) and \
@@ -1727,7 +1743,7 @@ def test_seeded_stream_draws_numpys_numbers(name, data):
 
 
 #: results NumPy gives as scalars (a full reduction, integer indexing, item
-#: access, ...): they must print and answer as NumPy's do (DESIGN.md 1)
+#: access, ...): they must print and answer as NumPy's do (docs/design.md §1)
 SCALAR_RESULTS = {
     "sum": lambda m, v: v.sum(), "np.sum": lambda m, v: m.sum(v),
     "max": lambda m, v: v.max(), "np.min": lambda m, v: m.min(v),
@@ -1817,7 +1833,7 @@ HOST_CALLS = {
 @PER_FUNCTION
 @given(data=st.data())
 def test_host_dtypes_answer_as_numpy(name, data):
-    """Data JAX cannot hold is NumPy's own array (DESIGN.md 6c): namedarray's
+    """Data JAX cannot hold is NumPy's own array (docs/design.md §6c): namedarray's
     functions given it give NumPy's result, printed the same."""
     a = _host_arrays(data)
     try:

@@ -11,6 +11,7 @@ import numpy as onp
 import pytest
 
 import namedarray as np
+from support import make_mesh
 
 V, D, B, S, K = 16, 3, 8, 5, 2
 rng = onp.random.default_rng(0)
@@ -111,10 +112,13 @@ def test_one_gather_in_the_natural_order(route):
     assert named["copy"] <= want["copy"], (named, want)
 
 
-MESH = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
+def _mesh():
+    return make_mesh((4,), ("d",))
+
+
 PLACEMENTS = {
     "nmap": lambda f: np.nmap(f, axes=["batch"]),
-    "mesh-split": lambda f: np.nmap(f, mesh=MESH, axis_resources={"batch": "d"}),
+    "mesh-split": lambda f: np.nmap(f, mesh=_mesh(), axis_resources={"batch": "d"}),
 }
 
 

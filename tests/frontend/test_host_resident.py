@@ -1,4 +1,4 @@
-"""Small eager data lives on the host (engines/host.py, DESIGN.md 5a): NumPy's
+"""Small eager data lives on the host (engines/host.py, docs/design.md §5a): NumPy's
 buffer, NumPy's functions, NumPy's bits; its device array is made once when
 something needs it; writes and views keep NumPy's semantics; nothing traced,
 named or on a device runs there; a NumPy program compiles nothing."""

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as np
+from support import make_mesh
 
 A = onp.arange(2 * 3 * 16 * 5, dtype=onp.float64).reshape(2, 3, 16, 5)
 
@@ -165,7 +166,7 @@ def test_mapped_names_equal_the_physical_run(op):
     B = onp.arange(16 * 3 * 8, dtype=onp.float64).reshape(16, 3, 8)
     x = np.asarray(B).tag("b", None, "s")
     want = OPS[op](x)
-    mesh = jax.make_mesh((4,), ("d",))
+    mesh = make_mesh((4,), ("d",))
     for f in [np.nmap(OPS[op], axes=("b",)), np.nmap(OPS[op]),
               np.nmap(OPS[op], mesh=mesh, axis_resources={"b": "d"}),
               np.nmap(OPS[op], mesh=mesh, axis_resources={"s": "d"})]:
@@ -268,7 +269,7 @@ def test_a_mapped_index_gathers_from_a_whole_array():
     x = np.asarray(B).tag("b", None, "s")
     idx = np.asarray(onp.arange(16) % 8).tag("b")
     want = x[{"s": idx}]
-    mesh = jax.make_mesh((4,), ("d",))
+    mesh = make_mesh((4,), ("d",))
     runs = [(np.nmap(lambda i: x[{"s": i}]), (idx,)),
             (np.nmap(lambda v, i: v[{"s": i}]), (x, idx)),
             (np.nmap(lambda v, i: v[{"s": i}], mesh=mesh, axis_resources={"b": "d"}),

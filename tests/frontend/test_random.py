@@ -17,7 +17,7 @@ from hypothesis import given, strategies as st
 
 import namedarray as na
 from namedarray import random as nr
-from support import ci_slice
+from support import ci_slice, mesh4, mesh8, mesh24
 
 N = 20_000
 
@@ -329,15 +329,12 @@ def test_different_keys_give_different_draws(i, j):
 # named draws: one draw per named slice, wherever the names live
 # --------------------------------------------------------------------------
 B, C, K = 8, 2, 3          # sizes of names "b", "c" and the positional axis
-MESH8 = jax.make_mesh((8,), ("d",))
-MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
-MESH24 = jax.make_mesh((2, 4), ("x", "y"))
 
 PLACEMENTS = {   # each runs every call of NAMED_CALLS in one compiled program
     "nmap": lambda f: jax.jit(na.nmap(f)),
-    "mesh": lambda f: na.nmap(f, mesh=MESH8, axis_resources={"b": "d"}),
-    "split": lambda f: na.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
-    "mesh-b-and-c": lambda f: jax.jit(na.nmap(f, mesh=MESH24,
+    "mesh": lambda f: na.nmap(f, mesh=mesh8(), axis_resources={"b": "d"}),
+    "split": lambda f: na.nmap(f, mesh=mesh4(), axis_resources={"b": "d"}),
+    "mesh-b-and-c": lambda f: jax.jit(na.nmap(f, mesh=mesh24(),
                                               axis_resources={"b": "y", "c": "x"})),
 }
 EAGER = {   # eager local maps (the NumPy-seeded state draws there too)
@@ -848,7 +845,7 @@ def test_a_draw_in_the_operands_order_is_the_physical_draw_on_a_mesh():
 
     phys = jax.jit(f)(_jkey(4), x)
     assert [p.dims for p in phys] == [("c", "b"), ("c", "b")]
-    got = na.nmap(f, mesh=MESH8, axis_resources={"b": "d"})(_jkey(4), x)
+    got = na.nmap(f, mesh=mesh8(), axis_resources={"b": "d"})(_jkey(4), x)
     for m, p in zip(got, phys):
         onp.testing.assert_array_equal(_by_name(m), _by_name(p))
 

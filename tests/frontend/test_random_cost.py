@@ -1,5 +1,5 @@
 """Draws whose parameters are arrays cost what the jax.random draw of that
-shape costs (DESIGN.md section 7; issue #38): counted in the optimized HLO
+shape costs (docs/design.md §7; issue #38): counted in the optimized HLO
 under jax.jit (never timed).  Unmapped, the draw is one jax.random call of
 the block's shape; inside ``nmap`` on a mesh each device draws its own
 shard, as a hand-written ``shard_map`` does, never the global block."""
@@ -12,10 +12,14 @@ import pytest
 from jax.sharding import PartitionSpec as P
 
 import namedarray as na
+from support import make_mesh
 
 SHAPE = (8, 4, 16)           # batch, seq, embed
 DIMS = ("batch", "seq", "embed")
-MESH = jax.make_mesh((8,), ("data",), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def _mesh():
+    return make_mesh((8,), ("data",), axis_types=(jax.sharding.AxisType.Auto,))
 
 
 def _cost(f, *args):
@@ -71,14 +75,14 @@ def test_mesh_draw_costs_the_shard_map_draw(draw):
     ours, ref = DRAWS[draw]
 
     def named(k, x):
-        return na.nmap(lambda w: ours(na.random.default_rng(k), w), axes="batch", mesh=MESH,
+        return na.nmap(lambda w: ours(na.random.default_rng(k), w), axes="batch", mesh=_mesh(),
                        axis_resources={"batch": "data"})(x).untag(*DIMS).data
 
     def plain(k, a):
         def body(a):
             kk = jax.random.fold_in(_plain_key(k), jax.lax.axis_index("data"))
             return ref(kk, a)
-        return jax.shard_map(body, mesh=MESH, in_specs=P("data"), out_specs=P("data"))(a)
+        return jax.shard_map(body, mesh=_mesh(), in_specs=P("data"), out_specs=P("data"))(a)
 
     a = _data()
     got = _cost(named, jax.random.key(0), na.NamedArray(a, DIMS))

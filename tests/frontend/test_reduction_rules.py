@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as np
-from support import arrays, assert_same
+from support import arrays, assert_same, subprocess_env
 
 NAN = complex(onp.nan, 0)
 
@@ -77,7 +77,7 @@ def test_mean_empty_int_with_int_dtype_does_not_kill_the_process():
             "assert r.dtype == e.dtype and int(r) == int(e), (r, e)\n"
             "assert int(np.mean(np.arange(5), dtype=np.int8)) == 2\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=subprocess_env())
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
 
 

@@ -534,6 +534,25 @@ def test_mean_is_numpy_s_correctly_rounded_quotient(dt):
     onp.testing.assert_array_equal(np.nanmean(np.asarray(b), axis=1), onp.nanmean(b, axis=1))
 
 
+def test_mean_divides_by_a_constant_count():
+    """Without ``where=`` (nor NaNs skipped) every element counts: the count
+    is the reduced size, a constant of the program, not a sum of ones
+    reduced at run time (a 64-bit reduce under NumPy's dtypes, which an
+    accelerator emulates); named, positional, one axis, several or all."""
+    a = onp.arange(24.0).reshape(2, 3, 4) * 7.0      # exact sums: the quotients are NumPy's
+    x = np.asarray(a)
+    for f, want in ((lambda v: np.mean(v, axis=1), a.mean(axis=1)),
+                    (lambda v: np.mean(v, axis=(0, -1), keepdims=True),
+                     a.mean(axis=(0, 2), keepdims=True)),
+                    (lambda v: v.mean(), a.mean()),
+                    (lambda v: v.tag("i", None, None).mean(axis="i"), a.mean(axis=0))):
+        onp.testing.assert_array_equal(jax.jit(f)(x), want)
+        text = str(jax.make_jaxpr(f)(x))
+        assert text.count("reduce_sum") == 1 and "int64" not in text, text
+    assert str(jax.make_jaxpr(lambda v: np.mean(v, axis=1, where=a > 9))(x)).count(
+        "reduce_sum") == 2                         # with where=: the count is counted
+
+
 @pytest.mark.parametrize("dt", [onp.int64, onp.float64, onp.complex128, onp.bool_])
 def test_var_std_take_numpy_s_steps(dt):
     """Two elements (one summation order): NumPy's bits, every ddof, count

@@ -1,4 +1,4 @@
-"""The shared rules (DESIGN.md §5a) over the whole table of non-ufunc
+"""The shared rules (docs/design.md §5a) over the whole table of non-ufunc
 functions: integer data stays integer (rule 1), quantiles as NumPy forms them,
 every NumPy keyword accepted or refused clearly (rule 7), NumPy's result kinds
 (rule 2), in-place writes (rule 4) and NumPy's special values (rule 6)."""

@@ -2,6 +2,7 @@
 index rules (``a.flat[i]``), the kind of a 0-d result (scalar or 0-d array),
 NumPy's limits on advanced indices, the memory order of a fancy-index result,
 the casts of an assigned value, and what a view holds."""
+import re
 import sys
 import warnings
 
@@ -332,3 +333,22 @@ def test_eager_indexing_of_small_data_compiles_nothing(caplog):
     finally:
         jax.config.update("jax_log_compiles", False)
     assert [r.getMessage()[:60] for r in caplog.records if "Compiling" in r.getMessage()] == []
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64",
+                                   "bool", "float16", "float32", "float64"])
+@pytest.mark.parametrize("size", [4, 70_000])       # living on the host, on a device
+def test_assigned_sequences_are_read_into_the_dtype_as_numpy_reads_them(dtype, size):
+    """``a[:2] = [v, 1]``: NumPy reads the list straight into ``a``'s dtype
+    (``OverflowError`` for a Python int beyond it, ``ValueError`` for a NaN
+    into integers; a float truncated into integers), on both paths."""
+    for v in (300, -1, 2**40, 2**64, 1.7, -2.5, float("nan"), True):
+        a, b = onp.zeros(size, dtype), np.zeros(size, dtype)
+        try:
+            a[:2] = [v, 1]
+        except (OverflowError, ValueError) as e:
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                b[:2] = [v, 1]
+            continue
+        b[:2] = [v, 1]
+        onp.testing.assert_array_equal(onp.asarray(b[:3]), a[:3])

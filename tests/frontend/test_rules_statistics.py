@@ -1,4 +1,4 @@
-"""The statistics family as NumPy computes it (DESIGN.md §5a rules 1, 6, 7;
+"""The statistics family as NumPy computes it (docs/design.md §5a rules 1, 6, 7;
 §6): ``cov``/``corrcoef`` (their dtypes, weights checks, warnings), ``interp``
 (NumPy's non-finite rules), ``linspace``/``logspace``/``geomspace`` (NumPy's
 order of operations), ``histogramdd``/``histogram2d``, ``bincount`` and

@@ -1,4 +1,4 @@
-"""The rules every ufunc and every scalar obeys (DESIGN.md §5a, rules 3-6),
+"""The rules every ufunc and every scalar obeys (docs/design.md §5a, rules 3-6),
 each over the WHOLE table of ufuncs (every public name of namedarray that is a
 ufunc in NumPy) against NumPy on a fixed small grid: the methods present;
 calls on bool/int8/uint64/float16/float32/complex64 inputs holding -0.0, NaN

@@ -8,9 +8,15 @@ import pytest
 
 import namedarray as np
 from namedarray import nn
+from support import make_mesh
 
 L, B, E = 3, 8, 4
-MESH = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
+
+
+def _mesh():
+    return make_mesh((4,), ("d",))
+
+
 _R = onp.random.default_rng(0)
 PARAMS = {"w": np.asarray(_R.normal(size=(E, L, E))).tag("in", "layer", "embed"),
           "b": np.asarray(_R.normal(size=(L, E))).tag("layer", "embed")}
@@ -71,7 +77,7 @@ def test_gradients_equal_the_loop():
 @pytest.mark.parametrize("mesh", [False, True])
 def test_inside_a_map(mesh):
     want = loop(X, PARAMS)
-    kw = dict(mesh=MESH, axis_resources={"batch": "d"}) if mesh else {}
+    kw = dict(mesh=_mesh(), axis_resources={"batch": "d"}) if mesh else {}
     f = np.nmap(lambda x, p: np.scan(block, x, p, axis="layer"), axes=["batch"], **kw)
     h, ys = jax.jit(f)(X, PARAMS)
     _same(h, want[0])
@@ -86,7 +92,7 @@ def test_carry_entering_the_map():
         return np.fold(lambda c, p: c + (x * p["b"]).sum(axis="embed"), c0, PARAMS,
                        axis="layer")
     want = f(X)
-    _same(np.nmap(f, mesh=MESH, axis_resources={"batch": "d"})(X), want)
+    _same(np.nmap(f, mesh=_mesh(), axis_resources={"batch": "d"})(X), want)
 
 
 def test_errors():

@@ -666,7 +666,7 @@ def test_exact_programs_give_the_same_bits_on_the_host_and_compiled(dt, monkeypa
         outs = []
         for budget in (math.inf, 0.0):      # on the host, then compiled
             monkeypatch.setattr(host, "HOST_BUDGET", budget)
-            selection._HOST_SPENT.clear()
+            host._SPENT.clear()
             n = counts["host"]
             got = f(np.asarray(x)[m])
             assert selection.pending(got._full)
@@ -683,7 +683,7 @@ def test_a_program_compiles_once_its_host_runs_cost_the_budget(monkeypatch):
     counts, host_run = _runs()
     monkeypatch.setattr(selection, "_on_host", host_run)
     monkeypatch.setattr(host, "HOST_BUDGET", 1e-9)      # one run spends it
-    selection._HOST_SPENT.clear()
+    host._SPENT.clear()
     for _ in range(3):
         assert_same(np.asarray(x)[m] * 1.5 - 2, x[m] * 1.5 - 2)
     assert counts["host"] == (jax.default_backend() == "cpu")
@@ -695,7 +695,7 @@ def test_inexact_and_committed_programs_are_compiled(monkeypatch):
     counts, host_run = _runs()
     monkeypatch.setattr(selection, "_on_host", host_run)
     monkeypatch.setattr(host, "HOST_BUDGET", math.inf)
-    selection._HOST_SPENT.clear()
+    host._SPENT.clear()
     assert_same(np.sin(np.asarray(x)[m]) * 2, onp.sin(x[m]) * 2)
     assert counts["host"] == 0
     a = np.asarray(jax.device_put(x, jax.devices()[-1]))      # committed to a device

@@ -10,6 +10,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray import nn
+from support import make_mesh
 
 A = onp.random.RandomState(0).permutation(40).reshape(8, 5).astype(float)
 W = onp.arange(3.0)
@@ -44,7 +45,7 @@ def _named(how, mesh=None):
 @pytest.mark.parametrize("how", ["physical", "local", "mesh", "mesh-explicit", "sharded"])
 def test_a_named_axis_is_consumed_everywhere_with_values_and_gradients(how):
     types = (AxisType.Explicit if how in ("mesh-explicit", "sharded") else AxisType.Auto,)
-    mesh = jax.make_mesh((8,), ("data",), axis_types=types)
+    mesh = make_mesh((8,), ("data",), axis_types=types)
     f = _named("mesh" if how.startswith("mesh") else how, mesh)
     x = np.asarray(A).tag("b", "v")
     if how == "sharded":

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as np
-from support import assert_same
+from support import assert_same, subprocess_env
 
 SCALARS = [onp.float64(1.5), onp.float32(2), onp.int32(3), onp.int8(-2), onp.uint8(7),
            onp.bool_(True), onp.complex128(1j), onp.finfo(float).eps, onp.int64(5)]
@@ -97,7 +97,7 @@ def test_gcd_lcm_at_the_signed_minimum(dt):
         "    assert r.dtype == e.dtype and (onp.asarray(r) == e).all(), (f, r, e)\n")
     # a regression would hang: run it in a subprocess with a timeout
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=subprocess_env())
     assert r.returncode == 0, r.stderr[-2000:]
 
 

@@ -1,4 +1,4 @@
-"""Explicit sharding (DESIGN.md §4b): on a mesh with Explicit axes, np.shard puts
+"""Explicit sharding (docs/design.md §4b): on a mesh with Explicit axes, np.shard puts
 each name's mesh axes in the data's type; every named operation runs eagerly and
 under jit, inside jax.set_mesh and outside it, with the unsharded run's values;
 shardings follow the names (JAX's rule where it has one, the output's names where
@@ -13,8 +13,13 @@ import pytest
 from jax.sharding import AxisType
 
 import namedarray as np
+from support import make_mesh
 
-MESH = jax.make_mesh((4, 2), ("data", "model"))
+
+def _mesh():
+    return make_mesh((4, 2), ("data", "model"))
+
+
 RES = {"batch": "data", "embed": "model"}
 RNG = onp.random.default_rng(0)
 X = RNG.normal(size=(8, 4))       # batch 8, embed 4
@@ -98,8 +103,8 @@ def _values(r):
 def test_every_op_inside_and_outside_set_mesh_equals_the_unsharded_run(op):
     x, w, v = _arrays()
     want = OPS[op](x, w, v)
-    sx, sw, sv = np.shard((x, w, v), MESH, RES)
-    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+    sx, sw, sv = np.shard((x, w, v), _mesh(), RES)
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(_mesh())):
         for f in (OPS[op], jax.jit(OPS[op])):
             with ctx():
                 got = f(sx, sw, sv)
@@ -110,13 +115,13 @@ def test_every_op_inside_and_outside_set_mesh_equals_the_unsharded_run(op):
 
 def test_the_data_type_shows_each_names_mesh_axes():
     x, w, v = _arrays()
-    sx, sw, sv = np.shard((x, w, v), MESH, RES)
+    sx, sw, sv = np.shard((x, w, v), _mesh(), RES)
     assert _typeof(sx) == "float64[8@data,4@model]"
     assert _typeof(sw) == "float64[4@model,6]"
     assert _typeof(sv) == "float64[8@data]"
     assert "dims=(batch:8@data, embed:4@model)" in repr(sx)
     assert "dims=(embed:4@model, out:6)" in repr(sw)
-    auto = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    auto = make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
     ax = np.shard(x, auto, RES)
     assert _typeof(ax) == "float64[8,4]" and ax.data.sharding.mesh.axis_types == (
         AxisType.Auto,) * 2
@@ -132,8 +137,8 @@ def test_the_data_type_shows_each_names_mesh_axes():
 ])
 def test_reductions_have_jaxs_sharding_for_the_same_physical_op(op, jnp_op):
     x, w, v = _arrays()
-    sx, sw, sv = np.shard((x, w, v), MESH, RES)
-    with jax.set_mesh(MESH):
+    sx, sw, sv = np.shard((x, w, v), _mesh(), RES)
+    with jax.set_mesh(_mesh()):
         got = OPS[op](sx, sw, sv)
         want = jnp_op(sx.data) if jnp_op is not None else sx.data * sv.data[:, None]
         assert _typeof(got) == str(jax.typeof(want))
@@ -151,11 +156,11 @@ def test_reductions_have_jaxs_sharding_for_the_same_physical_op(op, jnp_op):
 ])
 def test_contractions_take_the_sharding_their_output_names_imply(op, want):
     x, w, v = _arrays()
-    sx, sw, sv = np.shard((x, w, v), MESH, RES)
+    sx, sw, sv = np.shard((x, w, v), _mesh(), RES)
     # plain JAX asks for out_sharding here
     with pytest.raises(Exception, match="out_sharding"):
         jnp.einsum("be,eo->bo", sx.data, sw.data)
-    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(_mesh())):
         with ctx():
             assert _typeof(OPS[op](sx, sw, sv)) == want
             assert _typeof(jax.jit(OPS[op])(sx, sw, sv)) == want
@@ -164,9 +169,9 @@ def test_contractions_take_the_sharding_their_output_names_imply(op, want):
 def test_clashing_mesh_axes_meet_by_name():
     # "batch" and "out" both on "model": the first operand's dimension keeps it
     x, w, v = _arrays()
-    sx = np.shard(x, MESH, {"batch": "model"})
-    sb = np.shard(np.asarray(W[0]).tag("out"), MESH, {"out": "model"})
-    sw = np.shard(w, MESH, {"out": "model"})
+    sx = np.shard(x, _mesh(), {"batch": "model"})
+    sb = np.shard(np.asarray(W[0]).tag("out"), _mesh(), {"out": "model"})
+    sw = np.shard(w, _mesh(), {"out": "model"})
     h = np.einsum("{batch,embed},{embed,out}->{batch,out}", sx, sw)
     assert _typeof(h) == "float64[8@model,6]"
     onp.testing.assert_allclose(h.untag("batch", "out"), X @ W, rtol=1e-12)
@@ -178,19 +183,19 @@ def test_clashing_mesh_axes_meet_by_name():
 
 def test_reshard_moves_an_array_and_a_pytree():
     x, w, v = _arrays()
-    sx = np.shard(x, MESH, RES)
+    sx = np.shard(x, _mesh(), RES)
     moved = np.reshard(sx, {"batch": "model", "embed": "data"})
     assert _typeof(moved) == "float64[8@model,4@data]"
     assert "dims=(batch:8@model, embed:4@data)" in repr(moved)
     onp.testing.assert_array_equal(moved.untag("batch", "embed"), X)
-    tree = np.reshard({"x": sx, "w": np.shard(w, MESH, RES), "n": 3}, {"batch": "data"})
+    tree = np.reshard({"x": sx, "w": np.shard(w, _mesh(), RES), "n": 3}, {"batch": "data"})
     assert _typeof(tree["x"]) == "float64[8@data,4]" and _typeof(tree["w"]) == \
         "float64[4,6]" and tree["n"] == 3
     jitted = jax.jit(lambda t: np.reshard(t, {"batch": ("data", "model")}))(
-        np.shard({"x": x}, MESH, RES))
+        np.shard({"x": x}, _mesh(), RES))
     assert _typeof(jitted["x"]) == "float64[8@(data,model),4]"
     onp.testing.assert_array_equal(jitted["x"].untag("batch", "embed"), X)
-    with jax.set_mesh(MESH):
+    with jax.set_mesh(_mesh()):
         placed = np.reshard(x, {"batch": ("data", "model")})   # the context's mesh
         assert _typeof(placed) == "float64[8@(data,model),4]"
         traced = jax.jit(lambda a: np.reshard(a, {"batch": "model"}))(x)
@@ -204,10 +209,10 @@ def test_reshard_errors():
         np.reshard(x, {"batch": "data"})
     with pytest.raises(ValueError, match=r"reshard: axis_resources maps 'batch' to mesh "
                                          r"axis 'rows', but the mesh has axes"):
-        np.reshard(np.shard(x, MESH, RES), {"batch": "rows"})
+        np.reshard(np.shard(x, _mesh(), RES), {"batch": "rows"})
     with pytest.raises(ValueError, match=r"reshard: axis 'out' has size 6, which is not "
                                          r"divisible by the 4 devices of mesh axes"):
-        np.reshard(np.shard(w, MESH, RES), {"out": "data"})
+        np.reshard(np.shard(w, _mesh(), RES), {"out": "data"})
 
 
 def _loss(p, x):
@@ -228,8 +233,8 @@ def test_an_optax_step_on_a_sharded_pytree_equals_the_unsharded_one():
     p = {"w": w, "b": np.asarray(W[0]).tag("out")}
     opt = optax.sgd(0.1, momentum=0.9)
     want_p, _, want_loss = _step(opt)(p, opt.init(p), x)
-    sp, sx = np.shard((p, x), MESH, {"batch": "data", "out": "model"})
-    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+    sp, sx = np.shard((p, x), _mesh(), {"batch": "data", "out": "model"})
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(_mesh())):
         for step in (_step(opt), jax.jit(_step(opt))):
             with ctx():
                 got_p, _, loss = step(sp, opt.init(sp), sx)
@@ -242,26 +247,26 @@ def test_an_optax_step_on_a_sharded_pytree_equals_the_unsharded_one():
 
 def test_nmap_and_shard_compose_inside_set_mesh():
     x, w, v = _arrays()
-    center = np.nmap(lambda a: a - a.mean(axis="batch"), mesh=MESH,
+    center = np.nmap(lambda a: a - a.mean(axis="batch"), mesh=_mesh(),
                      axis_resources={"batch": "data"})
     want = X - X.mean(0)
-    with jax.set_mesh(MESH):
-        sx = np.shard(x, MESH, RES)
+    with jax.set_mesh(_mesh()):
+        sx = np.shard(x, _mesh(), RES)
         for f in (center, jax.jit(center)):
             out = f(sx)
             assert out.dims == ("batch", "embed") and _typeof(out).startswith(
                 "float64[8@data,")
             # the mapped name is the same name outside: more named operations on it
             y = np.einsum("{batch,embed},{embed,out}->{batch,out}", out, np.shard(
-                w, MESH, RES)).max(axis="batch")
+                w, _mesh(), RES)).max(axis="batch")
             onp.testing.assert_allclose(y.data, (want @ W).max(0), rtol=1e-12)
             onp.testing.assert_allclose(out.untag("batch", "embed"), want, rtol=1e-12)
 
 
 def test_nmap_outside_set_mesh_gives_explicit_arguments_results_on_their_mesh():
     x, w, v = _arrays()
-    sx = np.shard(x, MESH, RES)
-    center = np.nmap(lambda a: a - a.mean(axis="batch"), mesh=MESH,
+    sx = np.shard(x, _mesh(), RES)
+    center = np.nmap(lambda a: a - a.mean(axis="batch"), mesh=_mesh(),
                      axis_resources={"batch": "data"})
     out = center(sx)
     assert _typeof(out) == "float64[8@data,4]"
@@ -284,7 +289,7 @@ def _mlp(p, b):
 def test_sharding_only_the_batch_differentiates_under_jit():
     # parameters unsharded, the batch on an Explicit mesh: the backward pass's
     # contractions over the partitioned batch take the parameters' sharding
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     p = {"w1": np.asarray(W), "b1": np.asarray(W[0]), "w2": np.asarray(W.T + 1),
          "w3": np.asarray(RNG.normal(size=(4, 3)))}
     b = {"x": np.asarray(X).tag("batch", None), "y": np.asarray(IDX[[0, 1] * 4] % 3).tag(
@@ -315,9 +320,9 @@ def test_ops_needing_the_whole_axis_in_a_local_nmap_over_a_sharded_name(op):
     # gives the whole axis, as the gather of a physical one does
     f, (x, _, _) = WHOLE_AXIS[op], _arrays()
     want = f(x)
-    sx = np.shard(x, MESH, RES)
+    sx = np.shard(x, _mesh(), RES)
     mapped = np.nmap(f, axes="batch")
-    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(_mesh())):
         for g in (mapped, jax.jit(mapped)):
             with ctx():
                 got = g(sx)
@@ -326,7 +331,7 @@ def test_ops_needing_the_whole_axis_in_a_local_nmap_over_a_sharded_name(op):
 
     def loss(d, m, placed):
         t = np.NamedArray(d, ("batch", "embed"))
-        r = m(np.shard(t, MESH, RES) if placed else t) ** 2 * np.arange(1.0, 5.0).tag(
+        r = m(np.shard(t, _mesh(), RES) if placed else t) ** 2 * np.arange(1.0, 5.0).tag(
             "embed")
         return r.sum(axis=r.names).sum().data
 
@@ -336,7 +341,7 @@ def test_ops_needing_the_whole_axis_in_a_local_nmap_over_a_sharded_name(op):
 
 
 def test_operands_on_an_explicit_mesh_and_its_auto_twin_meet():
-    auto = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+    auto = make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
     # (inside jax.set_mesh of the Explicit mesh, JAX refuses any operation on
     # data of the Auto one: np.reshard it first)
     x, w, _ = _arrays()
@@ -347,7 +352,7 @@ def test_operands_on_an_explicit_mesh_and_its_auto_twin_meet():
         return (np.tanh(b + h) * h).mean(axis=("batch", "out"))
 
     want_loss, want_g = np.value_and_grad(loss, argnums=(0, 2))(w, x, b)
-    for wm, xm in ((auto, MESH), (MESH, auto)):
+    for wm, xm in ((auto, _mesh()), (_mesh(), auto)):
         sw, sx = np.shard(w, wm, {"out": "model"}), np.shard(x, xm, {"batch": "data"})
         sb = np.shard(b, wm, {"out": "model"})
         onp.testing.assert_allclose(loss(sw, sx, sb).data, want_loss.data, rtol=1e-12)
@@ -369,8 +374,8 @@ FRESH = {
 @pytest.mark.parametrize("op", sorted(FRESH))
 def test_fresh_arrays_like_a_sharded_one_outside_set_mesh(op):
     x = np.asarray(onp.stack([X, X + 1])).tag(None, "batch", "embed")
-    want, sx = FRESH[op](x), np.shard(x, MESH, RES)
-    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(MESH)):
+    want, sx = FRESH[op](x), np.shard(x, _mesh(), RES)
+    for ctx in (contextlib.nullcontext, lambda: jax.set_mesh(_mesh())):
         with ctx():
             got = FRESH[op](sx)
         assert got.dims == want.dims and got.dtype == want.dtype
@@ -385,9 +390,9 @@ def test_item_assignment_into_explicitly_sharded_data(inside):
     updates such data eagerly only inside the mesh, and asks for the
     scatter's out_sharding)."""
     ref = onp.arange(32.0).reshape(8, 4)
-    placed = jax.device_put(jnp.asarray(ref), jax.sharding.NamedSharding(MESH, jax.P("data")))
-    with jax.set_mesh(MESH) if inside else contextlib.nullcontext():
-        x = np.shard(np.asarray(ref).tag("batch", None), MESH, {"batch": "data"})
+    placed = jax.device_put(jnp.asarray(ref), jax.sharding.NamedSharding(_mesh(), jax.P("data")))
+    with jax.set_mesh(_mesh()) if inside else contextlib.nullcontext():
+        x = np.shard(np.asarray(ref).tag("batch", None), _mesh(), {"batch": "data"})
         x[1] = -1.0
         y = np.asarray(placed)
         y[2:4] = -2.0

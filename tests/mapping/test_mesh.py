@@ -10,7 +10,7 @@ from jax.sharding import AxisType
 
 import namedarray as np
 from namedarray import parallel as P
-from support import assert_same_named
+from support import assert_same_named, make_mesh
 
 A = onp.random.default_rng(0).normal(size=(16, 3, 8))     # names b (16), c (8)
 
@@ -18,19 +18,13 @@ A = onp.random.default_rng(0).normal(size=(16, 3, 8))     # names b (16), c (8)
 same = assert_same_named
 
 
-def meshes():
-    out = []
-    for n in (1, 2, 4, 8):
-        out.append((f"{n}dev-b", jax.make_mesh((n,), ("data",)), {"b": "data"}))
-    out.append(("8dev-b-auto", jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,)),
-                {"b": "data"}))
-    out.append(("2x4-b-c", jax.make_mesh((2, 4), ("x", "y")), {"b": "x", "c": "y"}))
-    out.append(("2x4-b-xy", jax.make_mesh((2, 4), ("x", "y")), {"b": ("x", "y")}))
-    out.append(("8dev-c-only", jax.make_mesh((8,), ("data",)), {"c": "data"}))
-    return out
-
-
-MESHES = meshes()
+# (id, make_mesh's arguments, axis resources): the mesh is built in the test
+MESHES = [(f"{n}dev-b", ((n,), ("data",)), {"b": "data"}) for n in (1, 2, 4, 8)] + [
+    ("8dev-b-auto", ((8,), ("data",), (AxisType.Auto,)), {"b": "data"}),
+    ("2x4-b-c", ((2, 4), ("x", "y")), {"b": "x", "c": "y"}),
+    ("2x4-b-xy", ((2, 4), ("x", "y")), {"b": ("x", "y")}),
+    ("8dev-c-only", ((8,), ("data",)), {"c": "data"}),
+]
 OPS = {
     "center": lambda v: v - v.mean(axis="b"),
     "sum_b": lambda v: v.sum(axis="b"),
@@ -54,7 +48,8 @@ OPS = {
 
 @pytest.mark.parametrize("mesh_id", range(len(MESHES)), ids=[m[0] for m in MESHES])
 def test_named_ops_on_mesh_equal_local(mesh_id):
-    _, mesh, res = MESHES[mesh_id]
+    _, args, res = MESHES[mesh_id]
+    mesh = make_mesh(*args)
     x = np.asarray(A).tag("b", None, "c")
     for name, op in OPS.items():
         local = np.nmap(op)(x)
@@ -66,7 +61,7 @@ def test_named_ops_on_mesh_equal_local(mesh_id):
 
 
 def test_all_to_all_on_a_split_name():
-    mesh = jax.make_mesh((4,), ("d",))
+    mesh = make_mesh((4,), ("d",))
     a = onp.arange(8 * 8 * 2.0).reshape(8, 8, 2)
     x = np.asarray(a).tag("i", None, None)
     f = lambda v: P.all_to_all(v, "i", 0, 0)  # noqa: E731
@@ -75,7 +70,7 @@ def test_all_to_all_on_a_split_name():
 
 
 def test_grads_and_control_flow_on_mesh():
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     d = jnp.asarray(A[:, :, 0])
 
     def loss(data, **kw):
@@ -107,7 +102,7 @@ def test_grads_and_control_flow_on_mesh():
 
 
 def test_collectives_in_hlo_match_hand_written_shard_map():
-    mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
+    mesh = make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
     x = np.shard(np.asarray(A[:, :, 0]).tag("b", None), mesh, {"b": "data"})
     ours = jax.jit(np.nmap(lambda v: v.sum(axis="b"), mesh=mesh,
                            axis_resources={"b": "data"})).lower(x).compile().as_text()
@@ -120,7 +115,7 @@ def test_collectives_in_hlo_match_hand_written_shard_map():
 
 
 def test_shard_global_view():
-    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+    mesh = make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
     x = np.shard(np.asarray(A).tag("b", None, "c"), mesh, {"b": "x", "c": "y"})
     assert x.data.sharding.spec == jax.sharding.PartitionSpec(None, "x", "y")
     y = (x * 2 + 1).sum(axis="c")
@@ -146,7 +141,7 @@ def test_shard_global_view():
      r"shard: axis_resources maps 'b' to mesh axis 'z'"),
 ])
 def test_errors(call, msg):
-    mesh = jax.make_mesh((2, 4), ("x", "y"))
+    mesh = make_mesh((2, 4), ("x", "y"))
     x = np.asarray(A[:, :, :6]).tag("b", None, "c")        # c: 6, not divisible by 8
     if msg is None:
         with pytest.raises(ValueError, match=r"nmap: axis 'c' has size 6, which is not "
@@ -159,7 +154,7 @@ def test_errors(call, msg):
 
 
 def test_var_std_over_a_mesh_name_use_all_reduces_not_all_gather():
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     x = np.asarray(A[:, :, 0]).tag("b", None)
     for name, ddof in [("std", 0), ("var", 1)]:
         f = np.nmap(lambda v: getattr(np, name)(v, axis="b", ddof=ddof), mesh=mesh,
@@ -174,7 +169,7 @@ def test_raw_jax_arguments_reach_the_function_as_they_came(make_key):
     """A raw jax.Array argument of a mesh nmap (a PRNG key, typed or raw
     uint32) is handed to ``f`` as a jax.Array, so ``jax.random`` takes it;
     nested inside another mesh map too."""
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     key = make_key(0)
     x = np.NamedArray(jnp.arange(16.0), ("b",))
 
@@ -185,7 +180,7 @@ def test_raw_jax_arguments_reach_the_function_as_they_came(make_key):
     want = onp.arange(16.0) * float(jax.random.uniform(jax.random.fold_in(key, 3)))
     got = np.nmap(f, mesh=mesh, axis_resources={"b": "data"})(x, key)
     onp.testing.assert_allclose(got.untag("b").data, want, rtol=1e-6)
-    m2 = jax.make_mesh((2, 4), ("x", "y"))
+    m2 = make_mesh((2, 4), ("x", "y"))
     y = np.NamedArray(jnp.arange(16.0).reshape(16, 1) * jnp.ones(8), ("b", "c"))
     inner = np.nmap(f, mesh=m2, axis_resources={"c": "y"})
     got = np.nmap(inner, axes="b", mesh=m2, axis_resources={"b": "x"})(y, key)

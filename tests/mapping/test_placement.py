@@ -1,4 +1,4 @@
-"""Location transparency (DESIGN.md §2b): every named operation gives the
+"""Location transparency (docs/design.md §2b): every named operation gives the
 physical run's names, dtype, values and gradients under every placement of its
 names -- a local nmap, a mesh (one element per device, or a split local block),
 a 2-D mesh, a local nmap nested in a mesh one, a mesh nmap nested in a mesh
@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 import namedarray as np
 from namedarray import parallel as P
 from namedarray.testing import strategies as nst
-from support import MESH4, MESH8, PLACEMENTS, SHARDED, UNMAPPED, context as _context
+from support import (PLACEMENTS, SHARDED, UNMAPPED, context as _context, make_mesh, mesh4,
+                     mesh8, sharded)
 
 B, C, K = 8, 2, 3          # sizes of names "b", "c" and the positional axis
 IDX = onp.array([5, 0, 7, 7])
@@ -90,7 +91,7 @@ def _run(op, placement, x, jit):
     f = PLACEMENTS[placement](OPS[op])
     with _context(placement):
         if jit and placement in SHARDED:     # jit gets the data as placed
-            x = np.shard(x, *SHARDED[placement])
+            x = np.shard(x, *sharded(placement))
         return jax.jit(f)(x) if jit else f(x)
 
 
@@ -227,8 +228,7 @@ def test_split_name_collectives_match_a_hand_written_shard_map(op, want):
 def test_hand_written_shard_map_issues_the_same_collectives():
     from jax.sharding import AxisType, PartitionSpec as PS
     x = _named(_data(DIMS[0]), DIMS[0])
-    auto = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4],
-                         axis_types=(AxisType.Auto,))
+    auto = make_mesh((4,), ("d",), axis_types=(AxisType.Auto,))
     hand = jax.shard_map(lambda d: jax.lax.psum(d.sum(1), "d"), mesh=auto,
                          in_specs=PS(None, "d", None), out_specs=PS())
     assert _collectives(hand, x.data) == _collectives(PLACEMENTS["split"](OPS["sum"]), x)
@@ -328,5 +328,5 @@ INSTANCE = {
 def test_instance_index_under_a_jit_inside_a_mesh_map(op):
     x = _named(_data(DIMS[0]), DIMS[0])
     want = np.nmap(INSTANCE[op])(x)
-    for mesh in (MESH4, MESH8):
+    for mesh in (mesh4(), mesh8()):
         _check(np.nmap(jax.jit(INSTANCE[op]), mesh=mesh, axis_resources={"b": "d"})(x), want)

@@ -1,4 +1,4 @@
-"""Random programs on every placement (DESIGN.md §2b).
+"""Random programs on every placement (docs/design.md §2b).
 
 Hypothesis draws a program of several steps over several named arrays --
 reductions (with ``where=``, ``keepdims``, tuples of names), einsum and
@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, assume, given, seed as hseed, settings, stra
 
 import namedarray as np
 from namedarray import parallel as P
-from support import MESH8, MESH24, PLACEMENTS as _PLACEMENTS
+from support import PLACEMENTS as _PLACEMENTS, mesh8, mesh24
 
 HEAVY = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
 EXAMPLES = int(os.environ.get("PROGRAM_FUZZ_EXAMPLES", 100)) if HEAVY else 20
@@ -45,12 +45,12 @@ JITS = ("none", "outside", "inside")
 # case, jit and gradients included, runs in it: see check_case)
 PLACEMENTS = {
     **_PLACEMENTS,
-    "explicit-nmap": lambda f: lambda v: np.nmap(f)(np.shard(v, MESH8, {"b": "d"})),
+    "explicit-nmap": lambda f: lambda v: np.nmap(f)(np.shard(v, mesh8(), {"b": "d"})),
     "explicit-nmap-in-set_mesh": lambda f: lambda v: np.nmap(f, axes=["b"])(
-        np.shard(v, MESH24, {"b": "y", "c": "x"})),
-    "explicit-in-set_mesh": lambda f: lambda v: f(np.shard(v, MESH24, {"b": "y", "c": "x"})),
+        np.shard(v, mesh24(), {"b": "y", "c": "x"})),
+    "explicit-in-set_mesh": lambda f: lambda v: f(np.shard(v, mesh24(), {"b": "y", "c": "x"})),
 }
-IN_SET_MESH = {"explicit-nmap-in-set_mesh": MESH24, "explicit-in-set_mesh": MESH24}
+IN_SET_MESH = {"explicit-nmap-in-set_mesh": mesh24, "explicit-in-set_mesh": mesh24}
 CASES = [(p, j) for p in sorted(PLACEMENTS) if p != "physical" for j in JITS]
 
 
@@ -374,7 +374,7 @@ def check_case(o, placement, jit):
     ``np.grad`` outside the map (no jit, jit outside) and inside it (no jit,
     jit inside, where the jit wraps the gradient)."""
     if placement in IN_SET_MESH:
-        with jax.set_mesh(IN_SET_MESH[placement]):
+        with jax.set_mesh(IN_SET_MESH[placement]()):
             return _check_case(o, placement, jit)
     return _check_case(o, placement, jit)
 

@@ -9,6 +9,7 @@ import pytest
 from jax.sharding import AxisType, PartitionSpec as PS
 
 import namedarray as np
+from support import make_mesh
 
 RNG = onp.random.default_rng(0)
 X = RNG.normal(size=(16, 8))        # batch 16, feat 8
@@ -21,19 +22,13 @@ def params():
             "step": jnp.asarray(3), "lr": 0.1, "none": None}
 
 
-def meshes():
-    auto = (AxisType.Auto,)
-    return [
-        ("explicit-1d", jax.make_mesh((8,), ("data",)), {"batch": "data", "out": "data"}),
-        ("auto-1d", jax.make_mesh((8,), ("data",), axis_types=auto), {"feat": "data"}),
-        ("explicit-2x4", jax.make_mesh((2, 4), ("x", "y")),
-         {"batch": "x", "feat": "y"}),
-        ("auto-2x4", jax.make_mesh((2, 4), ("x", "y"), axis_types=auto * 2),
-         {"batch": ("x", "y"), "out": "y"}),
-    ]
-
-
-MESHES = meshes()
+# (id, make_mesh's arguments, axis resources): the mesh is built in the test
+MESHES = [
+    ("explicit-1d", ((8,), ("data",)), {"batch": "data", "out": "data"}),
+    ("auto-1d", ((8,), ("data",), (AxisType.Auto,)), {"feat": "data"}),
+    ("explicit-2x4", ((2, 4), ("x", "y")), {"batch": "x", "feat": "y"}),
+    ("auto-2x4", ((2, 4), ("x", "y"), (AxisType.Auto,) * 2), {"batch": ("x", "y"), "out": "y"}),
+]
 IDS = [m[0] for m in MESHES]
 
 
@@ -45,7 +40,8 @@ def model(p, x):
 
 @pytest.mark.parametrize("i", range(len(MESHES)), ids=IDS)
 def test_tree_matmul_sum_equals_unsharded(i):
-    _, mesh, res = MESHES[i]
+    _, args, res = MESHES[i]
+    mesh = make_mesh(*args)
     p, x = params(), np.asarray(X).tag("batch", "feat")
     sp, sx = np.shard((p, x), mesh, res)
     assert set(sp) == set(p) and sp["lr"] == 0.1 and sp["none"] is None
@@ -78,7 +74,8 @@ GATHERS = {
 
 @pytest.mark.parametrize("i", range(len(MESHES)), ids=IDS)
 def test_gather_needing_ops_equal_unsharded(i):
-    _, mesh, res = MESHES[i]
+    _, args, res = MESHES[i]
+    mesh = make_mesh(*args)
     x = np.asarray(X).tag("batch", "feat")
     sx = np.shard(x, mesh, res)
     for name, op in GATHERS.items():
@@ -89,7 +86,7 @@ def test_gather_needing_ops_equal_unsharded(i):
 
 
 def test_missing_name_replicates_and_one_plain_array():
-    mesh = jax.make_mesh((2, 4), ("x", "y"))
+    mesh = make_mesh((2, 4), ("x", "y"))
     res = {"batch": "x", "feat": "y"}
     only_feat = np.shard(np.asarray(W).tag("feat", None), mesh, res)
     assert only_feat.data.sharding.spec == PS(None, "y")
@@ -102,7 +99,7 @@ def test_missing_name_replicates_and_one_plain_array():
 
 def test_the_mesh_keeps_its_axis_types():
     x = np.asarray(X).tag("batch", "feat")
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     with jax.set_mesh(mesh):
         sx = np.shard(x, mesh, {"batch": "data"})
         assert sx.data.sharding.mesh.axis_types == (AxisType.Explicit,)
@@ -112,7 +109,7 @@ def test_the_mesh_keeps_its_axis_types():
     out = np.shard(x, mesh, {"batch": "data"})
     assert out.data.sharding.mesh.axis_types == (AxisType.Explicit,)
     assert str(jax.typeof(out.data)) == "float64[16@data,8]"
-    auto = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
+    auto = make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
     out = np.shard(x, auto, {"batch": "data"})
     assert out.data.sharding.mesh.axis_types == (AxisType.Auto,)
     assert str(jax.typeof(out.data)) == "float64[16,8]"
@@ -130,13 +127,13 @@ def test_the_mesh_keeps_its_axis_types():
      r"\{'data': 8\}"),
 ])
 def test_errors(tree, res, msg):
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     with pytest.raises(ValueError, match=msg):
         np.shard(tree(), mesh, res)
 
 
 def test_inside_a_map_is_refused():
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     x = np.asarray(X).tag("batch", "feat")
     with pytest.raises(ValueError, match=r"shard: an array is mapped over \{'batch': 16\} "
                                          r"by an enclosing nmap"):
@@ -144,7 +141,7 @@ def test_inside_a_map_is_refused():
 
 
 def test_under_jit_the_tree_is_constrained():
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     p, x = params(), np.asarray(X).tag("batch", "feat")
     out = jax.jit(lambda q, v: np.shard((q, v), mesh, {"batch": "data", "out": "data"}))(p, x)
     sp, sx = out

@@ -9,9 +9,8 @@ import pytest
 
 import namedarray as np
 from namedarray import parallel as P
+from support import mesh4, mesh8, mesh24
 
-MESH4 = jax.make_mesh((4,), ("d",), devices=jax.devices()[:4])
-MESH24 = jax.make_mesh((2, 4), ("x", "y"))
 A = onp.arange(8 * 3 * 2, dtype=onp.float64).reshape(8, 3, 2) / 10.0
 
 
@@ -27,15 +26,15 @@ def test_a_mapped_name_keeps_its_global_size_inside_every_map():
         return v
     x = _x()
     np.nmap(f)(x)
-    np.nmap(f, mesh=MESH4, axis_resources={"b": "d"})(x)
-    np.nmap(lambda v: np.nmap(f)(v), mesh=MESH4, axis_resources={"b": "d"})(x)
+    np.nmap(f, mesh=mesh4(), axis_resources={"b": "d"})(x)
+    np.nmap(lambda v: np.nmap(f)(v), mesh=mesh4(), axis_resources={"b": "d"})(x)
     np.nmap(f, axes=["c"])(x)
     assert all(s == ({"b": 8, "c": 2}, (3,)) for s in seen), seen
 
 
 def test_all_gather_forgets_the_mapping():
     x = _x()
-    for run in (np.nmap, lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"})):
+    for run in (np.nmap, lambda f: np.nmap(f, mesh=mesh4(), axis_resources={"b": "d"})):
         g = run(lambda v: P.all_gather(v, "b"))(x)
         assert g.named_shape == {"c": 2} and g.shape == (8, 3)
         onp.testing.assert_array_equal(onp.asarray(g.untag("c")),
@@ -47,7 +46,7 @@ def test_ppermute_over_a_split_name_and_a_pair_of_names():
     perm = [(k, (k + 1) % 8) for k in range(8)]
     want = P.ppermute(x, "b", perm)
     for res in ({"b": "d"},):
-        got = np.nmap(lambda v: P.ppermute(v, "b", perm), mesh=MESH4, axis_resources=res)(x)
+        got = np.nmap(lambda v: P.ppermute(v, "b", perm), mesh=mesh4(), axis_resources=res)(x)
         onp.testing.assert_array_equal(onp.asarray(got.untag("b", "c")),
                                        onp.asarray(want.untag("b", "c")))
     pair = [(k, (k + 3) % 16) for k in range(16)]
@@ -55,7 +54,7 @@ def test_ppermute_over_a_split_name_and_a_pair_of_names():
     flat = onp.asarray(x.untag("b", "c")).reshape(16, 3)
     onp.testing.assert_array_equal(onp.asarray(want.untag("b", "c")).reshape(16, 3),
                                    flat[[(k - 3) % 16 for k in range(16)]])
-    got = np.nmap(lambda v: P.ppermute(v, ("b", "c"), pair), mesh=MESH24,
+    got = np.nmap(lambda v: P.ppermute(v, ("b", "c"), pair), mesh=mesh24(),
                   axis_resources={"b": "y", "c": "x"})(x)
     onp.testing.assert_array_equal(onp.asarray(got.untag("b", "c")),
                                    onp.asarray(want.untag("b", "c")))
@@ -71,7 +70,7 @@ def test_collectives_inside_control_flow_on_a_split_name():
         total = jax.lax.fori_loop(0, 2, lambda i, s: s + P.psum(v, "b"), 0 * v.sum("b"))
         return out, maxes, total
     want = f(x)
-    for run in (np.nmap, lambda g: np.nmap(g, mesh=MESH4, axis_resources={"b": "d"})):
+    for run in (np.nmap, lambda g: np.nmap(g, mesh=mesh4(), axis_resources={"b": "d"})):
         got = run(f)(x)
         for g, w in zip(got, want):
             names = sorted(w.named_shape)
@@ -100,7 +99,7 @@ def test_a_fresh_array_carrying_a_bound_name_takes_this_instance_slice():
     x = _x()
     w = np.arange(8.0).tag("b")
     want = x * w
-    for run in (np.nmap, lambda g: np.nmap(g, mesh=MESH4, axis_resources={"b": "d"})):
+    for run in (np.nmap, lambda g: np.nmap(g, mesh=mesh4(), axis_resources={"b": "d"})):
         got = run(lambda v: v * np.arange(8.0).tag("b"))(x)
         assert got.named_shape == want.named_shape
         onp.testing.assert_array_equal(onp.asarray(got.untag("b", "c")),
@@ -113,14 +112,14 @@ def test_a_fresh_array_carrying_a_bound_name_takes_this_instance_slice():
 
 def test_nested_mesh_maps_need_disjoint_mesh_axes():
     x = _x()
-    inner = lambda v: np.nmap(lambda u: u.sum(axis="b"), mesh=MESH24,  # noqa: E731
+    inner = lambda v: np.nmap(lambda u: u.sum(axis="b"), mesh=mesh24(),  # noqa: E731
                               axis_resources={"b": "y"})(v)
-    got = np.nmap(inner, axes=["c"], mesh=MESH24, axis_resources={"c": "x"})(x)
+    got = np.nmap(inner, axes=["c"], mesh=mesh24(), axis_resources={"c": "x"})(x)
     onp.testing.assert_allclose(onp.asarray(got.untag("c")), A.sum(0).T)
-    clash = lambda v: np.nmap(lambda u: u, mesh=MESH24, axis_resources={"b": "x"})(v)  # noqa
+    clash = lambda v: np.nmap(lambda u: u, mesh=mesh24(), axis_resources={"b": "x"})(v)  # noqa
     with pytest.raises(ValueError, match=r"nmap: mesh axes \['x'\] for 'b' already "
                                          r"partition 'c' in an enclosing nmap"):
-        np.nmap(clash, axes=["c"], mesh=MESH24, axis_resources={"c": "x"})(x)
+        np.nmap(clash, axes=["c"], mesh=mesh24(), axis_resources={"c": "x"})(x)
 
 
 def test_two_names_may_share_a_mesh_axis_one_at_a_time():
@@ -128,13 +127,13 @@ def test_two_names_may_share_a_mesh_axis_one_at_a_time():
     f = lambda v: v.sum(axis=tuple(v.named_shape))  # noqa: E731
     x = np.asarray(A[:, :, 0]).tag("b", None)
     y = np.asarray(A[:4, :, 0]).tag("e", None)
-    onp.testing.assert_allclose(onp.asarray(np.nmap(f, mesh=MESH4, axis_resources=res)(x)),
+    onp.testing.assert_allclose(onp.asarray(np.nmap(f, mesh=mesh4(), axis_resources=res)(x)),
                                 A[:, :, 0].sum(0))
-    onp.testing.assert_allclose(onp.asarray(np.nmap(f, mesh=MESH4, axis_resources=res)(y)),
+    onp.testing.assert_allclose(onp.asarray(np.nmap(f, mesh=mesh4(), axis_resources=res)(y)),
                                 A[:4, :, 0].sum(0))
     with pytest.raises(ValueError, match=r"nmap: mesh axis 'd' would partition both 'b' "
                                          r"and 'e', and this call has both axes"):
-        np.nmap(lambda u, v: u, mesh=MESH4, axis_resources=res)(x, y)
+        np.nmap(lambda u, v: u, mesh=mesh4(), axis_resources=res)(x, y)
 
 
 def test_a_mesh_nmap_is_traced_once_per_call_structure():
@@ -145,7 +144,7 @@ def test_a_mesh_nmap_is_traced_once_per_call_structure():
         return v.sum(axis="b")
     x = _x()
     for _ in range(3):   # a new nmap object each time, as in a training loop
-        np.nmap(f, mesh=MESH4, axis_resources={"b": "d"})(x)
+        np.nmap(f, mesh=mesh4(), axis_resources={"b": "d"})(x)
     assert len(traces) == 2      # one abstract pass for the outputs, one compile
 
 
@@ -158,8 +157,8 @@ def test_gradients_outside_any_map_match_the_physical_run():
         out = run(f)(x)
         return out.sum(axis=("c", 0) if out.names else 0).data.sum()
     want = jax.grad(loss)(data, lambda f: f)
-    for run in (np.nmap, lambda f: np.nmap(f, mesh=MESH4, axis_resources={"b": "d"}),
-                lambda f: np.nmap(f, mesh=MESH24, axis_resources={"b": "y", "c": "x"})):
+    for run in (np.nmap, lambda f: np.nmap(f, mesh=mesh4(), axis_resources={"b": "d"}),
+                lambda f: np.nmap(f, mesh=mesh24(), axis_resources={"b": "y", "c": "x"})):
         onp.testing.assert_allclose(jax.grad(loss)(data, run), want, rtol=1e-12)
 
 
@@ -180,7 +179,7 @@ def test_errors_name_the_function_and_the_axis():
                                          r"argument 1\['v'\]\[0\]"):
         np.nmap(lambda u, p: u)(x, params)
     with pytest.raises(ValueError, match=r"but size 5 in keyword argument 'p'\['v'\]\[0\]"):
-        np.nmap(lambda u, p: u, mesh=MESH4, axis_resources={"b": "d"})(x, p=params)
+        np.nmap(lambda u, p: u, mesh=mesh4(), axis_resources={"b": "d"})(x, p=params)
 
 
 LOSSES = {
@@ -196,15 +195,14 @@ LOSSES = {
 }
 
 
-MESH8 = jax.make_mesh((8,), ("d",))
 INSIDE = {
     "nmap": np.nmap,
     "jit(nmap)": lambda g: jax.jit(np.nmap(g)),
     "nmap(jit)": lambda g: np.nmap(jax.jit(g)),
-    "mesh": lambda g: np.nmap(g, mesh=MESH8, axis_resources={"b": "d"}),
-    "split mesh": lambda g: np.nmap(g, mesh=MESH4, axis_resources={"b": "d"}),
-    "2-D mesh": lambda g: np.nmap(g, mesh=MESH24, axis_resources={"b": ("x", "y")}),
-    "nmap in mesh": lambda g: np.nmap(lambda v: np.nmap(g)(v), mesh=MESH4,
+    "mesh": lambda g: np.nmap(g, mesh=mesh8(), axis_resources={"b": "d"}),
+    "split mesh": lambda g: np.nmap(g, mesh=mesh4(), axis_resources={"b": "d"}),
+    "2-D mesh": lambda g: np.nmap(g, mesh=mesh24(), axis_resources={"b": ("x", "y")}),
+    "nmap in mesh": lambda g: np.nmap(lambda v: np.nmap(g)(v), mesh=mesh4(),
                                       axis_resources={"b": "d"}),
 }
 
@@ -248,5 +246,5 @@ def test_a_raw_output_varying_over_the_mesh_is_refused_not_truncated():
     x = np.arange(8.0).tag("b")
     with pytest.raises(ValueError, match=r"nmap: an output of '<lambda>' varies across "
                                          r"the devices of the mesh axes \(\('d',\),\)"):
-        np.nmap(lambda u: np.asarray(u.data * 2), mesh=MESH4,
+        np.nmap(lambda u: np.asarray(u.data * 2), mesh=mesh4(),
                 axis_resources={"b": "d"})(x)

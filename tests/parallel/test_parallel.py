@@ -11,7 +11,7 @@ from jax.test_util import check_grads
 
 import namedarray as np
 from namedarray import parallel as P
-from support import arrays
+from support import arrays, make_mesh
 
 NAMES3 = ("i", "j", "k")
 
@@ -164,7 +164,7 @@ def test_collectives_keep_the_dtype_wherever_the_name_lives(dtype):
     a = (onp.arange(24).reshape(8, 3) % 5).astype(dtype) * (dtype(1) if dtype is onp.bool_
                                                            else dtype(30))
     x = np.asarray(a).tag("i", "j")
-    mesh = jax.make_mesh((8,), ("d",))
+    mesh = make_mesh((8,), ("d",))
     want = {"psum": a.sum(0, dtype=dtype), "pprod": a.prod(0, dtype=dtype),
             "pmax": a.max(0), "pmean": a.mean(0)}
     for prim, w in want.items():

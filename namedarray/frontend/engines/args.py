@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config, hooks
+from ...core import backends, config, hooks
 from ...core.array import NamedArray
 
 # the transfer jax.device_put ends in, without its per-call checks (a third of
@@ -200,7 +200,9 @@ def to_device(h, fresh=False):
     host buffer on a CPU, so unless ``h`` is ``fresh`` (made here, held by no
     one else) it goes as a host copy: writing into ``h`` later leaves the
     array alone.  Anything else (a dtype JAX narrows when x64 is off, a masked
-    array, inside ``jax.jit``) goes through ``jnp.asarray``.
+    array, inside ``jax.jit``) goes through ``jnp.asarray``.  Data of a dtype
+    the default device only emulates goes to the CPU device, committed there
+    (``core.backends.home_device``).
 
     >>> import numpy
     >>> h = numpy.arange(3.0)
@@ -211,6 +213,10 @@ def to_device(h, fresh=False):
     if (type(h) is onp.ndarray and untraced()
             and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
         h = h if fresh else onp.array(h, order="C")
+        if not backends.cpu_only():
+            home = backends.home_device(h.dtype, config.numpy_dtypes())
+            if home is not None:    # committed: eager computations follow it there
+                return jax.device_put(h, home)
         if _FAST[0]:
             try:      # uncommitted, on the default device, as jax.device_put(h)
                 dev = get_default_device()

@@ -26,8 +26,7 @@ import jax
 import jax.numpy as jnp
 
 from ... import parallel
-from ...core.array import (NamedArray, align, align_plan, meet, normalize_axis, operand,
-                           positional)
+from ...core.array import NamedArray, align, meet, normalize_axis, operand, positional
 from ...core.dims import has_names as axis_has_names
 from ...core.sharding import agree_names
 from ...core.vmap import nested_vmap
@@ -116,58 +115,6 @@ def vmap_names(fn, jfn, args, kwargs):
 
     f = nested_vmap(call, union, [(n, want) for _, n, want in arrays], keep_order=True)
     return wrap_result(f(*[d for d, _, _ in arrays]), tuple(union), mapped)
-
-
-def index_names(fn, run, x, index):
-    """``run(data, index)``: a gather (or update) of ``x`` at ``index``, an index
-    (a NamedArray, or a pytree holding some) with named axes, mapped over the
-    index's names only.
-
-    ``x``'s names that no index array has ride along as trailing dimensions of
-    ``run``'s operand (``run`` must index its leading, positional axes only, and
-    leave them trailing), so a lookup ``emb.untag("vocab")[tokens]`` is the one
-    gather ``jax.numpy``'s ``emb[tokens]`` is, and comes out as it does: the
-    result's positional axes, then the index's names (alignment's order), then
-    the riding names -- no transpose of the operand or of the result.
-    """
-    is_na = lambda v: isinstance(v, NamedArray)  # noqa: E731
-    leaves, tree = jax.tree_util.tree_flatten(index, is_leaf=is_na)
-    arr_idx = [i for i, v in enumerate(leaves) if is_na(v)]
-    met, mapped = meet(fn, [x] + [leaves[i] for i in arr_idx])
-    x = met[0]
-    for i, v in zip(arr_idx, met[1:]):
-        leaves[i] = v
-    named_idx = [i for i, v in enumerate(leaves) if is_na(v) and v.names]
-    align_plan(fn, [x] + [leaves[i] for i in named_idx])      # the sizes agree
-    _, udims, _ = align(fn, [leaves[i] for i in named_idx])
-    union = [d for d in udims if d is not None]
-    n = x.ndim
-    ride = tuple(d for d in x.names if d not in union)
-    shared = tuple(d for d in union if d in x.names)
-    d = x.data
-    if x.names != ride + shared:
-        d = jax.lax.transpose(d, tuple(range(n)) + tuple(
-            n + x.names.index(w) for w in ride + shared))
-    layouts = [(n + len(ride), shared)]
-    datas = [d]
-    for i in named_idx:
-        v = leaves[i]
-        want = tuple(w for w in union if w in v.names)
-        a = v.data
-        if v.names != want:
-            a = jax.lax.transpose(a, tuple(range(v.ndim)) + tuple(
-                v.ndim + v.names.index(w) for w in want))
-        layouts.append((v.ndim, want))
-        datas.append(a)
-
-    def call(dx, *ds):
-        full = [v.data if is_na(v) else v for v in leaves]
-        for i, a in zip(named_idx, ds):
-            full[i] = a
-        return run(dx, jax.tree_util.tree_unflatten(tree, full))
-
-    f = nested_vmap(call, union, layouts, keep_order=True, tail=len(ride))
-    return wrap_result(f(*datas), tuple(union) + ride, mapped)
 
 
 def along_names(fn, run, args, kwargs, axis_pos, axis_kw, keep=True):

@@ -3,11 +3,12 @@
 XLA compiles a program for each new (function, shape, dtype): 20-100 ms on
 a CPU, against microseconds for the operation itself, and NumPy programs
 meet a new shape at almost every step.  So small eager data lives on the
-host (DESIGN.md 5a):
+host (docs/design.md §5a):
 
-* **Where data lives.**  A new array made by an eager call on a CPU,
-  outside any transform, of at most :data:`HOST_SIZE` elements of a NumPy
-  dtype (:data:`RESIDENT_DTYPES`), is NumPy's buffer on the host
+* **Where data lives.**  A new array made by an eager call, outside any
+  transform, of at most :data:`HOST_SIZE` elements of a NumPy dtype
+  (:data:`RESIDENT_DTYPES`), is NumPy's buffer on the host (on every
+  machine: on one with an accelerator too)
   (:func:`kept`, ``NamedArray._host``).  Its device array is made once,
   when something asks for ``.data`` (a compiled function, ``jax.jit``,
   ``grad``, ``vmap``, a named axis, a mesh), and kept beside the buffer,
@@ -24,7 +25,7 @@ host (DESIGN.md 5a):
   products of matrices, index helpers, histograms, windows, polynomials)
   and :data:`LINALG_FUNCTIONS`, indexing, views, and writes: ``x[i] =
   v``, ``x += y`` and writes through a view go into the buffer, in place
-  while no device array shares it (``indexing.resident_set``).  The result
+  while no device array shares it (``index_assign.resident_set``).  The result
   lives on the host too, so a NumPy program never pays a device round trip
   and compiles nothing.
 * **The answer is NumPy's**, bit for bit: NumPy is the spec.  The compiled
@@ -42,22 +43,25 @@ host (DESIGN.md 5a):
   ``benchmarks/bench_first_run.py --calls``: ``sin`` of 65,536 float64 costs
   490 us in NumPy and 425 us compiled; ``x + y`` 15 us and 28 us).
 
-Data on a CPU device (made by JAX, or a compiled result) keeps the older
-ski-rental rule for the correctly rounded operations (:data:`EXACT`): such
-an operation on a shape runs in NumPy on the device buffer until its host
-runs have cost :data:`HOST_BUDGET` seconds, about a compilation, then
-compiles; a run that meets a subnormal number goes compiled.
+Data on a device (a user's ``jax.Array``, a compiled result) computes where
+it is: it is never read back to the host to run there (docs/design.md §7b:
+data stays where the user put it; an eager ``x + y`` of arrays JAX made
+costs what ``jax.numpy``'s does).  One family of programs still reads device
+buffers: the deferred programs of the masked selections
+(``engines/selection.py``), full-size buffers of a NumPy program's masked
+loop, whose correctly rounded operations (:data:`EXACT`) run in NumPy on the
+buffer of a shape until those runs have cost :data:`HOST_BUDGET` seconds,
+about a compilation (:func:`within_budget`, the one budget), then compile.
 
 ``NAMEDARRAY_HOST_TIER=off`` in the environment (before import) switches the
-tiers off: every eager call compiles, as under ``jit``, on a mesh or on an
-accelerator, so that tests can check both paths.
+tiers off: every eager call compiles, as under ``jit`` or on a mesh, so that
+tests can check both paths.
 
->>> import numpy
->>> import jax
->>> x = jax.device_put(numpy.asarray([0.5, -3.0, 2.0]))
->>> run(numpy.less, numpy.dtype(bool), (x, 1.0))
-Array([ True,  True, False], dtype=bool)
->>> print(run(numpy.multiply, numpy.dtype("float64"), (x, 1e-310)))   # subnormal
+>>> import namedarray as np
+>>> x = np.linspace(0.0, 1.0, 3)
+>>> x._host                              # NumPy's buffer: no device array yet
+array([0. , 0.5, 1. ])
+>>> print(x._dev)
 None
 """
 from __future__ import annotations
@@ -79,7 +83,7 @@ from ...core import hooks
 from ...core.cache import Cache
 from ...core.config import WIDE, holds, numpy_dtypes
 from . import fperr
-from .args import default_device, host_data_error, to_device, untraced
+from .args import _PY_PARAMS, default_device, host_data_error, to_device, untraced
 
 #: the operations whose results are the correctly rounded ones (IEEE
 #: arithmetic, comparisons, logic, rounding): any code generation, and NumPy,
@@ -158,47 +162,23 @@ def made(h, fresh=False):
 
 
 def readable(x):
-    """The host buffer of the positional NamedArray or View ``x``: NumPy's
-    own view where ``x`` is a view of data living on the host, else its
-    device data read on the host where it may be (:func:`buffer`, C-ordered,
-    of a dtype that may live there), else None: an operand beside one that
-    lives on the host is read there rather than the whole operation compiled."""
+    """The host buffer of the positional NamedArray or View ``x`` where it
+    lives on the host: NumPy's own view where ``x`` is a view of data living
+    there (NumPy sees its memory order), its buffer for an array; else None
+    (data on a device computes where it is)."""
     if x.mapped or x.dims.count(None) != len(x.dims):
         return None
     if type(x) is View:
-        hv = host_view_of(x)
-        if hv is not None:      # NumPy's own view: NumPy sees its memory order
-            return hv
-        if x.ndim > 1 and not x.flags.c_contiguous:
-            return None     # (NumPy's result follows its memory order: compiled path)
-    d = x.data
-    if d.dtype not in RESIDENT_DTYPES:
-        return None
-    return buffer(d)
+        return host_view_of(x)
+    h = x._host
+    return None if h is None else host_array(h)
 
 
 def creates(shape) -> bool:
     """Whether a new array of ``shape`` is made on the host (outside a trace,
-    small, and new arrays go to a CPU device): no program compiles for it."""
-    return (ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
-            and _cpu_default())
-
-
-def _cpu_default() -> bool:
-    """Whether new arrays go to a CPU device.  Before JAX has started its
-    backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
-    without starting them: a program whose data never leaves the host never
-    pays JAX's start-up (plugin discovery, ~10 ms)."""
-    if not _BACKENDS and jax.config.jax_default_device is None and \
-            (jax.config.jax_platforms or "").split(",")[0] == "cpu":
-        return True
-    return default_device().platform == "cpu"
-
-
-try:        # JAX's started backends (empty until the first device is asked for)
-    from jax._src.xla_bridge import _backends as _BACKENDS
-except ImportError:     # pragma: no cover -- another JAX: ask for the device
-    _BACKENDS = (None,)
+    small): no program compiles for it, on any machine (an accelerator's
+    too: a NumPy program's small data never crosses to it and back)."""
+    return ENABLED and math.prod(shape) <= HOST_SIZE and untraced()
 
 
 def _subnormal(h) -> bool:
@@ -226,71 +206,22 @@ def apply(fn, dtype, args):
     return r
 
 
-def run(fn, dtype, args):
-    """NumPy's ``fn`` on the JAX arrays and Python scalars ``args``, as a new
-    JAX array of ``dtype``; None where any array may not run on the host."""
-    hs = []
-    for a in args:
-        if isinstance(a, jax.Array):
-            a = view(a)
-            if a is None:
-                return None
-        hs.append(a)
-    with onp.errstate(all="ignore"):
-        r = apply(fn, dtype, hs)
-    return None if r is None else to_device(r, fresh=True)
+#: the seconds of host runs spent per program key (:func:`within_budget`)
+_SPENT = Cache()
 
 
-def within_budget(spent: Cache, key, f, *args):
-    """``f(*args)`` (a host run, None where it cannot run there) while the host
-    runs of ``key`` have cost less than :data:`HOST_BUDGET`, else None; a
-    key whose run was refused, or whose budget is spent, compiles from then on."""
-    s = spent.get(key, 0.0)
+def within_budget(key, f, *args):
+    """``f(*args)`` (a host run of a masked selection's program, None where it
+    cannot run there) while the host runs of ``key`` have cost less than
+    :data:`HOST_BUDGET`, else None; a key whose run was refused, or whose
+    budget is spent, compiles from then on."""
+    s = _SPENT.get(key, 0.0)
     if s >= HOST_BUDGET:
         return None
     t0 = time.perf_counter()
     r = f(*args)
-    spent.put(key, math.inf if r is None else s + time.perf_counter() - t0)
+    _SPENT.put(key, math.inf if r is None else s + time.perf_counter() - t0)
     return r
-
-
-def on_host_first(fn, name, dtype, ins):
-    """``fn`` (an eager operation on operands of types ``ins``, dtypes for
-    arrays and Python types for scalars, whose result has ``dtype``) whose
-    calls on a shape run NumPy's ``name`` on the host, where they can, within
-    the budget (see the module's docstring)."""
-    np_fn = getattr(onp, name)
-    spent = Cache()
-    done = Cache()          # the operand shapes that compile (checked first)
-
-    def tiered(key, args):
-        r = within_budget(spent, key, run, np_fn, dtype, args)
-        if r is not None:
-            return r
-        done.put(key, True)
-        return fn(*args)
-
-    if len(ins) == 1:
-        def call(a):
-            key = a.shape
-            return fn(a) if key in done else tiered(key, (a,))
-    elif all(isinstance(t, onp.dtype) for t in ins):
-        def call(a, b):
-            key = (a.shape, b.shape)
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    elif isinstance(ins[0], onp.dtype):     # an array and a Python scalar
-        def call(a, b):
-            key = a.shape
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    else:
-        def call(a, b):
-            key = b.shape
-            return fn(a, b) if key in done else tiered(key, (a, b))
-    # for a caller that keeps its own table of warm calls: ``fn`` itself, and
-    # whether the arrays' ``shapes`` compile (no host run is left to try)
-    call.compiled = fn
-    call.compiled_for = lambda shapes: (shapes[0] if len(shapes) == 1 else tuple(shapes)) in done
-    return call
 
 
 # -- whole functions: NumPy's answer on small data ----------------------------
@@ -339,6 +270,11 @@ LINALG_FUNCTIONS = frozenset((
     "eigvalsh", "matrix_rank", "multi_dot", "cond", "tensorsolve", "tensorinv", "trace",
     "matmul", "outer", "vecdot", "matrix_norm", "vector_norm", "cross", "diagonal", "lstsq",
     "svd", "svdvals", "qr", "slogdet", "eig", "eigh"))
+#: ``numpy.fft``'s transforms run the same way (pocketfft's answers: the
+#: compiled path's FFT rounds otherwise, docs/differences.md)
+FFT_FUNCTIONS = frozenset((
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift"))
 #: those whose result's memory order never follows their operands' (products
 #: of matrices, linalg, index searches): a Fortran-ordered view goes in too
 ANY_ORDER = frozenset((
@@ -362,28 +298,20 @@ _PLAIN = (bool, int, float, str, type(None), slice, range, type(Ellipsis))
 
 
 def _host_arg(v, any_order=False):
-    """The argument ``v`` as NumPy takes it on the host (NamedArrays, also in
-    lists and tuples, as their host buffers), or ``_NO`` where it may not
-    (a view in Fortran order unless ``any_order``: the result's memory order
-    follows it, which the compiled path keeps)."""
+    """The argument ``v`` as NumPy takes it on the host (NamedArrays living
+    there, also in lists and tuples, as their host buffers), or ``_NO`` where
+    it may not (data on a device, names, a map)."""
     t = type(v)
     if t is NamedArray:
         h = v._host
         if h is not None:
             return host_array(h)
     if t is NamedArray or t is View:     # (a selection's data is not its values)
-        if v.mapped or v.dims.count(None) != len(v.dims):
-            return _NO
-        if t is View:
+        if t is View and not v.mapped and v.dims.count(None) == len(v.dims):
             hv = host_view_of(v)
             if hv is not None:      # NumPy's own view: NumPy sees its memory order
                 return hv
-            if v.ndim > 1 and not any_order and v.flags.f_contiguous and \
-                    not v.flags.c_contiguous:
-                return _NO
-        d = v.data
-        h = buffer(d) if d.dtype in RESIDENT_DTYPES else None
-        return _NO if h is None else h
+        return _NO          # (data on a device computes where it is)
     if t in _PLAIN or t is onp.dtype or t is type or t is complex:
         return v
     if isinstance(v, (int, float, complex)) and not isinstance(v, onp.generic):
@@ -438,28 +366,22 @@ def _result(r, ins, any_order=False):
     return zero_dim_array(x) if r.ndim == 0 and not scalar else x
 
 
-def whole(name, args, kwargs, module=onp):
-    """NumPy's ``name`` (one of :data:`FUNCTIONS`, of ``module``) run on the
-    host, as a NamedArray living there (a NumPy scalar stays one); None where
-    it may not run there: a NamedArray with names, mapped or not on the host
-    (:func:`view`), traced, a keyword of :data:`_OFF_KEYWORDS`, NumPy's error
-    (the compiled path raises namedarray's), a floating-point exception or a
-    warning (the compiled path gives namedarray's), a result :func:`_result`
-    does not keep.
-
-    >>> import namedarray as np
-    >>> whole("linspace", (0.0, 1.0, 3), {})
-    array([0. , 0.5, 1. ])
-    >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
-    None
-    """
-    return _whole(getattr(module, name), name, name in ANY_ORDER, name in _WARNS, args,
-                  kwargs)
+class Declined(Exception):
+    """NumPy's answer on the host cannot be namedarray's: NumPy raised, warned
+    or met a floating-point exception (the compiled path gives namedarray's
+    error or warning), or its result is not one the host keeps (a view of an
+    operand, a dtype or memory order of its own, too large: :func:`_result`).
+    The dispatcher then runs the compiled path (``engines/dispatch.py``)."""
 
 
-def _whole(fn, name, any_order, warns, args, kwargs):
-    """:func:`whole` of NumPy's function ``fn`` (``name``), its result's
-    memory order its own (``any_order``), ``warns`` (:data:`_WARNS`)."""
+def held(name, args, kwargs, any_order=False):
+    """The arguments of an eager call of NumPy's ``name`` as NumPy takes them
+    on the host (NamedArrays, also in lists and tuples, as their host
+    buffers), ``(args, kwargs)``, where every array among them lives there
+    (under NumPy's dtype defaults, outside any trace); else None: a
+    NamedArray with names, mapped or traced, data on a device, a keyword of
+    :data:`_OFF_KEYWORDS` (writes into ``out``, masks, a device), a view in
+    Fortran order unless the result's order is its own (``any_order``)."""
     if not numpy_dtypes() or not creates(()) or (
             name == "array" and type(args[0] if args else None) not in (list, tuple)):
         return None
@@ -476,32 +398,65 @@ def _whole(fn, name, any_order, warns, args, kwargs):
         hkw[k] = h = _host_arg(v, any_order)
         if h is _NO:
             return None
+    if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
+            not args[0].flags.c_contiguous:
+        return None         # (its memory order is the result's: the compiled path's)
+    return hargs, hkw
+
+
+def answer(fn, name, hargs, hkw, any_order=False, warns=False):
+    """NumPy's function ``fn`` (``name``) on the host arguments :func:`held`
+    gives, as a NamedArray living there (a NumPy scalar as namedarray's, a
+    tuple or NumPy's named tuple of them); ``warns``: NumPy may warn
+    (:data:`_WARNS`).  Raises :class:`Declined` where NumPy's answer cannot
+    be namedarray's."""
     if name in STABLE_SORTS and hkw.get("stable") is None:
         if len(hargs) > 2:          # (``kind`` given by position)
             hargs[2] = "stable" if hargs[2] is None else hargs[2]
         elif hkw.get("kind") is None:
             hkw["kind"] = "stable"
-    if name.endswith("_like") and args and type(args[0]) is View and args[0].ndim > 1 and \
-            not args[0].flags.c_contiguous:
-        return None         # (its memory order is the result's: the compiled path's)
     try:
         with fperr.raised():
             if warns:
                 with warnings.catch_warnings(record=True) as seen:
                     warnings.simplefilter("always")
                     r = fn(*hargs, **hkw)
-                if seen:
-                    return None
             else:
-                r = fn(*hargs, **hkw)
-    except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours
-        return None
+                r, seen = fn(*hargs, **hkw), ()
+    except Exception as e:      # noqa: BLE001 -- NumPy's error: the compiled path raises ours
+        raise Declined(f"{name}: NumPy raised {type(e).__name__}") from e
+    if seen:
+        raise Declined(f"{name}: NumPy warned ({seen[0].category.__name__})")
     ins = []
     for a in hargs:
         _buffers(a, ins)
     for v in hkw.values():
         _buffers(v, ins)
-    return _result(r, ins, any_order)
+    out = _result(r, ins, any_order)
+    if out is None:
+        raise Declined(f"{name}: NumPy's result is not kept on the host")
+    return out
+
+
+def whole(name, args, kwargs, module=onp):
+    """NumPy's ``name`` (of ``module``) on the host, where :func:`held` finds
+    its arguments there and NumPy's answer is namedarray's (:func:`answer`);
+    else None.
+
+    >>> import namedarray as np
+    >>> whole("linspace", (0.0, 1.0, 3), {})
+    array([0. , 0.5, 1. ])
+    >>> print(whole("linspace", (0.0, 1.0, 3), {"out": None}))
+    None
+    """
+    any_order = name in ANY_ORDER
+    h = held(name, args, kwargs, any_order)
+    if h is None:
+        return None
+    try:
+        return answer(getattr(module, name), name, *h, any_order, name in _WARNS)
+    except Declined:
+        return None
 
 
 _NOT_VIEWS = frozenset(("out", "where", "like", "device", "subok"))
@@ -577,6 +532,134 @@ def any_host(vals, classes=True) -> bool:
     return False
 
 
+#: NumPy's parameters that take no array data: Python structure (shapes,
+#: axes, options: ``args._PY_PARAMS``), callables, files, iterables, outputs
+_NOT_DATA = _PY_PARAMS | {"function", "iter", "file", "fname", "fid", "like", "casting",
+                         "subok", "signature", "keepdims", "optimize", "formatter",
+                         "converters", "usecols", "delimiter", "comments", "fmt",
+                         "header", "footer", "newline", "encoding", "sep", "where"}
+#: the parameters through which a function calls the user's code (its other
+#: arguments go to that code as they are)
+_CALLBACKS = frozenset(("func", "func1d", "pyfunc", "funclist", "function"))
+_NONE = type(None)
+
+
+@functools.cache
+def data_params(fn):
+    """Which arguments of NumPy's function ``fn`` are array data NumPy reads
+    with ``asarray``: ``(positions, rest, keywords)``, ``positions`` a tuple
+    (one per positional parameter: None for no data, else whether ``None``
+    given there is data, NumPy's 0-d object array), ``rest`` that of ``*args``,
+    ``keywords`` {name: that}; None for a function that calls the user's code
+    (``apply_along_axis``: its arguments are the user's) or has no signature.
+    ``None`` is data where the parameter is required or ``*args`` (an
+    optional one given ``None`` may mean "not given": ``clip(a, None, 1)``).
+
+    >>> import numpy
+    >>> data_params(numpy.atleast_2d)
+    ((), True, {})
+    >>> data_params(numpy.clip)[0]
+    (True, False, False, None)
+    """
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.name in _CALLBACKS for p in params):
+        return None
+    positions, rest, keywords = [], None, {}
+    for p in params:
+        role = None if p.name in _NOT_DATA else p.default is p.empty
+        if p.kind is p.VAR_POSITIONAL:
+            rest = role
+        elif p.kind is not p.VAR_KEYWORD:
+            if p.kind is not p.KEYWORD_ONLY:
+                positions.append(role)
+            if p.kind is not p.POSITIONAL_ONLY:
+                keywords[p.name] = role
+    return tuple(positions), rest, keywords
+
+
+def object_value(v, none=True) -> bool:
+    """Whether NumPy reads the Python value ``v`` (not an array, not a number
+    JAX holds) as an array JAX cannot hold: an object array of a function, a
+    ``Decimal``, a ``Fraction``, ``None`` (where ``none``), a list holding
+    any of these.  Another library's array_like is an array (``foreign``)."""
+    t = type(v)
+    if t is list or t is tuple:     # (a list of numbers or arrays: by type, at C speed)
+        return not _HELD.issuperset(map(type, v)) and any(object_value(e) for e in v)
+    if t in _HELD:
+        return False
+    if t is _NONE:
+        return none
+    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array)) or foreign(v):
+        return False
+    try:
+        return _host_only(onp.asarray(v))
+    except Exception:       # noqa: BLE001 -- NumPy cannot read it either: the compiled path's error
+        return False
+
+
+def objects_given(fn, args, kwargs) -> bool:
+    """Whether the data among the ``args`` and ``kwargs`` of a call of NumPy's
+    function ``fn`` (:func:`data_params`) holds Python objects NumPy keeps in
+    an object array (:func:`object_value`, also inside lists and tuples).
+
+    >>> import numpy
+    >>> objects_given(numpy.atleast_2d, (None,), {}), objects_given(numpy.sum, (1,), {"axis": None})
+    (True, False)
+    """
+    for v in args:
+        if type(v) not in _HELD:
+            break
+    else:
+        if not kwargs:
+            return False
+        for v in kwargs.values():
+            if type(v) not in _HELD:
+                break
+        else:
+            return False
+    roles = data_params(fn)
+    if roles is None:
+        return False
+    positions, rest, keywords = roles
+    for i, v in enumerate(args):
+        if type(v) in _HELD:
+            continue
+        role = positions[i] if i < len(positions) else rest
+        if role is not None and object_value(v, role):
+            return True
+    for k, v in kwargs.items():
+        if type(v) in _HELD:
+            continue
+        role = keywords.get(k)
+        if role is not None and object_value(v, role):
+            return True
+    return False
+
+
+def numpy_write(x, idx, value):
+    """``x[idx] = value`` where ``value`` is data JAX cannot hold (one of
+    :data:`HOST_CLASSES`, an array of a dtype namedarray has not, a Python
+    object NumPy converts itself: :func:`object_value`): NumPy's write into
+    a host copy of ``x``, to be stored back whole (NumPy reads a masked
+    array's values as a plain array does, ``None`` into floats as NaN, a
+    ``Decimal`` as its float, or raises its error); None where ``value`` is
+    data namedarray holds, or ``x`` has names or is mapped.
+
+    >>> import namedarray as np
+    >>> numpy_write(np.zeros(2), 0, None)
+    array([nan,  0.])
+    """
+    if not (_host_only(value) or object_value(value)) or x.mapped or \
+            x.dims.count(None) != len(x.dims):
+        return None
+    h = onp.array(x)
+    h[_to_numpy(idx)] = value
+    return h
+
+
 def numpy_call(name, args, kwargs, method=None, module=onp):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments as NumPy
     has them: what a function given data namedarray cannot hold (object,
@@ -585,10 +668,10 @@ def numpy_call(name, args, kwargs, method=None, module=onp):
     first_out = f.nin if isinstance(f, onp.ufunc) and not method else _out_position(f)
     f = getattr(f, method) if method else f
     args, kwargs = list(args), dict(kwargs)
-    # NamedArray outputs (a ufunc's positional ones, ``out=``): NumPy writes a
-    # host copy, which then goes into them
+    # NamedArray outputs (a ufunc's positional ones, ``out=``, the array a
+    # writer writes into): NumPy writes a host copy, which then goes into them
     outs = [(args, i) for i in range(first_out, len(args))] + [(kwargs, "out")] * (
-        "out" in kwargs)
+        "out" in kwargs) + [(args, 0)] * (name in _WRITERS and not method and bool(args))
     written = []
     for where, k in outs:
         for o in (where[k] if isinstance(where[k], tuple) else (where[k],)):
@@ -649,7 +732,9 @@ def numpy_answers(e, name, args, kwargs, method=None, module=onp):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments, where
     namedarray's raised ``e`` for data it cannot hold (``args.unsupported``, or
     JAX's dtype error met inside the function, outside any trace); else ``e``."""
-    if not (host_data_error(e) or _JAX_DTYPE_ERROR.search(str(e)) and untraced()):
+    if not (host_data_error(e) or untraced() and (
+            _JAX_DTYPE_ERROR.search(str(e)) or not method and objects_given(
+                getattr(module, name), args, kwargs))):
         raise e
     return numpy_call(name, args, kwargs, method, module)
 
@@ -660,12 +745,20 @@ _NATIVE = frozenset((NamedArray, View, onp.ndarray, bool, int, float, complex, s
                      type(None), slice, range, type(Ellipsis), dict, list, tuple, onp.dtype,
                      type, *set(onp.sctypeDict.values()),
                      onp.poly1d))   # (the polynomial functions give a poly1d back)
+#: the argument types that never hold Python objects NumPy keeps in an object
+#: array (checked by type first: nearly every argument is one of these)
+_HELD = _NATIVE - {type(None), list, tuple}
+#: the values a write takes as they are, never NumPy's to write (checked by type)
+PLAIN_VALUES = _HELD - {onp.ndarray}
 #: functions that take an argument as the Python object it is (NumPy does not
 #: convert it: ``iterable``, ``result_type``; ``asmatrix`` is NumPy's own on
 #: it) or write into it (a converted copy would lose the write: NumPy raises)
 _AS_GIVEN = frozenset(("iterable", "isscalar", "result_type", "can_cast", "common_type",
                        "mintypecode", "asmatrix", "copyto", "place", "put", "putmask",
                        "put_along_axis", "fill_diagonal", "from_dlpack", "frombuffer"))
+#: NumPy's functions that write into their first argument
+_WRITERS = frozenset(("copyto", "place", "put", "putmask", "put_along_axis",
+                      "fill_diagonal"))
 #: functions whose first argument is a sequence of arrays: its elements are
 #: read as arrays, an array_like given in its place is not (NumPy iterates it,
 #: and raises where it is no sequence)
@@ -724,54 +817,6 @@ def array_likes(args, kwargs, out_at=1 << 16, sequence=False):
         i == 0 and sequence and type(a) is not list and type(a) is not tuple) else a
         for i, a in enumerate(args)),
             {k: v if k == "out" else _as_arrays(v) for k, v in kwargs.items()})
-
-
-def host_data(f, name, module=onp):
-    """``f`` (the namespace's ``name``), which on data namedarray cannot hold
-    (``args.unsupported``'s error) or on one of :data:`HOST_CLASSES` answers
-    as NumPy's ``name`` (of ``module``) does.  Another library's array_like
-    (:func:`foreign`) is read as NumPy reads it, as an array (not where NumPy's
-    function writes into an argument, or takes it as the object it is:
-    :data:`_AS_GIVEN`, ``out``).
-
-    >>> import namedarray as np
-    >>> np.array(["a", "bc"]).dtype
-    dtype('<U2')
-    >>> np.concatenate([np.array([1, None]), np.arange(2)])
-    array([1, None, 0, 1], dtype=object)
-    >>> np.multiply(np.asmatrix("1 2"), 2)
-    matrix([[2, 4]])
-    """
-    if not hasattr(module, name) or not callable(getattr(module, name)):
-        return f
-    converts = name in CONVERSIONS
-    tier = ENABLED and name in (FUNCTIONS if module is onp else LINALG_FUNCTIONS
-                                if module is onp.linalg else ())
-
-    np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
-    # (a conversion reads array_likes itself)
-    converts_arrays = not converts and name not in _AS_GIVEN
-    out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
-
-    @functools.wraps(f)
-    def g(*args, **kwargs):
-        if converts_arrays:
-            args, kwargs = array_likes(args, kwargs, out_at, sequence)
-        if tier:
-            r = _whole(np_fn, name, any_order, warns, args, kwargs)
-            if r is not None:
-                return r
-        if any_host(args) or kwargs and any_host(kwargs.values()):
-            if not converts or kwargs.get("subok") or any_host(args, False) or \
-                    kwargs and any_host(kwargs.values(), False):
-                return numpy_call(name, args, kwargs, module=module)
-            # a conversion of one of NumPy's classes: its array, as NumPy's
-            args = [onp.asarray(a) if isinstance(a, HOST_CLASSES) else a for a in args]
-        try:
-            return f(*args, **kwargs)
-        except TypeError as e:
-            return numpy_answers(e, name, args, kwargs, module=module)
-    return g
 
 
 def numpy_module(module, home):

@@ -25,9 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import NamedArray, new
+from ...core.array import NamedArray, host_array, new
 from .fperr import _stacklevel
-from .host import buffer
 
 
 def concrete(v) -> bool:
@@ -40,16 +39,15 @@ def _first_bad(v, size: int):
     """The first entry of an integer index array ``v`` outside ``[-size, size)``
     as a Python int, or None (none, not integer, or abstract under a
     transformation)."""
-    d = v.data if isinstance(v, NamedArray) else v
+    if isinstance(v, NamedArray) and v._host is not None:
+        d = host_array(v._host)     # (living on the host: checked there)
+    else:
+        d = v.data if isinstance(v, NamedArray) else v
     if isinstance(d, jax.core.Tracer):
         return None
     if isinstance(d, jax.Array):
         if d.size == 0 or not jnp.issubdtype(d.dtype, jnp.integer):
             return None
-        h = buffer(d)        # (small eager data: checked on the host)
-        if h is not None:
-            bad = h[(h < -size) | (h >= size)] if h.dtype != onp.uint64 else h[h >= size]
-            return int(bad.flat[0]) if bad.size else None
         found = _bad_device(d, onp.int64(size))
         if isinstance(found[0], jax.core.Tracer):
             return None     # a concrete index closed over by a jit: staged, unchecked
@@ -81,13 +79,16 @@ def check_bounds(fn: str, ind, size: int, what: str):
         raise IndexError(f"{fn}: index {bad} is out of bounds for {what} with size {size}")
 
 
-def wide_index(d):
-    """An integer index array narrower than ``intp`` widened to it (``jax.numpy``
-    normalizes negative entries in the index dtype, which overflows when the
-    axis is longer than that dtype holds); a host one of non-native byte order
-    (``>i8``, which JAX cannot hold) read in native order."""
+def wide_index(d, shape=None):
+    """An integer index array narrower than ``intp`` widened to it where an axis
+    of ``shape`` (None: any axis) is longer than its dtype holds (``jax.numpy``
+    normalizes negative entries in the index dtype, which overflows there;
+    elsewhere the index stays as it is, as jax.numpy's gather takes it); a
+    host one of non-native byte order (``>i8``, which JAX cannot hold) read in
+    native order."""
     if isinstance(d, (jax.Array, onp.ndarray)) and d.dtype.kind in "iu" and \
-            d.dtype.itemsize < 8:
+            d.dtype.itemsize < 8 and (shape is None or max(shape, default=0) > onp.iinfo(
+                d.dtype).max):
         return d.astype(onp.intp)
     if isinstance(d, onp.ndarray) and not d.dtype.isnative:
         return d.astype(d.dtype.newbyteorder("="))

@@ -457,7 +457,7 @@ def evaluate(roots):
     key = (len(leaves), tuple(t for t, v in consts.items() if v or t is int), prog, outs)
     vals = None
     if not consts[complex] and all(_exact_op(op) for op, _ in prog):
-        vals = host.within_budget(_HOST_SPENT, (key, tuple(a.shape for a in leaves)),
+        vals = host.within_budget((key, tuple(a.shape for a in leaves)),
                                   _on_host, prog, dtypes, outs, leaves, consts)
     if vals is None:
         consts[int].append(0)       # the runtime zero of `unfused`
@@ -470,10 +470,6 @@ def evaluate(roots):
         for r, v in zip(roots, vals):
             r.data = v
     return vals
-
-
-#: the seconds of host runs of each program (and leaf shapes)
-_HOST_SPENT = Cache()
 
 
 def _defer(uf, fulls, args, ref):

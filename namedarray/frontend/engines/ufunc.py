@@ -30,8 +30,9 @@ from ...core.array import (NamedArray, View, align, align_plan, apply_step, chec
 from . import fperr
 from .generic import generic
 from .args import untraced
-from .host import (EXACT, HOST_DTYPES, OWN_ANSWERS, RESIDENT_DTYPES, any_host,
-                   host_method, kept, numpy_answers, numpy_call, on_host_first, readable)
+from .dispatch import on_cpu_where_lacking, routed
+from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, host_method, kept, numpy_answers,
+                   numpy_call, readable)
 from .index_rules import check_index
 from .join import concatenate
 from .out import cast_out, check_out_cast, store_out
@@ -150,7 +151,7 @@ class ufunc:
         # the arithmetic of scalars living on the host (_operators)
         self._scalar_types: dict = {}
         # operand types, then the arrays' shapes -> (the result dtype, the function
-        # compiled for them): a warm call skips the first-run tier's own check
+        # compiled for them): one lookup for a warm call
         self._warm = Cache()
         # the jitted implementation behind jax.numpy's ufunc (skips its re-checks)
         props = getattr(jfn, "_ufunc__static_props", None) if isinstance(
@@ -164,6 +165,8 @@ class ufunc:
             self._jfn = _Folds(jfn, np_ufunc.identity)
         # integer powers of Python ints have NumPy-specific errors: general path
         self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
+        # the general path where the capability table allows (engines/dispatch.py)
+        self._routed = routed(self._general, name, "any")
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
                         f"See ``numpy.{name}`` for the semantics.")
 
@@ -215,6 +218,8 @@ class ufunc:
             ins = key[:-1]
             if (dtype is None and self.nout == 1 and self._fast_ok and
                     any(isinstance(t, onp.dtype) for t in ins) and
+                    # a signed integer against uint64 compares exactly (_apply)
+                    not (self.__name__ in _COMPARISONS and _signed_and_uint64(ins)) and
                     all(t == d for t, d in zip(ins, loop[0]) if isinstance(t, onp.dtype)) and
                     # a Python int joins the fast path only where it cannot overflow
                     # (|v| < 2**31 is checked there): wide or inexact loop dtypes
@@ -240,11 +245,8 @@ class ufunc:
                                        jax.ShapeDtypeStruct((), t) for t in ins]).dtype
         except Exception:       # noqa: BLE001 -- then the result is checked per call
             got = None
-        if self.__name__ in EXACT and out_dt in HOST_DTYPES and all(
-                t in HOST_DTYPES for t in ins if isinstance(t, onp.dtype)):
-            # an exact operation: on a new shape it runs in NumPy on a CPU
-            # until that has cost a compilation (see engines/host.py)
-            fn = on_host_first(fn, self.__name__, out_dt, ins)
+        fn = on_cpu_where_lacking(fn, self.__name__, [
+            t for t in (*ins, out_dt) if isinstance(t, onp.dtype)])
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -508,14 +510,11 @@ class ufunc:
     def _entry(self, key):
         """The fast path's entry for ``key`` (the operand types, then the
         arrays' shapes) not yet warm: the types' entry, remembered for these
-        shapes once its first-run tier has compiled them (engines/host.py);
-        None where the fast path does not apply."""
+        shapes; None where the fast path does not apply."""
         k = key[0] if self.nin == 1 else key[:2]
         hit = self._fastfn.get(k) or self._first_hit(k)
         if hit is not None:
-            compiled_for = getattr(hit[1], "compiled_for", None)
-            if compiled_for is None or compiled_for(key[self.nin:]):
-                self._warm.put(key, (hit[0], getattr(hit[1], "compiled", hit[1])))
+            self._warm.put(key, hit)
         return hit
 
     def _first_hit(self, k):
@@ -533,8 +532,8 @@ class ufunc:
 
     def _call(self, *args, **kw):
         try:
-            return self._general(*args, **kw)
-        except TypeError as e:      # Python values JAX cannot hold (Fractions)
+            return self._routed(*args, **kw)
+        except (TypeError, ValueError) as e:    # Python values JAX cannot hold (Fractions, None)
             return numpy_answers(e, self.__name__, args, kw)
 
     def _general(self, *args, dtype=None, **kw):
@@ -1128,6 +1127,12 @@ def _numpy_scalar(fn, v):
         raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
                         "holds numeric, ML (bfloat16, float8_*) and bool data only)")
     return positional(jnp.asarray(v))
+
+
+def _signed_and_uint64(dts) -> bool:
+    """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
+    kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
+    return kinds == ["i", "u"] and onp.dtype("uint64") in dts
 
 
 def _mixed_sign(ops):

@@ -1,6 +1,6 @@
 """The view engine: what NumPy returns as a view of its argument (``a.T``,
 ``np.transpose``, ``np.reshape``, ``np.flip``, ``np.squeeze``,
-``np.diagonal``, ...) is a core ``View`` of it here (DESIGN.md §1): re-read
+``np.diagonal``, ...) is a core ``View`` of it here (docs/design.md §1): re-read
 when its base changes, and a write into it reaches the base, or raises where
 NumPy's view is read-only.
 

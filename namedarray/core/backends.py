@@ -1,0 +1,225 @@
+"""Backends: what each platform can run, and where data of each dtype lives.
+
+XLA's backends do not all run every operation on every dtype.  The TPU runs
+64-bit types only through XLA's rewriting of them into pairs of 32-bit
+values: float64 and complex128 arithmetic is then a few to 10^5 units in the
+last place off (an ``add`` 38 ulps, ``sin`` 2e5, a ``sort`` out of order),
+and some operations have no rewriting at all (an ``int64`` ``dot_general``
+raises ``UNIMPLEMENTED``, a ``float64`` cumulative sum did not finish
+compiling in 90 s), and complex128 data has none that works: a transpose or
+a product of it fails XLA's layout check (``INTERNAL: RET_CHECK``), a
+Cholesky aborts the process.  The
+**capability table** (:data:`TABLE`) records, per platform, per dtype and per
+family of operations, one of three statuses:
+
+* :data:`NATIVE` (the default for anything not listed): the backend runs it
+  at the dtype's accuracy;
+* :data:`EMULATED`: it runs, at reduced accuracy or by a slow rewriting;
+* :data:`ABSENT`: it raises, aborts, hangs or has no lowering.
+
+The dispatcher (``frontend/engines/dispatch.py``; docs/design.md §7b) reads it: an eager call whose family is :data:`ABSENT` on the
+backend that would run it goes to the CPU backend, and so does one that is
+:data:`EMULATED` while NumPy's dtype defaults are on (NumPy's float64 is
+IEEE float64); under ``jax.jit`` an :data:`ABSENT` operation is a clear error
+at trace time (:func:`check_traced`).  With NumPy's dtype defaults, data of a
+dtype the accelerator only emulates lives on the CPU backend
+(:func:`home_device`), so that a NumPy program's 64-bit arrays never cross to
+the accelerator and back.
+
+The TPU rows were measured on a TPU v5e with JAX 0.10.2 (every family and
+dtype compiled and compared with NumPy in float64, each in a process of its
+own); the GPU row lists nothing: its backends run 64-bit types natively.
+
+>>> status("tpu", "dot", "int64"), status("tpu", "any", "float32")
+('absent', 'native')
+>>> status("cpu", "lu", "float64")
+'native'
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+
+import jax
+import numpy as onp
+
+NATIVE, EMULATED, ABSENT = "native", "emulated", "absent"
+
+#: families of operations the table distinguishes (anything else is "any"):
+#: contractions (``dot_general``), convolutions, the LAPACK-like
+#: decompositions, Fourier transforms and cumulative scans
+FAMILIES = ("any", "dot", "conv", "lu", "qr", "cholesky", "triangular", "eigh", "svd",
+            "eig", "fft", "cumulative")
+
+#: the public functions of each family (by NumPy's name; ``numpy.linalg``'s
+#: and ``numpy.fft``'s by their own names, which do not collide with these)
+FAMILY_OF = {
+    **dict.fromkeys(("matmul", "dot", "vdot", "inner", "tensordot", "einsum", "vecdot",
+                     "matvec", "vecmat", "multi_dot", "matrix_power", "cov", "corrcoef",
+                     "polyfit_dot"), "dot"),
+    **dict.fromkeys(("convolve", "correlate", "polymul"), "conv"),
+    **dict.fromkeys(("inv", "solve", "det", "slogdet", "tensorinv", "tensorsolve"), "lu"),
+    "qr": "qr", "cholesky": "cholesky",
+    **dict.fromkeys(("eigh", "eigvalsh"), "eigh"),
+    **dict.fromkeys(("svd", "svdvals", "pinv", "matrix_rank", "lstsq", "cond", "norm",
+                     "matrix_norm", "polyfit"), "svd"),
+    **dict.fromkeys(("eig", "eigvals", "roots"), "eig"),
+    **dict.fromkeys(("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2",
+                     "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn"), "fft"),
+    **dict.fromkeys(("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+                     "cumulative_prod"), "cumulative"),
+}
+
+#: families that compute in floating point whatever the input (NumPy casts
+#: bool and integer data to float64 for them)
+FLOATING = frozenset(("lu", "qr", "cholesky", "triangular", "eigh", "svd", "eig", "fft"))
+
+_DECOMPOSITIONS = ("lu", "qr", "cholesky", "triangular", "eigh", "svd", "eig")
+#: platform -> dtype name -> family -> status ("any": every family not listed)
+TABLE = {
+    "tpu": {
+        "float64": {"any": EMULATED, "lu": ABSENT, "fft": ABSENT, "cumulative": ABSENT,
+                    "eig": ABSENT},
+        "complex128": {"any": ABSENT},
+        "int64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT},
+        "uint64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT},
+        "float32": {"eig": ABSENT},
+        "complex64": {"eig": ABSENT},
+        "float16": {"lu": ABSENT, "eig": ABSENT},
+        "bfloat16": {"lu": ABSENT, "eig": ABSENT},
+    },
+    "gpu": {},
+    "cpu": {},
+}
+#: each family in words, for error messages
+_WORDS = {"dot": "dot (dot_general)", "conv": "conv (convolutions)",
+          "lu": "lu (LU decomposition: inv, solve, det)", "qr": "qr", "cholesky": "cholesky",
+          "triangular": "triangular solves", "eigh": "eigh", "svd": "svd",
+          "eig": "eig (no lowering on this platform)", "fft": "fft",
+          "cumulative": "cumulative scans", "any": "this operation"}
+
+
+def status(platform: str, family: str, dtype) -> str:
+    """The capability of ``platform`` for ``family`` on ``dtype``."""
+    row = TABLE.get("gpu" if platform in ("cuda", "rocm") else platform, {}).get(
+        onp.dtype(dtype).name)
+    if not row:
+        return NATIVE
+    return row.get(family, row.get("any", NATIVE))
+
+
+def lacks(platform: str, family: str, dtypes, strict: bool) -> object:
+    """The first of ``dtypes`` that ``platform`` cannot run ``family`` on
+    (:data:`ABSENT`; with ``strict``, :data:`EMULATED` too), or None."""
+    for dt in dtypes:
+        s = status(platform, family, dt)
+        if s is ABSENT or strict and s is EMULATED:
+            return dt
+    return None
+
+
+# -- the platform new arrays and eager calls go to ---------------------------
+try:        # JAX's started backends (empty until the first device is asked for)
+    from jax._src.xla_bridge import _backends as _BACKENDS
+except ImportError:     # pragma: no cover -- another JAX: ask for the device
+    _BACKENDS = (None,)
+
+_state: dict = {}
+#: devices standing in for another platform's (:func:`simulated`)
+_SIMULATED: dict = {}
+
+
+def platform_of(device) -> str:
+    """The platform of ``device`` (as :func:`simulated` may pretend it)."""
+    return _SIMULATED.get(device, device.platform)
+
+
+def cpu_only() -> bool:
+    """Whether the default device is a CPU: every eager call runs where JAX
+    puts it, and the table never applies.  Before JAX has started its
+    backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
+    without starting them (a program whose data never leaves the host never
+    pays JAX's start-up, ~10 ms)."""
+    if not _BACKENDS and jax.config.jax_default_device is None and not _SIMULATED and \
+            (jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")).split(
+                ",")[0] == "cpu":
+        return True
+    return accelerator() is None
+
+
+def accelerator():
+    """The platform of the default device where it is not a CPU (``"tpu"``,
+    ``"gpu"``), else None."""
+    d = jax.config.jax_default_device
+    if d is None:
+        d = _state.get("default")
+        if d is None:
+            d = _state["default"] = jax.devices()[0]
+    elif isinstance(d, str):
+        return None if d == "cpu" else d
+    p = _SIMULATED.get(d, d.platform) if _SIMULATED else d.platform
+    return None if p == "cpu" else p
+
+
+@contextlib.contextmanager
+def simulated(devices: dict, cpu):
+    """Within: each device of ``devices`` (a CPU device, say) stands in for
+    a device of the platform it maps to (``{cpu1: "tpu"}``), and ``cpu`` for
+    the CPU backend's device; so that the dispatcher's decisions are tested
+    on a machine without the accelerator (run under
+    ``jax.default_device`` of a stand-in)."""
+    saved = dict(_SIMULATED), _state.get("cpu", False)
+    _SIMULATED.update(devices)
+    _state["cpu"] = cpu
+    try:
+        yield
+    finally:
+        _SIMULATED.clear()
+        _SIMULATED.update(saved[0])
+        _state["cpu"] = saved[1]
+
+
+def cpu_device():
+    """The CPU backend's first device (which a machine with an accelerator
+    also has: ``JAX_PLATFORMS=tpu,cpu``), or None where JAX was started
+    without it."""
+    d = _state.get("cpu", False)
+    if d is False:
+        try:
+            d = jax.devices("cpu")[0]
+        except RuntimeError:
+            d = None
+        _state["cpu"] = d
+    return d
+
+
+def home_device(dtype, strict: bool):
+    """Where a new array of ``dtype`` made by an eager call lives, where that
+    is not JAX's default device: the CPU device, on a machine whose default
+    device cannot run the dtype (:data:`EMULATED` for every family, with
+    ``strict``: NumPy's dtype defaults), else None."""
+    if cpu_only():
+        return None
+    p = accelerator()
+    if lacks(p, "any", (dtype,), strict) is None:
+        return None
+    return cpu_device()
+
+
+def check_traced(fn: str, family: str, dtypes) -> None:
+    """Under a trace (``jax.jit``), raise where the backend the trace compiles
+    for (the default device's) has no implementation of ``family`` on one of
+    ``dtypes``: a clear error at trace time, never XLA's ``UNIMPLEMENTED``
+    or an aborted process when it compiles."""
+    if cpu_only():
+        return
+    p = accelerator()
+    dt = lacks(p, family, dtypes, False)
+    if dt is not None:
+        raise TypeError(
+            f"{fn}: {p.upper()}'s XLA backend has no implementation of "
+            f"{_WORDS.get(family, family)} on {onp.dtype(dt)} "
+            f"data, so this traced call cannot compile there; cast to a dtype it runs "
+            f"(float32, int32, complex64), call it outside jax.jit (namedarray then "
+            f"computes it on the CPU backend), or trace it under "
+            f"jax.default_device(jax.devices('cpu')[0])")

@@ -1,0 +1,277 @@
+"""The dispatcher: where each eager call of a public function runs.
+
+Every function of the namespace (and of ``namedarray.linalg`` and
+``namedarray.fft``) is :func:`dispatched`: one wrapper decides, before any
+engine runs, which of four places answers the call (docs/design.md §5a,
+§7b):
+
+1. **NumPy itself**, for data JAX cannot hold (object, string, datetime,
+   structured arrays, NumPy's masked arrays and matrices; Python objects
+   NumPy would hold in an object array): NumPy's function, NumPy's result
+   (``host.numpy_call``).
+2. **The host**: small data living on the host (``engines/host.py``) runs
+   NumPy's own function there, outside every transform (the host tier;
+   NumPy's answer, no compilation, no device round trip).
+3. **The CPU backend**, where the backend that would run the call cannot:
+   the capability table (``core/backends.py``) says which families of
+   operations on which dtypes an accelerator has no implementation of, or
+   (with NumPy's dtype defaults) only emulates.  The call then runs under
+   ``jax.default_device`` of the CPU, its operands moved there, and each
+   result goes to its dtype's home (``backends.home_device``).
+4. **Where the operands are** (JAX's placement), everything else: data a
+   user put on a device stays there.
+
+Under a transform (``jax.jit``, ``grad``, ``vmap``, ``nmap``) the placement
+is JAX's; the capability table then turns an operation the default backend
+has no implementation of into a clear error at trace time
+(``backends.check_traced``).
+
+With NumPy's dtype defaults the contractions and linear algebra of float32
+data are float32-accurate on every backend: the dot family and
+``numpy.linalg`` run at the highest matmul precision unless the user chose
+one (``jax.default_matmul_precision``, ``precision=``); with JAX's dtype
+defaults, JAX's precision (``config.default_precision``).
+
+>>> import namedarray as np
+>>> np.linalg.det(np.eye(2))           # small host data: NumPy's own answer
+np.float64(1.0)
+"""
+from __future__ import annotations
+
+import functools
+
+import jax
+import numpy as onp
+
+from ...core import backends, config
+from ...core.array import NamedArray, View
+from .args import untraced
+from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
+                   LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
+                   _out_position, answer, any_host, array_likes, held, numpy_answers,
+                   numpy_call, objects_given)
+
+#: the einsum engine's functions, which pass the precision to their one
+#: ``dot_general`` themselves (``einsum/_engine.py``)
+_OWN_PRECISION = frozenset(("matmul", "dot", "vdot", "inner", "tensordot", "einsum",
+                            "vecdot", "matvec", "vecmat", "outer"))
+#: the families computed at the highest matmul precision under NumPy's dtype
+#: defaults (contractions, convolutions, the decompositions)
+_PRECISE = frozenset(("dot", "conv")) | backends.FLOATING
+_F64 = onp.dtype(onp.float64)
+_WIDER = {onp.dtype(onp.float32): _F64, onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
+
+
+def _family(name, module) -> str:
+    if module is onp.fft:
+        return "fft" if name in backends.FAMILY_OF else "any"
+    return backends.FAMILY_OF.get(name, "any")
+
+
+def _survey(args, kwargs, out):
+    """Into ``out`` (a list): (dtype, device or None for host data, committed,
+    traced) of each array among the arguments (also inside lists and tuples)."""
+    for v in (*args, *kwargs.values()):
+        t = type(v)
+        if t is NamedArray or t is View:
+            if t is NamedArray and v._host is not None and v._dev is None:
+                out.append((v.dtype, None, False, False))
+                continue
+            d = v.data
+        elif isinstance(v, jax.Array):
+            d = v
+        elif t is list or t is tuple:
+            _survey(v, {}, out)
+            continue
+        elif isinstance(v, (onp.ndarray, onp.generic)):
+            out.append((v.dtype, None, False, False))
+            continue
+        else:
+            continue
+        if isinstance(d, jax.core.Tracer):
+            out.append((d.dtype, None, False, True))
+        else:
+            s = d.sharding
+            out.append((d.dtype, next(iter(s.device_set)) if len(s.device_set) == 1 else s,
+                        d.committed, False))
+    return out
+
+
+def _computed_dtypes(family, found, kwargs, strict):
+    """The dtypes a call of ``family`` computes in: its arrays' (a ``dtype=``
+    asked for too), bool and integer data as float64 for the floating
+    families, single precision as double for the decompositions under
+    NumPy's defaults (NumPy's LAPACK computes in double); a call without
+    arrays makes NumPy's default (64-bit) data unless it names a dtype."""
+    dts = [e[0] for e in found]
+    want = kwargs.get("dtype")
+    if want is not None:
+        try:
+            dts.append(onp.dtype(want))
+        except TypeError:
+            pass
+    if not dts:
+        return (_F64,) if strict else ()
+    if family in backends.FLOATING and strict:
+        dts = [_F64 if dt.kind in "biu" else _WIDER.get(dt, dt) if family != "fft" else dt
+               for dt in dts]
+    return dts
+
+
+def _to(device, v):
+    """The NamedArray (or JAX array) ``v`` with its device data on ``device``
+    (a copy of the wrapper; the caller's array is left as it is)."""
+    if type(v) is NamedArray and v._dev is not None and v._host is None:
+        return NamedArray(jax.device_put(v._dev, device), v.dims) if not v.mapped else v
+    if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
+        return jax.device_put(v, device)
+    if type(v) is list or type(v) is tuple:
+        return type(v)(_to(device, e) for e in v)
+    return v
+
+
+def _home(r, strict, back):
+    """The result ``r`` of a call run on the CPU backend with each device
+    array at its dtype's home (``backends.home_device``: committed to the CPU
+    where the default device cannot run the dtype, else left uncommitted, to
+    move where it is used), or on ``back`` (where an operand lay, committed)."""
+    if type(r) is NamedArray:
+        d = r._dev
+        if d is not None and not isinstance(d, jax.core.Tracer):
+            r._dev = _placed(d, strict, back)
+        return r
+    if isinstance(r, jax.Array):
+        return r if isinstance(r, jax.core.Tracer) else _placed(r, strict, back)
+    if isinstance(r, tuple):
+        items = [_home(e, strict, back) for e in r]
+        return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
+    if isinstance(r, list):
+        return [_home(e, strict, back) for e in r]
+    return r
+
+
+def _placed(d, strict, back):
+    dev = back or backends.home_device(d.dtype, strict)
+    return d if dev is None else jax.device_put(d, dev)
+
+
+def _on_cpu(name, call, args, kwargs, found, dts, strict):
+    """``call(args, kwargs)`` on the CPU backend (see the module's docstring)."""
+    cpu = backends.cpu_device()
+    if cpu is None:
+        acc = backends.accelerator()
+        raise TypeError(
+            f"{name}: {acc.upper()}'s XLA backend cannot run this call on "
+            f"{', '.join(sorted({str(d) for d in dts}))} data and JAX was started without "
+            f"its CPU backend; start it with JAX_PLATFORMS='{acc},cpu', or cast to "
+            "float32/int32 first")
+    back = next((e[1] for e in found if e[2] and isinstance(e[1], jax.Device)
+                 and backends.platform_of(e[1]) != "cpu"), None)
+    args = tuple(_to(cpu, a) for a in args)
+    kwargs = {k: _to(cpu, v) if k != "out" else v for k, v in kwargs.items()}
+    with jax.default_device(cpu):
+        r = call(args, kwargs)
+    return _home(r, strict, back)
+
+
+def routed(f, name, family):
+    """``f`` (a public function's compiled path, ``name``) run where the
+    capability table allows (see the module's docstring), at NumPy's
+    precision under NumPy's dtype defaults."""
+    precise = family in _PRECISE and name not in _OWN_PRECISION
+
+    def call(args, kwargs):
+        if precise and config.default_precision() is not None:
+            with jax.default_matmul_precision("highest"):
+                return f(*args, **kwargs)
+        return f(*args, **kwargs)
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if backends.cpu_only():
+            return call(args, kwargs)
+        strict = config._state["mode"] == "numpy"
+        found = _survey(args, kwargs, [])
+        dts = _computed_dtypes(family, found, kwargs, strict)
+        if any(e[3] for e in found) or not untraced():
+            backends.check_traced(name, family, dts)
+            return call(args, kwargs)
+        if backends.lacks(backends.accelerator(), family, dts, strict) is None:
+            return call(args, kwargs)
+        return _on_cpu(name, call, args, kwargs, found, dts, strict)
+    return g
+
+
+def on_cpu_where_lacking(fn, name, dtypes):
+    """``fn`` (an elementwise kernel on JAX arrays whose operands and result
+    have ``dtypes``) run on the CPU backend where the default device cannot
+    run those dtypes (see :func:`routed`); else ``fn`` itself."""
+    if backends.cpu_only() or backends.lacks(backends.accelerator(), "any", dtypes,
+                                             config.numpy_dtypes()) is None:
+        return fn
+
+    def call(args, kwargs):
+        return fn(*args)
+
+    def g(*args):
+        if backends.cpu_only():
+            return fn(*args)
+        found = _survey(args, {}, [])
+        if any(e[3] for e in found) or not untraced():
+            return fn(*args)
+        return _on_cpu(name, call, args, {}, found, dtypes, config.numpy_dtypes())
+    return g
+
+
+def dispatched(f, name, module=onp):
+    """``f`` (the public ``name`` of ``module``'s namespace) with the
+    dispatcher in front: NumPy itself for data JAX cannot hold and for
+    NumPy's classes (``HOST_CLASSES``), the host tier for small data living
+    on the host, else the compiled path where the capability table allows
+    (:func:`routed`).  Another library's array_like (``host.foreign``) is read
+    as NumPy reads it, as an array (not where NumPy's function writes into an
+    argument, or takes it as the object it is: ``host._AS_GIVEN``, ``out``).
+
+    >>> import namedarray as np
+    >>> np.array(["a", "bc"]).dtype
+    dtype('<U2')
+    >>> np.concatenate([np.array([1, None]), np.arange(2)])
+    array([1, None, 0, 1], dtype=object)
+    >>> np.multiply(np.asmatrix("1 2"), 2)
+    matrix([[2, 4]])
+    """
+    if not hasattr(module, name) or not callable(getattr(module, name)):
+        return f
+    converts = name in CONVERSIONS
+    tier = ENABLED and name in {onp: FUNCTIONS, onp.linalg: LINALG_FUNCTIONS,
+                                onp.fft: FFT_FUNCTIONS}.get(module, ())
+    np_fn, any_order, warns = getattr(module, name), name in ANY_ORDER, name in _WARNS
+    # (a conversion reads array_likes itself)
+    converts_arrays = not converts and name not in _AS_GIVEN
+    out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
+    compiled = routed(f, name, _family(name, module))
+
+    @functools.wraps(f)
+    def g(*args, **kwargs):
+        if converts_arrays:
+            args, kwargs = array_likes(args, kwargs, out_at, sequence)
+        if tier:
+            h = held(name, args, kwargs, any_order)
+            if h is not None:       # small data living on the host: NumPy's answer
+                try:
+                    return answer(np_fn, name, *h, any_order, warns)
+                except Declined:    # namedarray's error, warning or view instead
+                    pass
+        if any_host(args) or kwargs and any_host(kwargs.values()):
+            if not converts or kwargs.get("subok") or any_host(args, False) or \
+                    kwargs and any_host(kwargs.values(), False):
+                return numpy_call(name, args, kwargs, module=module)
+            # a conversion of one of NumPy's classes: its array, as NumPy's
+            args = [onp.asarray(a) if isinstance(a, HOST_CLASSES) else a for a in args]
+        elif converts_arrays and objects_given(np_fn, args, kwargs):
+            return numpy_call(name, args, kwargs, module=module)
+        try:
+            return compiled(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            return numpy_answers(e, name, args, kwargs, module=module)
+    return g

@@ -1,0 +1,309 @@
+"""Assignment: ``x[idx] = v`` (and ``a.flat[idx] = v``).  It rebinds ``x.data``
+functionally (``.at[].set``), so every Python name that holds ``x`` sees the
+change, as in NumPy; small data living on the host is written there by NumPy
+(in place while no device array shares its buffer).  Values are cast as
+NumPy's assignment casts them, with NumPy's errors.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+from ..core.array import (NamedArray, View, check_writeable, host_root, operand, positional,
+                          rewrap, writeable)
+from ..core.sharding import explicit_mesh
+from .engines import host, selection
+from .engines.args import to_device
+from .engines.fperr import _stacklevel
+from .engines.index_rules import check_index, flat_index, numpy_index, scalar_bools
+from .engines.masks import traced
+from .index_named import dict_key, named_update
+from .index_take import (_SINGLE, _data_index, _full, _is_flat, _named_index,
+                         _resident_items, _take)
+
+
+def setitem(x: NamedArray, idx, value):
+    """``x[idx] = value``; on data placed on an Explicit mesh outside
+    ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
+    check_writeable("__setitem__", x)
+    if resident_set(x, idx, value):
+        return
+    d = x.data
+    if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
+            not isinstance(d.sharding, _SINGLE) and jax.sharding.get_abstract_mesh().empty:
+        mesh = explicit_mesh((d,))
+        if mesh is not None:
+            with jax.set_mesh(mesh):
+                return _setitem(x, idx, value)
+    return _setitem(x, idx, value)
+
+
+def _flat_setitem(x, idx, value):
+    """``a.flat[idx] = value``: the values of ``value`` in order, repeated over
+    the selected elements as NumPy's flat iterator repeats them."""
+    fn = "__setitem__"
+    idx = flat_index(fn, x.size, idx, assign=True)
+    v = operand(_from_strings(x.dtype, value))
+    if not isinstance(v, NamedArray) or v.names or v.size == 1:
+        return _setitem(x, idx, value, False)
+    if isinstance(idx, (int, onp.integer)):
+        raise ValueError(f"{fn}: Error setting single item of array: a.flat[i] = v takes "
+                         f"one value, got {v.size}")
+    if idx is Ellipsis:
+        shape = (x.size,)
+    elif isinstance(idx, slice):
+        shape = (len(range(*idx.indices(x.size))),)
+    elif getattr(idx, "dtype", None) == bool:
+        d = getattr(idx, "data", idx)
+        if traced(d):
+            return _setitem(x, idx, value, False)
+        shape = (int(onp.count_nonzero(onp.asarray(d))),)
+    else:
+        shape = tuple(idx.shape)
+    n = math.prod(shape)
+    if v.size == 0:
+        if n:
+            raise ValueError(f"{fn}: could not broadcast input array from shape (0,) into "
+                             f"shape ({n},)")
+        return None
+    if v.size != n or v.shape != shape:
+        value = positional(jnp.resize(v.data.reshape(-1), n).reshape(shape))
+    return _setitem(x, idx, value, False)
+
+
+def _setitem(x: NamedArray, idx, value, flat=True):
+    if flat and _is_flat(x):
+        return _flat_setitem(x, idx, value)
+    idx = numpy_index(idx)
+    value = _from_strings(x.dtype, value)
+    dk = dict_key(idx)
+    if dk is not None:
+        x.data = named_update("__setitem__", x, *dk, "set", _setitem_value(x.dtype,
+                                                                            operand(value)))
+        return
+    if selection.is_mask(idx) and _set_masked(x, idx, value):
+        return
+    check_index("__setitem__", x.shape, idx)
+    if _named_index(idx):
+        raise TypeError("__setitem__: an index with named axes is not supported; "
+                        "index with positional arrays")
+    expanded = scalar_bools(x, idx)
+    if expanded is not None:
+        x2, idx2 = expanded
+        _setitem(x2, idx2, value)
+        x.data = x2.data.reshape(x.data.shape)
+        return
+    idx = _data_index(idx, x.shape)
+    value = _setitem_value(x.dtype, value if type(value) in (list, tuple, onp.ndarray)
+                           else operand(value))     # (host data: converted on the host)
+    k = len(x.dims) - x.dims.count(None)
+    if not k and not value.names:
+        try:
+            data = _scatter(x.data, idx, value.data)
+        except ValueError:
+            # NumPy drops a value's leading size-1 dimensions that the
+            # indexed region lacks (``a[0] = ones((1, 2))`` into a row of 2)
+            v = value.data.reshape(_without_leading_ones(value.data.shape))
+            try:
+                data = _scatter(x.data, idx, v)
+            except ValueError:
+                sh = lambda t: str(tuple(t)).replace(" ", "")  # noqa: E731  (NumPy's)
+                raise ValueError(f"__setitem__: could not broadcast input array from shape "
+                                 f"{sh(value.data.shape)} into shape "
+                                 f"{sh(x.data[idx].shape)}") from None
+        x.data = data
+        return
+    region = _take(x, idx)
+    region._assign("__setitem__", value)
+    x.data = x.data.at[_full(idx, k)].set(region.data)
+
+
+def element_writes(general):
+    """NamedArray's ``__setitem__``: ``general(x, idx, value)`` with a short
+    path in front, in one frame, for the commonest write of an eager loop:
+    ``x[i] = value`` for an int ``i`` into a vector living on the host whose
+    buffer is its own (no device array shares it), of a scalar of the same
+    dtype living there or a Python float into floats, written in place as
+    :func:`resident_set` writes it, without its general checks."""
+    def setitem(self, idx, value):  # (NamedArray's method)
+        if type(idx) is int:
+            h = self._host
+            if h is not None and self._dev is None and h.ndim == 1 and not self._ro and \
+                    type(self) is NamedArray:
+                t = type(value)
+                if t is NamedArray:
+                    v = value._host
+                    ok = v is not None and v.dtype is h.dtype
+                else:
+                    v = value
+                    ok = t is float and h.dtype.kind in "fc"
+                if ok:
+                    try:
+                        h[idx] = v
+                        return
+                    except (IndexError, TypeError, ValueError):
+                        pass        # (nothing was written: the general path raises)
+        general(self, idx, value)
+    setitem.__name__ = setitem.__qualname__ = "__setitem__"
+    return setitem
+
+
+_NUMBERS = frozenset((int, float, bool))
+
+
+def _numbers(v) -> bool:
+    """Whether ``v`` is a (nested) list or tuple of Python ints, floats, bools."""
+    return type(v) in _NUMBERS or (type(v) is list or type(v) is tuple) and bool(v) and \
+        all(map(_numbers, v))
+
+
+def _numbers_into(dtype, value):
+    """A (nested) list or tuple of Python numbers read straight into ``dtype``
+    as NumPy reads an assigned sequence (``numpy.asarray(value, dtype)``: a
+    Python int beyond an integer dtype is NumPy's ``OverflowError``, a NaN
+    into integers its ``ValueError``); None for any other value, or where
+    NumPy warns (an overflow to inf: the compiled path gives namedarray's
+    warning)."""
+    if not _numbers(value):
+        return None
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            h = onp.asarray(value, dtype=dtype)
+    except (OverflowError, ValueError) as e:
+        raise type(e)(f"__setitem__: {e}") from None
+    return None if seen else h
+
+
+def resident_set(x, idx, value) -> bool:
+    """``x[idx] = value`` by NumPy on the host buffer of ``x`` (written in
+    place while no device array shares it, else a copy is written): whether
+    it ran there.  ``x``: an array living on the host, or a view of one
+    (written through, in place only).  The value: a Python number of ``x``'s
+    kind or below, an array living on the host that NumPy's ``same_kind``
+    cast takes, or a (nested) list of Python numbers read into ``x``'s dtype."""
+    h, root = host_root(x)
+    items = _resident_items(idx) if h is not None else None
+    if items is None:
+        return False
+    t = type(value)
+    if t is NamedArray or t is View:
+        v = host_root(value)[0]
+        if v is None or value.mapped or not onp.can_cast(v.dtype, x.dtype, "same_kind"):
+            return False
+    elif t is float or t is int or t is bool:
+        v = value
+        if (t is float and x.dtype.kind in "biu") or (t is int and x.dtype.kind == "b"):
+            return False
+    elif t is list or t is tuple:
+        v = _numbers_into(x.dtype, value)
+        if v is None:
+            return False
+    else:
+        return False
+    own = root._dev is None        # (no device array shares the buffer)
+    if x is not root and not (own and writeable(x)) or _is_flat(x):
+        return False        # (a view writes through to the compiled base)
+    out = h if own else onp.array(h)
+    try:
+        out[items] = v
+    except (IndexError, TypeError, ValueError, OverflowError):
+        return False        # (nothing was written: the compiled path raises)
+    if not own:
+        root._dev, root._host = None, out
+    return True
+
+
+def _scatter(d, idx, v):
+    """``d.at[idx].set(v)`` keeping ``d``'s placement: data whose type names
+    Explicit mesh axes keeps them (JAX asks for the update's ``out_sharding``)."""
+    s = jax.typeof(d).sharding
+    if any(s.spec) and any(t == jax.sharding.AxisType.Explicit
+                           for t in s.mesh.axis_types):
+        return d.at[idx].set(v, out_sharding=s)
+    return d.at[idx].set(v)
+
+
+def _without_leading_ones(shape) -> tuple:
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return tuple(shape[i:])
+
+
+def _set_masked(x, idx, value) -> bool:
+    """``x[mask] = value`` with ``where`` (see ``selection.assign``); False when the
+    value has the selection's data-dependent length."""
+    if selection.assign(x, idx, value, _setitem_value, _check_scalar):
+        return True
+    if selection.traced(getattr(idx, "data", idx)) and not selection.lazy(idx):
+        raise selection.size_error("x[mask] = value (a value with one entry per selected "
+                                   "element)")
+    return False
+
+
+def _from_strings(dtype, value):
+    """A value of strings (``x[0] = "1.5"``) or of Python objects converted to
+    the array's dtype as NumPy's assignment converts them (NumPy's
+    ``ValueError`` where one does not parse: ``could not convert string to
+    float: 'a'``)."""
+    if isinstance(value, (str, bytes)):
+        return onp.array(value, dtype=dtype)
+    if isinstance(value, (list, tuple, onp.ndarray)):
+        try:
+            h = onp.asarray(value)
+        except (TypeError, ValueError):
+            return value        # ragged: the assignment's own error
+        if h.dtype.kind in "USO":    # (objects: converted one by one, as NumPy does)
+            return onp.array(value, dtype=dtype)
+    return value
+
+
+def _setitem_value(dtype, value):
+    """The value cast to the target dtype as NumPy's assignment casts (unsafe for
+    arrays; a Python int must fit an integer target, a complex needs a complex one)."""
+    if isinstance(value, NamedArray):
+        if value.dtype == dtype:
+            return value
+        d = value.data
+        if jnp.iscomplexobj(d) and onp.dtype(dtype).kind != "c":
+            if onp.dtype(dtype).kind == "b":
+                d = d != 0
+            else:
+                warnings.warn("__setitem__: Casting complex values to real discards the "
+                              "imaginary part", onp.exceptions.ComplexWarning,
+                              stacklevel=_stacklevel())
+                d = jnp.real(d)
+        return rewrap(value, d.astype(dtype))
+    if isinstance(value, (onp.ndarray, onp.generic)) and value.dtype.kind == "c":
+        return _setitem_value(dtype, positional(jnp.asarray(value)))  # (ComplexWarning)
+    h = _numbers_into(dtype, value)
+    if h is not None:
+        return positional(to_device(h))       # (no program compiles)
+    if isinstance(value, (list, tuple, onp.ndarray)) and not isinstance(value, NamedArray):
+        h = onp.asarray(value)
+        if h.dtype.kind in "biuf" and onp.can_cast(h.dtype, dtype, "safe"):
+            return positional(to_device(h.astype(dtype)))    # (no program compiles)
+    _check_scalar(dtype, value)
+    return positional(jnp.asarray(value).astype(dtype))
+
+
+def _check_scalar(dtype, value):
+    """NumPy's errors for assigning the Python or NumPy scalar ``value`` to an
+    array of ``dtype``."""
+    dt = onp.dtype(dtype)
+    if type(value) is int and dt.kind in "iu":
+        info = onp.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"__setitem__: Python integer {value} out of bounds for {dt}")
+    if isinstance(value, float) and dt.kind in "iu" and not onp.isfinite(value):
+        raise ValueError(f"__setitem__: cannot convert float {value} to integer (the "
+                         f"array's dtype is {dt})".replace("float nan", "float NaN"))
+    if isinstance(value, complex) and not isinstance(value, onp.generic) and \
+            dt.kind not in "cb":     # (bool: nonzero; NumPy's complex: a ComplexWarning)
+        raise TypeError(f"__setitem__: cannot assign the complex {value!r} to an array of "
+                        f"dtype {dt}")

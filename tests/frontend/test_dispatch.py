@@ -1,0 +1,231 @@
+"""The dispatcher (namedarray/frontend/engines/dispatch.py) and the capability
+table (namedarray/core/backends.py), tested on the CPU: one simulated CPU
+device stands in for a TPU (the default device), another for the CPU backend.
+Each decision is checked by where the result lives and by its value against
+NumPy; under jax.jit, by the error at trace time.  The lowered precision of
+every contraction is checked in the lowered StableHLO text."""
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+import pytest
+
+import namedarray as np
+from namedarray.core import backends, config
+
+N = 70_000      # above the host tier's size: the call compiles
+
+
+def _devices():
+    cpus = jax.devices("cpu")
+    if len(cpus) < 2:
+        pytest.skip("needs 2 CPU devices (the test suite simulates 8)")
+    return cpus[0], cpus[1]
+
+
+@pytest.fixture
+def tpu():
+    """A TPU machine as the dispatcher sees it: CPU device 1 is the TPU and
+    the default device, CPU device 0 the CPU backend's."""
+    cpu, acc = _devices()
+    with jax.default_device(acc), backends.simulated({acc: "tpu"}, cpu):
+        yield acc, cpu
+
+
+def _on(x, dev):
+    return x.data.devices() == {dev}
+
+
+def test_table_statuses():
+    assert backends.status("tpu", "dot", "int64") == backends.ABSENT
+    assert backends.status("tpu", "any", "int64") == backends.EMULATED
+    assert backends.status("tpu", "lu", "float64") == backends.ABSENT
+    assert backends.status("tpu", "any", "float64") == backends.EMULATED
+    assert backends.status("tpu", "eig", "float32") == backends.ABSENT
+    assert backends.status("tpu", "dot", "float32") == backends.NATIVE
+    assert backends.status("gpu", "lu", "float64") == backends.NATIVE
+    assert backends.status("cpu", "eig", "complex128") == backends.NATIVE
+    assert backends.lacks("tpu", "any", [onp.dtype("float64")], strict=False) is None
+    assert backends.lacks("tpu", "any", [onp.dtype("float64")], strict=True) == "float64"
+
+
+def test_numpy_dtypes_live_on_the_cpu_backend(tpu):
+    acc, cpu = tpu
+    x = np.ones(N)                       # float64: emulated on the TPU
+    assert _on(x, cpu) and x.data.committed
+    y = np.ones(N, dtype=np.float32)     # float32: the accelerator's
+    assert _on(y, acc)
+    big = np.arange(N)                   # int64
+    assert _on(big, cpu)
+    r = x * 2.0 + 1.0                    # computed where the data is
+    assert _on(r, cpu)
+    onp.testing.assert_array_equal(onp.asarray(r), onp.full(N, 3.0))
+
+
+def test_small_data_lives_on_the_host(tpu):
+    a = np.arange(12).reshape(3, 4)      # (a view of host data: NumPy's own view)
+    assert a._hview is not None
+    r = a.T @ a[:, :2]          # int64 @: NumPy's own on the host
+    onp.testing.assert_array_equal(onp.asarray(r), onp.arange(12).reshape(3, 4).T @
+                                   onp.arange(12).reshape(3, 4)[:, :2])
+    assert r._host is not None and r._dev is None
+
+
+def test_absent_family_runs_on_the_cpu_backend(tpu):
+    acc, cpu = tpu
+    h = onp.random.default_rng(0).standard_normal((300, 300)) + 300 * onp.eye(300)
+    a = np.asarray(jax.device_put(h, acc))          # a user's data on the TPU, committed
+    r = np.linalg.inv(a)
+    onp.testing.assert_allclose(onp.asarray(r), onp.linalg.inv(h), rtol=1e-12, atol=1e-15)
+    assert _on(r, acc)           # back where the operand was
+    k = np.arange(90_000).reshape(300, 300)           # int64 matmul: no TPU dot
+    p = k @ k
+    onp.testing.assert_array_equal(onp.asarray(p), onp.arange(90_000).reshape(300, 300) @
+                                   onp.arange(90_000).reshape(300, 300))
+    assert _on(p, cpu)
+
+
+def test_float32_linear_algebra_under_numpy_defaults_computes_in_double(tpu):
+    acc, cpu = tpu
+    h = onp.random.default_rng(1).standard_normal((256, 256)).astype(onp.float32)
+    a = np.asarray(jax.device_put(h, acc))
+    d = np.linalg.det(a + 16 * np.eye(256, dtype=np.float32))
+    assert d.dtype == onp.float32
+    w = np.linalg.eigvals(a)            # eig: no TPU lowering at all
+    assert w.dtype == onp.complex64
+    onp.testing.assert_allclose(onp.sort_complex(onp.asarray(w)),
+                                onp.sort_complex(onp.linalg.eigvals(h)), rtol=1e-3,
+                                atol=1e-3)
+
+
+def test_jax_defaults_keep_emulated_dtypes_on_the_device(tpu):
+    acc, cpu = tpu
+    config.set_dtype_defaults("jax")
+    try:
+        y = np.ones(N, dtype=np.float32)
+        assert _on(y, acc)
+        w = np.linalg.eigvals(np.eye(300, dtype=np.float32).reshape(300, 300) * 2)
+        onp.testing.assert_allclose(onp.asarray(w), onp.full(300, 2.0))
+    finally:
+        config.set_dtype_defaults("numpy")
+
+
+def test_ufunc_whose_result_the_accelerator_emulates_runs_on_the_cpu(tpu):
+    acc, cpu = tpu
+    a = np.asarray(jax.device_put(onp.arange(1, N + 1, dtype=onp.int32), acc))
+    r = a / a              # int32 / int32 is float64 in NumPy
+    assert r.dtype == onp.float64 and _on(r, acc)     # (returned to the committed operand's)
+    onp.testing.assert_array_equal(onp.asarray(r), onp.ones(N))
+
+
+def test_traced_absent_operation_is_a_clear_error(tpu):
+    k = jnp.ones((4, 4), jnp.int64)
+    with pytest.raises(TypeError, match=r"matmul: TPU's XLA backend has no implementation "
+                                        r"of dot \(dot_general\) on int64 data.*jax.default_device"):
+        jax.jit(lambda a: np.matmul(np.asarray(a), np.asarray(a)).data)(k)
+    with pytest.raises(TypeError, match=r"inv: TPU's XLA backend has no implementation of "
+                                        r"lu \(LU decomposition"):
+        jax.jit(lambda a: np.linalg.inv(np.asarray(a)).data)(jnp.eye(3))
+    # under jax.default_device of the CPU, the trace compiles for the CPU
+    with jax.default_device(jax.devices("cpu")[0]):
+        r = jax.jit(lambda a: np.linalg.inv(np.asarray(a)).data)(jnp.eye(3) * 2)
+    onp.testing.assert_allclose(onp.asarray(r), onp.eye(3) / 2)
+
+
+# -- precision: what each lowered contraction carries --------------------------
+def _precisions(f, *args):
+    text = jax.jit(f).lower(*args).as_text()
+    return re.findall(r"precision = \[(\w+), (\w+)\]", text)
+
+
+_A = jnp.ones((4, 3), jnp.float32)
+_B = jnp.ones((3, 5), jnp.float32)
+_CONTRACTIONS = {
+    "matmul": lambda a, b: np.matmul(np.asarray(a), np.asarray(b)).data,
+    "operator @": lambda a, b: (np.asarray(a) @ np.asarray(b)).data,
+    "dot": lambda a, b: np.dot(np.asarray(a), np.asarray(b)).data,
+    "einsum": lambda a, b: np.einsum("ij,jk->ik", np.asarray(a), np.asarray(b)).data,
+    "named einsum": lambda a, b: np.einsum("{i,j},{j,k}->{i,k}", np.asarray(a).tag("i", "j"),
+                                           np.asarray(b).tag("j", "k")).data,
+    "tensordot": lambda a, b: np.tensordot(np.asarray(a), np.asarray(b), 1).data,
+    "inner": lambda a, b: np.inner(np.asarray(a), np.asarray(b).T).data,
+    "vecdot": lambda a, b: np.vecdot(np.asarray(a), np.asarray(b).T[:4]).data,
+    "multi_dot": lambda a, b: np.linalg.multi_dot([np.asarray(a), np.asarray(b)]).data,
+    "matrix_power": lambda a, b: np.linalg.matrix_power(np.asarray(a)[:3], 3).data,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CONTRACTIONS))
+def test_float32_contractions_are_highest_precision_under_numpy_defaults(name):
+    ps = _precisions(_CONTRACTIONS[name], _A, _B)
+    assert ps and all(p == ("HIGHEST", "HIGHEST") for p in ps), ps
+
+
+@pytest.mark.parametrize("name", sorted(_CONTRACTIONS))
+def test_a_chosen_precision_and_jax_defaults_are_kept(name):
+    with jax.default_matmul_precision("bfloat16"):
+        ps = _precisions(_CONTRACTIONS[name], _A, _B)
+    assert ps and all(p != ("HIGHEST", "HIGHEST") for p in ps), ps
+    config.set_dtype_defaults("jax")
+    try:
+        ps = _precisions(_CONTRACTIONS[name], _A, _B)
+    finally:
+        config.set_dtype_defaults("numpy")
+    assert ps and all(p == ("DEFAULT", "DEFAULT") for p in ps), ps
+
+
+# -- JAX's dtype defaults: JAX's division ----------------------------------------
+_DIVISIONS = {
+    "divide": (lambda a, b: (np.asarray(a) / np.asarray(b)).data, lambda a, b: a / b),
+    "mean": (lambda a, b: np.asarray(a).mean(axis=0).data, lambda a, b: a.mean(axis=0)),
+    "var": (lambda a, b: np.asarray(a).var(axis=1).data, lambda a, b: a.var(axis=1)),
+    "named mean": (lambda a, b: np.NamedArray(a, dims=(None, "i")).mean(axis="i").data,
+                   lambda a, b: a.mean(axis=1)),
+}
+
+
+def _ops(f, *args):
+    text = jax.jit(f).lower(*args).as_text()
+    return sorted(re.findall(r"stablehlo\.(\w+)", text))
+
+
+@pytest.mark.parametrize("name", sorted(_DIVISIONS))
+def test_jax_defaults_divide_as_jax_numpy(name):
+    """NumPy's correctly rounded division (an optimization barrier keeps XLA
+    from multiplying by a reciprocal) is NumPy's dtype mode's; under JAX's
+    the division lowers to jax.numpy's operations, barrier-free."""
+    named, plain = _DIVISIONS[name]
+    a, b = jnp.ones((4, 3), jnp.float32), jnp.full((4, 3), 3.0, jnp.float32)
+    assert "optimization_barrier" in _ops(named, a, b)       # NumPy's defaults
+    config.set_dtype_defaults("jax")
+    try:
+        assert _ops(named, a, b) == _ops(plain, a, b)
+    finally:
+        config.set_dtype_defaults("numpy")
+
+
+@pytest.mark.parametrize("mode", ["numpy", "jax"])
+def test_data_the_accelerator_cannot_hold_lives_on_the_cpu(tpu, mode):
+    """complex128 has no working operation on a TPU (a transpose of it fails
+    XLA's layout check): NumPy's complex128 data made into a NamedArray lives
+    on the CPU backend in either dtype mode, and computes there."""
+    acc, cpu = tpu
+    h = onp.random.default_rng(2).standard_normal((2, 2, 3)) * (1 + 1j) + \
+        3 * onp.eye(2)[:, :, None]
+    config.set_dtype_defaults(mode)
+    x64 = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)     # (JAX's defaults with a user's x64)
+    try:
+        x = np.NamedArray(h, dims=(None, None, "b"))      # (a transpose: names last)
+        assert x.dtype == onp.complex128
+        assert _on(x, cpu)
+        r = np.linalg.inv(x.untag("b"))
+        onp.testing.assert_allclose(onp.asarray(r), onp.linalg.inv(onp.moveaxis(h, 2, 0)),
+                                    rtol=1e-12)
+        assert _on(r, cpu)
+    finally:
+        jax.config.update("jax_enable_x64", x64)
+        config.set_dtype_defaults("numpy")
