@@ -34,6 +34,8 @@ from namedarray.core.array import NamedArray, is_scalar
 from namedarray.testing import strategies as nst
 
 DTYPES = list(nst.DTYPES)
+#: the dtypes of namedarray's scalars
+_HELD = frozenset(onp.dtype(d) for d in DTYPES)
 INTS = [d for d in DTYPES if onp.dtype(d).kind in "iu"]
 REALS = [d for d in DTYPES if onp.dtype(d).kind in "iuf"]
 FLOATS = [d for d in DTYPES if onp.dtype(d).kind == "f"]
@@ -134,14 +136,23 @@ class Draw:
 
 # ------------------------------------------------------------------ comparing
 
+#: ``[True]``: NumPy's scalars of a dtype namedarray holds are given as
+#: namedarray's scalars of the same value (test_fuzz_operands.py)
+SCALARS = [False]
+
+
 def ours(v):
     """The same argument for namedarray: NumPy arrays become NamedArrays (not
-    NumPy's masked arrays: the user's own), containers are converted element
-    by element, the rest is passed as is."""
+    NumPy's masked arrays: the user's own), NumPy's scalars namedarray's where
+    :data:`SCALARS`, containers are converted element by element, the rest is
+    passed as is."""
     if isinstance(v, onp.ma.MaskedArray):
         return v.copy()
     if isinstance(v, onp.ndarray):
         return np.asarray(v)
+    if SCALARS[0] and type(v) is not NamedArray and isinstance(v, onp.generic) and \
+            v.dtype in _HELD:
+        return np.asarray(onp.array([v]))[0]    # (an element read: namedarray's scalar)
     if isinstance(v, list):
         return [ours(e) for e in v]
     if isinstance(v, tuple):
