@@ -305,8 +305,8 @@ def test_scalar_operators_under_jit_are_numpys(dt, name):
                     # ``x op s``: the object's own operator sees the traced scalar
                     # first, as a number it does not know (Fraction's ``**`` takes
                     # it for a float): its error, or NumPy's value, or the
-                    # object's arithmetic with the value as a Python number
-                    # (NumPy's may come from the scalar's own arithmetic inside
+                    # object's float with the scalar (_as_number; NumPy's
+                    # may come from the scalar's own arithmetic inside
                     # the object's: Fraction(-7, 2) ** int8(3) raises the
                     # numerator in int8, -343 wrapping to -87)
                     if i not in errors:
@@ -373,10 +373,13 @@ def _near(g, e) -> bool:
 
 
 def _as_number(name, x, ref):
-    """``x op v`` for the object ``x`` and the Python number ``v`` of NumPy's
-    scalar ``ref`` (as complex; None where it raises)."""
+    """``x op ref`` with the object ``x`` as the float it converts to (what
+    its operator takes a number it does not know for), NumPy's scalar ``ref``
+    the other operand (as complex; None where it raises)."""
     try:
-        return complex(BINARY[name](x, ref.item()))
+        with warnings.catch_warnings(), onp.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return complex(BINARY[name](float(x), ref))
     except (TypeError, ValueError, ArithmeticError):
         return None
 
