@@ -58,7 +58,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-os.environ.setdefault("NAMEDARRAY_DTYPES", "jax")
+if __name__ == "__main__":     # (a test importing this module keeps its process's environment)
+    os.environ.setdefault("NAMEDARRAY_DTYPES", "jax")
 
 import jax  # noqa: E402
 

@@ -15,13 +15,13 @@ This module is the public namespace only: the layers live in ``core/``,
 """
 from __future__ import annotations
 
-from . import fft, lib, linalg, nn, parallel, random, testing
+from . import fft, lib, linalg, nn, parallel, random, testing, typing
 from ._array_api import __array_namespace_info__
 from .core.config import dtype_defaults, set_dtype_defaults
 from .frontend import char, emath, ma, rec, strings
 from .frontend.autodiff import grad, value_and_grad
 from .frontend.scan import fold, scan
-from .frontend.namespace import *  # noqa: F401,F403  (NumPy's namespace)
+from .namespace import *  # noqa: F401,F403  (NumPy's namespace)
 from .mapping import nmap, reshard, shard
 
 __version__ = "0.1.0"

@@ -53,8 +53,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core.array import NamedArray, align, check_name, new, operand, positional, unknown_name
-from .frontend import namespace as _np
+from .core.array import NamedArray, check_name, new, operand, positional, unknown_name
+from .core.align import align
+from . import namespace as _np
 
 
 # --------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 * ``numpy.rst``: every name of the NumPy namespace in tables, one per
   declaration table of the frontend (the ufunc table, the reduction table, the
-  ``wrap(jnp.f, named=...)`` table of ``frontend/namespace.py``, the modules
+  ``wrap(jnp.f, named=...)`` table of ``namedarray/namespace.py``, the modules
   that define functions by hand, NumPy's own helpers, dtypes and constants),
   with what a *named* ``axis`` does; then NumPy's names that are not provided.
 * one page per public module of the package (``parallel``, ``mapping``,
@@ -34,7 +34,8 @@ import types
 import numpy as onp
 
 import namedarray
-from namedarray.frontend import docstrings, elementwise, namespace
+from namedarray import docstrings, namespace
+from namedarray.frontend import elementwise
 from namedarray.reductions import table as reductions
 from namedarray.frontend.engines.ufunc import ufunc
 
@@ -254,7 +255,7 @@ def _heading(text: str, ch: str) -> str:
 # -- the NumPy namespace -------------------------------------------------------
 def _numpy_sections() -> list[tuple[str, str, list[str]]]:
     """``(title, intro, names)`` per declaration table, every name of
-    ``frontend.namespace.NAMESPACE`` in exactly one."""
+    ``namespace.NAMESPACE`` in exactly one."""
     ns = namespace.NAMESPACE
     objects = [n for n, v in ns.items() if isinstance(v, type) or not callable(v)]
     ufuncs = [n for n, v in ns.items() if isinstance(v, ufunc)]
@@ -322,7 +323,7 @@ def _numpy_sections() -> list[tuple[str, str, list[str]]]:
                              if key in titles else "", sorted(names)))
     sections.append((
         "Functions from jax.numpy",
-        "The ``_jax(...)`` rows of ``frontend/namespace.py``: every other NumPy function that "
+        "The ``_jax(...)`` rows of ``namedarray/namespace.py``: every other NumPy function that "
         "``jax.numpy`` implements, declared as ``wrap(jnp.f, named=...)``.  Named "
         "axes of the arguments are mapped over (``jax.vmap``); ``named`` says "
         "what a *named* ``axis`` means.  See NumPy's documentation of each "

@@ -12,7 +12,7 @@ program has no transpose or copy that the same program written in
 ``jax.numpy`` lacks.  Each operation picks the order the hand-written program
 would have, or the one its operands already have:
 
-1. Alignment (:func:`align`, ``_layout``) keeps the operand with the most
+1. Alignment (``core/align.py``) keeps the operand with the most
    names (then the most elements) as it is; the others, usually broadcast
    onto it, are reshaped, and transposed only where their names' order
    differs.
@@ -37,11 +37,12 @@ would have, or the one its operands already have:
 gather route against ``jax.numpy``'s, and ``tests/frontend/test_bench_model.py``
 those of user-style model pairs.
 
-This module runs past 800 lines for one reason: the ``NamedArray`` class
-(about 380 lines: the properties, conversions and protocols NumPy and JAX ask
-an array for) and ``View`` belong with the invariant and the alignment they
-keep, which nothing else may see half of.  How JAX's tree utilities and raw
-transforms see a NamedArray is ``core/pytree.py``.
+Alignment by name, which the rule's first point is, is ``core/align.py``.
+This module runs past 800 lines for one reason: the ``NamedArray`` class (the
+properties, conversions and protocols NumPy and JAX ask an array for) and
+``View`` belong with the invariant they keep, which nothing else may see half
+of.  How JAX's tree utilities and raw transforms see a NamedArray is
+``core/pytree.py``.
 """
 from __future__ import annotations
 
@@ -54,8 +55,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from . import backends, config, hooks
-from .cache import Cache
-from .sharding import agree, placed_dims, unshard
+from .align import Aligned, align
+from .sharding import placed_dims, unshard
 
 _SCALARS = (bool, int, float, complex)
 
@@ -226,18 +227,6 @@ def positional(data) -> "NamedArray":
     return new(data, (None,) * data.ndim)
 
 
-def merge_mapped(fn: str, ops) -> tuple:
-    """The union of the operands' mapped names (sizes must agree)."""
-    out: dict = {}
-    for x in ops:
-        if isinstance(x, NamedArray):
-            for n, s in x.mapped:
-                if out.setdefault(n, s) != s:
-                    raise ValueError(f"{fn}: axis name {n!r} is mapped with sizes "
-                                     f"{out[n]} and {s}")
-    return tuple(out.items())
-
-
 def is_named(x) -> bool:
     return isinstance(x, NamedArray) and x.dims.count(None) != len(x.dims)
 
@@ -269,135 +258,6 @@ def normalize_axis(fn: str, axis, ndim: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# alignment by name
-# --------------------------------------------------------------------------
-def meet(fn: str, ops):
-    """Operands meeting names an enclosing map holds only part of: whole axes
-    of those names are cut to this instance's part, and an operand that does
-    not vary along one is marked as entering the map's instances (so that a
-    gradient taken inside the map sums over them).  Returns (operands, the
-    union of their mapped names)."""
-    if not any(isinstance(x, NamedArray) and x.mapped for x in ops):
-        return ops, ()
-    mapped = merge_mapped(fn, ops)
-    out = []
-    for x in ops:
-        if isinstance(x, NamedArray):
-            x = hooks.localize(fn, x, [d for d, _ in mapped if d in x.dims])
-            have = dict(x.mapped)
-            x = hooks.vary(x, [d for d, _ in mapped if d not in have])
-        out.append(x)
-    return out, mapped
-
-
-def _layout(ops, order) -> tuple:
-    """The result's names in physical order: those of the operand with the most
-    names (then the most elements) in its own order, so that it is not
-    transposed and the others, usually broadcast onto it, are reshaped; then
-    the names only the others have, in the order met."""
-    anchor, best = None, None
-    for x in ops:
-        if isinstance(x, NamedArray):
-            key = (len(x.dims) - x.dims.count(None), x.data.size)
-            if best is None or key > best:
-                anchor, best = x, key
-    if anchor is None:
-        return tuple(order)
-    mine = anchor.dims[anchor.dims.count(None):]
-    if len(mine) == len(order):
-        return mine
-    return mine + tuple(d for d in order if d not in mine)
-
-
-def align(fn: str, ops):
-    """Bring NamedArray operands to one layout: (P positional) + names.
-
-    Returns (list of data/scalars, result dims, result mapped names).
-    Positional axes broadcast by NumPy's rules (left-padded with 1s); names
-    broadcast by name.  A whole axis meeting a name an enclosing map holds
-    only part of is cut to this instance's part (placement's ``localize``).
-    """
-    ops, mapped = meet(fn, ops)
-    steps, dims = align_plan(fn, ops)
-    return agree([apply_step(x.data, st) if st is not None else x
-                  for x, st in zip(ops, steps)]), dims, mapped
-
-
-def apply_step(data, step):
-    """One operand's alignment step: ``(perm or None, shape or None)``."""
-    perm, shape = step
-    if perm is not None:
-        data = jax.lax.transpose(data, perm)
-    if shape is not None:
-        data = jax.lax.reshape(data, shape)
-    return data
-
-
-_PLANS = Cache()
-
-
-def align_plan(fn: str, ops):
-    """How :func:`align` moves each operand (``None`` for a scalar, else a
-    ``(perm, shape)`` step for :func:`apply_step`) and the result dims; pure
-    layout arithmetic, cached by the operands' dims and shapes."""
-    key = tuple((x.dims, x.data.shape) if isinstance(x, NamedArray) else None for x in ops)
-    hit = _PLANS.get(key)
-    if hit is None:
-        hit = _plan(fn, ops)
-        _PLANS.put(key, hit)
-    return hit
-
-
-def _plan(fn, ops):
-    sizes: dict = {}
-    owner: dict = {}
-    order: list = []
-    P = 0
-    for k, x in enumerate(ops):
-        if not isinstance(x, NamedArray):
-            continue
-        n = x.dims.count(None)
-        P = max(P, n)
-        for d, s in zip(x.dims[n:], x.data.shape[n:]):
-            if d in sizes:
-                if sizes[d] != s:
-                    j = owner[d]
-                    raise ValueError(
-                        f"{fn}: axis name {d!r} has size {ops[j].named_shape[d]} in "
-                        f"argument {j} (named shape {ops[j].named_shape}) but size "
-                        f"{x.named_shape[d]} in argument {k} (named shape "
-                        f"{x.named_shape})")
-            else:
-                sizes[d] = s
-                owner[d] = k
-                order.append(d)
-    names = _layout(ops, order)
-    steps = []
-    for x in ops:
-        if not isinstance(x, NamedArray):
-            steps.append(None)
-            continue
-        n = x.dims.count(None)
-        mine = x.dims[n:]
-        shape = x.data.shape
-        perm = shp = None
-        if mine != names:
-            if len(mine) == len(names):
-                perm = tuple(range(n)) + tuple(n + mine.index(d) for d in names)
-            else:
-                if mine:
-                    want = [d for d in names if d in mine]
-                    if tuple(want) != mine:
-                        perm = tuple(range(n)) + tuple(n + mine.index(d) for d in want)
-                shp = (1,) * (P - n) + shape[:n] + tuple(
-                    sizes[d] if d in mine else 1 for d in names)
-        elif n < P and names:
-            shp = (1,) * (P - n) + shape
-        steps.append((perm, shp))
-    return tuple(steps), (None,) * P + names
-
-
-# --------------------------------------------------------------------------
 # the array type
 # --------------------------------------------------------------------------
 # JAX's functions that abstract a value they take as an array (they refuse
@@ -424,7 +284,7 @@ def _numpy_scalar_repr(data) -> str:
     return repr(onp.asarray(data)[()])
 
 
-class NamedArray:
+class NamedArray(Aligned):
     """A JAX array whose dimensions are positional (``None``) or named.
 
     >>> import namedarray as np
@@ -1059,72 +919,6 @@ def check_writeable(fn, x, what="assignment destination"):
                          else f"{what} is read-only")
 
 
-def view(data, dims, base, index, mapped=(), hosted=None) -> View:
-    """A basic slice ``base[index]`` (data given, or ``hosted``: see
-    :func:`derived`) that writes through.  (It holds ``base`` once, as
-    NumPy's view does: its reader keeps the layout.)"""
-    layout = _Layout(base.dims, base.mapped)
-    return derived(data, dims, base, lambda src: hooks.getitem_data(layout, src, index),
-                   lambda b, v: hooks.setitem(b, index, v), mapped, hosted)
-
-
-class _Layout:
-    """An array's ``dims`` and ``mapped`` without its data."""
-    __slots__ = ("dims", "mapped")
-
-    def __init__(self, dims, mapped):
-        self.dims, self.mapped = dims, mapped
-
-
-def derived(data, dims, base, read, write, mapped=(), hosted=None) -> View:
-    """A view of ``base``: ``read(base data) -> data``, ``write(base, value)``
-    (``None`` for a read-only result); ``hosted``: ``(NumPy's view, root)`` of
-    data living on the host (:func:`host_view`), whose device data is made
-    only when asked for (``data`` is then None).
-
-    NumPy's scalars have no views: of a scalar ``base`` (:func:`is_value`) a
-    writable result is a new array, so that no write through it changes the
-    scalar (``s[None]``, ``np.atleast_1d(s)``, ``np.reshape(s, 1)`` are new
-    arrays)."""
-    if write is not None and base is not None and is_value(base):
-        if hosted is not None:
-            return on_host(onp.array(hosted[0]))
-        return new(data, dims, mapped)
-    v = object.__new__(View)
-    _DATA.__set__(v, data)
-    _HOST.__set__(v, None)
-    v.dims = dims
-    v.mapped = mapped
-    v._base = base
-    v._read = read
-    v._write = write
-    # (a view of data on the host leaves the base's device array unmade: read
-    # from the base when first asked for)
-    v._seen = base.data if base is not None and hosted is None else None
-    v._what = None
-    v._base_shape = None if base is None else base.shape if hosted else base.data.shape
-    v._base_dims = base.dims if base is not None else None
-    # True: it owns its memory, laid out as its read says ("F": in Fortran order)
-    v._owns = False
-    v._hview = v._hbuf = v._hroot = None     # NumPy's view on the host (host_view)
-    v._array0d = False
-    # NumPy: a view of a read-only array is read-only
-    v._ro = getattr(base, "_ro", False)
-    if hosted is not None:
-        host_view(v, *hosted)
-    return v
-
-
-def host_view(v, hv, root):
-    """Mark the view ``v`` of data living on the host (the buffer of ``root``,
-    the NamedArray its chain of views starts from) as NumPy's view ``hv`` of
-    that buffer: while ``root`` keeps the buffer (a write in place shows in
-    ``hv`` too; any other write replaces it), ``hv`` is ``v``'s data there."""
-    if type(v) is View:     # (the root held once: by ``_base`` where it is that)
-        v._hview, v._hbuf, v._hroot = hv, root._host, None if root is v._base else root
-    return v
-
-
 def host_view_of(v):
     """NumPy's view of the host buffer that the view ``v`` reads, while the
     array its views start from still holds that buffer; else None."""
@@ -1147,16 +941,6 @@ def host_root(x):
         if hv is not None:
             return hv, x._hroot if x._hroot is not None else x._base
     return None, None
-
-
-def read_only(x: "NamedArray", what: str | None = None) -> View:
-    """``x`` as a read-only result (a write into it raises ``ValueError``):
-    NumPy's read-only views (``diagonal``, ``broadcast_to``), and results that
-    cannot share memory with their source as NumPy's would (``what`` made it:
-    ``sliding_window_view``, ``as_strided``, ``view(dtype)``)."""
-    v = derived(x.data, x.dims, None, None, None, x.mapped)
-    v._what = what
-    return v
 
 
 class _nullcontext:

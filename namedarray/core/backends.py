@@ -134,23 +134,38 @@ def platform_of(device) -> str:
     return _SIMULATED.get(device, device.platform)
 
 
+try:        # the default device setting, read without the config's lookups
+    from jax._src.config import default_device as _DEFAULT_DEVICE
+except ImportError:     # pragma: no cover -- another JAX: the public read
+    class _DEFAULT_DEVICE:      # noqa: N801
+        value = property(lambda self: jax.config.jax_default_device)
+    _DEFAULT_DEVICE = _DEFAULT_DEVICE()
+
+
 def cpu_only() -> bool:
     """Whether the default device is a CPU: every eager call runs where JAX
     puts it, and the table never applies.  Before JAX has started its
     backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
     without starting them (a program whose data never leaves the host never
-    pays JAX's start-up, ~10 ms)."""
-    if not _BACKENDS and jax.config.jax_default_device is None and not _SIMULATED and \
-            (jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")).split(
-                ",")[0] == "cpu":
-        return True
+    pays JAX's start-up, ~10 ms); after, the answer for JAX's own default
+    device is kept (an eager call asks it every time)."""
+    if _DEFAULT_DEVICE.value is None and not _SIMULATED:
+        c = _state.get("cpu_only")
+        if c is not None:
+            return c
+        if not _BACKENDS:
+            if (jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")).split(
+                    ",")[0] == "cpu":
+                return True
+        c = _state["cpu_only"] = accelerator() is None
+        return c
     return accelerator() is None
 
 
 def accelerator():
     """The platform of the default device where it is not a CPU (``"tpu"``,
     ``"gpu"``), else None."""
-    d = jax.config.jax_default_device
+    d = _DEFAULT_DEVICE.value
     if d is None:
         d = _state.get("default")
         if d is None:

@@ -1,9 +1,9 @@
-"""Registration hooks: behaviour the core layer needs from the layers above it.
+"""Registration hooks: behaviour a lower layer needs from the layers above it.
 
 Core never imports upward.  Where ``NamedArray`` needs the NumPy frontend (its
 ``__array_ufunc__`` and ``__array_function__`` protocols, and the write-back of
 a basic-slice ``View`` into the array it was sliced from), it calls what the
-frontend registered here when it was imported (``frontend/namespace.py``);
+frontend registered here when it was imported (``namedarray/namespace.py``);
 where alignment meets a mapped name, what placement and parallel registered.
 """
 from __future__ import annotations
@@ -34,3 +34,8 @@ gather = None
 #: ``frontend.engines.args.materialize(h)``: NumPy's array ``h`` as a concrete
 #: JAX array (a NamedArray living on the host makes its device array with it)
 to_device = None
+
+#: ``reductions.engine.ufunc_reduce(uf, a, axis, dtype, out, keepdims, initial,
+#: where)``: ``ufunc.reduce`` through the reduction engine, which sits above
+#: the ufunc engine (``frontend/engines/ufunc.py``)
+ufunc_reduce = None

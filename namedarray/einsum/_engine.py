@@ -47,7 +47,8 @@ from jax import lax
 from jax.core import Tracer
 
 from .. import parallel
-from ..core.array import NamedArray, meet, new, positional
+from ..core.array import NamedArray, new, positional
+from ..core.align import meet
 from ..core.cache import Cache
 from ..core.config import default_precision
 from ..placement import contraction, localize, vmapped_only

@@ -17,8 +17,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import (NamedArray, View, new, operand, positional, read_only, rewrap,
-                          zero_dim_array)
+from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
+from ..core.derived import read_only
 from .elementwise import UFUNCS, exact_divide
 from .engines import host
 from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype

@@ -18,7 +18,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import align_plan, operand
+from ..core.array import operand
+from ..core.align import align_plan
 from .engines.select import result_type, where
 from .engines.ufunc import ufunc
 from .engines.loops import complex_quotient, runtime_zero, special

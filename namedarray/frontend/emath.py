@@ -16,24 +16,24 @@ np.float64(2.0)
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as onp
 
+from .. import parallel
 from .creation import asarray
 from .elementwise import UFUNCS
-from ..reductions.table import REDUCTIONS
 
 # NumPy's scimath widens these to complex64, everything else to complex128
 _NARROW = {onp.dtype(t) for t in ("float32", "int8", "int16", "uint8", "uint16")}
 
 
 def _any(fn, mask):
-    axes = tuple(range(mask.ndim)) + tuple(mask.named_shape)
-    r = REDUCTIONS["any"](mask, axes) if axes else mask
+    r = parallel.pany(mask, tuple(mask.named_shape)) if mask.named_shape else mask
     if isinstance(r.data, jax.core.Tracer):
         raise TypeError(f"emath.{fn}: whether the result is complex depends on the values, "
                         "which are not known while tracing (jax.jit, nmap); cast the input "
                         "to a complex dtype first")
-    return bool(r.data)
+    return bool(jnp.any(r.data))
 
 
 def _complex(fn, x, outside):

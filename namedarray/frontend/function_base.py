@@ -28,7 +28,6 @@ from .engines.args import numpy_args
 from .engines.declare import _checked, _decl, _real_only
 from .engines.generic import generic, wrap
 from .manipulation import _inplace, check_py_ints
-from ..reductions.table import REDUCTIONS
 
 
 def _by_parts(jfn, conj):
@@ -50,25 +49,6 @@ def _by_parts(jfn, conj):
         return jax.lax.complex(re, im)
     f.__name__ = f.__qualname__ = jfn.__name__
     return f
-
-
-# jax.numpy: its own dtypes, no out=; here the sum reduction's
-def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """``numpy.trace``: the sum of the diagonal, by the ``sum`` reduction (its
-    dtypes, its ``dtype=`` casts, ``out=``); named axes are batch axes.
-
-    >>> import namedarray as np
-    >>> np.trace(np.asarray([[2j, 1], [1, 0]]), dtype=bool)
-    np.True_
-    """
-    x = asarray(a)
-    if x.ndim >= 2 and type(axis1) is int and type(axis2) is int and \
-            all(-x.ndim <= v < x.ndim for v in (axis1, axis2)) and \
-            axis1 % x.ndim == axis2 % x.ndim:
-        raise ValueError(f"trace: axis1 and axis2 cannot be the same (axis1={axis1}, "
-                         f"axis2={axis2})")
-    d = generic("trace", lambda v: jnp.diagonal(v, offset, axis1, axis2), (x,), {})
-    return REDUCTIONS["sum"](d, -1, dtype=dtype, out=out)
 
 
 def _real_points(x, xp, fp, *args, **kw):

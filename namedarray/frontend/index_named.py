@@ -12,7 +12,9 @@ import numpy as onp
 
 from .. import parallel
 from ..core import hooks
-from ..core.array import NamedArray, meet, merge_mapped, new, operand, view
+from ..core.array import NamedArray, new, operand
+from ..core.derived import view
+from ..core.align import meet, merge_mapped
 from ..core.sharding import unshard
 from ..placement import implied
 from .engines.index_rules import check_index

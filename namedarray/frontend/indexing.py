@@ -14,8 +14,10 @@ import math
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, View, align_plan, host_root, meet, new, normalize_axis,
-                          operand, positional, rewrap, view, zero_dim_array)
+from ..core.array import (NamedArray, View, host_root, new, normalize_axis, operand,
+                          positional, rewrap, zero_dim_array)
+from ..core.derived import view
+from ..core.align import align_plan, meet
 from .engines import host, selection
 from .engines.args import as_data, numpy_args, numpy_promoted
 from .engines.gather import in_order

@@ -21,15 +21,16 @@ from __future__ import annotations
 import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray
+from .. import parallel
+from ..core.array import NamedArray, new
 from .creation import asarray
 from .elementwise import UFUNCS
 from .engines import host
 from .engines.declare import _checked, _real_only
 from .engines.select import result_type
-from ..reductions.table import REDUCTIONS
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (aligned
@@ -123,8 +124,8 @@ def _equal(a1, a2):
 def _whole(r: NamedArray):
     """``r`` reduced over all its axes, positional and named: a Python bool, or
     the 0-d array when it is being traced."""
-    axes = tuple(range(r.ndim)) + tuple(r.named_shape)
-    t = REDUCTIONS["all"](r, axes) if axes else r
+    t = parallel.pall(r, tuple(r.named_shape)) if r.named_shape else r
+    t = t if t.ndim == 0 else new(jnp.all(t.data), ())
     if isinstance(t.data, jax.core.Tracer):
         return t
     return bool(t.data)

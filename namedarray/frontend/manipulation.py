@@ -17,8 +17,10 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, align, check_writeable, new, normalize_axis, operand,
-                          positional, read_only, rewrap, to_jax, unknown_name)
+from ..core.array import (NamedArray, check_writeable, new, normalize_axis, operand,
+                          positional, rewrap, to_jax, unknown_name)
+from ..core.derived import read_only
+from ..core.align import align
 from ..core.sharding import abstract_mesh, mesh_axes, reshard, unshard
 from .creation import asarray
 from .engines import host

@@ -1,7 +1,7 @@
 """NamedArray's operators and methods, declared from the function tables.
 
 The frontend installs them on the core type when it is imported
-(``frontend/namespace.py`` calls :func:`install`).
+(``namedarray/namespace.py`` calls :func:`install`).
 
 >>> import namedarray as np
 >>> x = np.arange(6).reshape(2, 3)
@@ -20,8 +20,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value, new,
-                          read_only, rewrap, zero_dim_array)
+from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value,
+                          new, rewrap, zero_dim_array)
+from ..core.derived import read_only
 from . import index_assign, index_named, indexing
 from .engines import host, views
 from .engines.views import viewed

@@ -1,7 +1,7 @@
 """The shared rules of NumPy's namespace, and the one composer that applies them.
 
 Each public name of ``namedarray`` is declared once, by a ``def`` in a module of
-the frontend or one row of a table, and bound in ``frontend/namespace.py`` as
+the frontend or one row of a table, and bound in ``namedarray/namespace.py`` as
 ``name = compose("name", declaration)``.  :func:`compose` gives the declaration
 the rules every NumPy function obeys, each decided by a table of names here:
 which results are views (``_VIEWS``), NumPy's kind of a 0-d result (``_ARRAY_0D``,

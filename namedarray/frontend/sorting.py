@@ -1,7 +1,7 @@
 """Sorting: ``sort`` and ``argsort`` (stable; ``axis`` may name an axis, which
 is kept), ``top_k`` (``jax.lax.top_k``; a named axis is consumed), ``partition`` and ``argpartition`` (``kth`` counted from the end when
 negative, or a sequence of positions), ``lexsort`` and ``sort_complex``.
-``searchsorted``, ... are declared in the table (``frontend/namespace.py``),
+``searchsorted``, ... are declared in the table (``namedarray/namespace.py``),
 ``unique`` with the set routines (``frontend/setops.py``).
 
 >>> import namedarray as np

@@ -17,7 +17,8 @@ import operator
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import normalize_axis, positional, read_only
+from ..core.array import normalize_axis, positional
+from ..core.derived import read_only
 from .creation import asarray
 from .engines.generic import generic
 

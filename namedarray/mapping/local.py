@@ -20,7 +20,8 @@ import functools
 
 import jax
 
-from ..core.array import NamedArray, align, merge_mapped, new
+from ..core.array import NamedArray, new
+from ..core.align import align, merge_mapped
 from ..core.dims import order_names
 from ..core.sharding import unshard
 from ..core.vmap import nested_vmap

@@ -26,7 +26,8 @@ import jax.numpy as jnp
 import numpy as onp
 from jax.sharding import NamedSharding, PartitionSpec
 
-from ..core.array import NamedArray, align, meet, new, positional, rewrap
+from ..core.array import NamedArray, new, positional, rewrap
+from ..core.align import align, meet
 from ..core.cache import Cache
 from ..core.sharding import abstract_mesh
 from ..parallel import gather_names

@@ -21,7 +21,8 @@ import jax.numpy as jnp
 import numpy as onp
 from numpy.random import BitGenerator, SeedSequence
 
-from ..core.array import NamedArray, align_plan, check_name, meet, new, positional, rewrap
+from ..core.array import NamedArray, check_name, new, positional, rewrap
+from ..core.align import align_plan, meet
 from ..core.vmap import nested_vmap
 from ..frontend.engines.args import untraced
 from ..parallel import axis_index, gather_names

@@ -24,9 +24,10 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .. import parallel
-from ..core import config as _config
+from ..core import config as _config, hooks
 from ..core.cache import Cache
-from ..core.array import NamedArray, View, align, new, normalize_axis, operand, positional
+from ..core.array import NamedArray, View, new, normalize_axis, operand, positional
+from ..core.align import align
 from ..core.dims import has_names as _named_axis, split_axis
 from ..core.sharding import sortable
 from ..frontend.engines import fperr
@@ -363,7 +364,11 @@ def _named(fn, jfn, x, axis, args, kwargs, collective, flat_none, takes_tuple, h
 
 def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                  where=True):
-    """``ufunc.reduce`` through the engine: the matching named reduction."""
+    """``ufunc.reduce`` of the checked operand ``a`` through the engine: the
+    matching reduction of the table, else the ufunc's own fold, whose steps
+    meet NumPy's floating-point error state as NumPy's loop meets them
+    ("... encountered in reduce").  The ufunc calls it through
+    ``core.hooks.ufunc_reduce`` (this layer sits above the ufunc engine)."""
     red = REDUCE_OF_UFUNC.get(uf.__name__)
     kw = {"keepdims": keepdims}
     if dtype is not None:
@@ -372,7 +377,19 @@ def ufunc_reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=No
         kw["initial"] = initial
     if where is not True:
         kw["where"] = where
-    if red is None:
-        jred = lambda d, axis, **k: uf._jfn.reduce(d, axis=axis, **k)  # noqa: E731
-        red = reduction(jred, name=f"{uf.__name__}.reduce")
-    return red(a, axis, out=out, **kw)
+    if red is not None:
+        return red(a, axis, out=out, **kw)
+    jred = lambda d, axis, **k: uf._jfn.reduce(d, axis=axis, **k)  # noqa: E731
+    res = reduction(jred, name=f"{uf.__name__}.reduce")(a, axis, out=out, **kw)
+    st = fperr.state()
+    if st is not None and not a.names and not a.mapped and not _named_axis(axis):
+        w = None if where is True else operand(where)
+        if w is None or not getattr(w, "names", ()):
+            d = a.data if dtype is None else a.data.astype(dtype)
+            fperr.check_fold(uf._np.__name__, uf._jfn, d, axis,
+                             None if w is None else jnp.asarray(getattr(w, "data", w)),
+                             initial, st)
+    return res
+
+
+hooks.ufunc_reduce = ufunc_reduce

@@ -8,7 +8,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import align, new, positional
+from ..core.array import new, positional
+from ..core.align import align
 from ..frontend.engines.masks import size_error, traced
 from ..frontend.engines.selection import Selection, _mname
 

@@ -22,7 +22,8 @@ from ..core.array import NamedArray, normalize_axis, operand, positional, zero_d
 from ..frontend.elementwise import UFUNCS
 from ..frontend.elementwise import exact_divide
 from ..frontend.engines.args import check_dtype, np_asarray, unsupported
-from ..frontend.engines.generic import wrap
+from ..frontend.creation import asarray
+from ..frontend.engines.generic import generic, wrap
 from ..frontend.engines.out import store_out
 from .engine import reduction, whole_axes
 from ..frontend.engines.select import result_type
@@ -503,3 +504,22 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 __all__ = ["average", "quantile", "percentile", "nanquantile", "nanpercentile", "cov",
            "corrcoef"]
+
+
+# jax.numpy: its own dtypes, no out=; here the sum reduction's
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """``numpy.trace``: the sum of the diagonal, by the ``sum`` reduction (its
+    dtypes, its ``dtype=`` casts, ``out=``); named axes are batch axes.
+
+    >>> import namedarray as np
+    >>> np.trace(np.asarray([[2j, 1], [1, 0]]), dtype=bool)
+    np.True_
+    """
+    x = asarray(a)
+    if x.ndim >= 2 and type(axis1) is int and type(axis2) is int and \
+            all(-x.ndim <= v < x.ndim for v in (axis1, axis2)) and \
+            axis1 % x.ndim == axis2 % x.ndim:
+        raise ValueError(f"trace: axis1 and axis2 cannot be the same (axis1={axis1}, "
+                         f"axis2={axis2})")
+    d = generic("trace", lambda v: jnp.diagonal(v, offset, axis1, axis2), (x,), {})
+    return REDUCTIONS["sum"](d, -1, dtype=dtype, out=out)

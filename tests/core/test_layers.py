@@ -14,10 +14,13 @@ LAYERS = [
     ("core", ["namedarray.core"]),
     ("placement", ["namedarray.placement"]),
     ("parallel", ["namedarray.parallel"]),
-    ("frontend", ["namedarray.frontend", "namedarray.reductions", "namedarray.einsum",
-                  "namedarray.linalg", "namedarray.fft",
-                  "namedarray.random", "namedarray.nn", "namedarray._array_api",
-                  "namedarray.lib"]),
+    # NumPy's API: the engines and declarations of frontend/ at the bottom, the
+    # families over them, the namespace that binds them all at the top
+    ("frontend", ["namedarray.frontend"]),
+    ("families", ["namedarray.reductions", "namedarray.einsum", "namedarray.linalg",
+                  "namedarray.fft", "namedarray.random"]),
+    ("namespace", ["namedarray.namespace", "namedarray.docstrings", "namedarray.nn",
+                   "namedarray._array_api", "namedarray.lib", "namedarray.typing"]),
     ("mapping", ["namedarray.mapping"]),
     ("top", ["namedarray", "namedarray.tour"]),
 ]

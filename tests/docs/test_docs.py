@@ -202,7 +202,7 @@ def test_every_public_name_is_in_the_reference(reference):
     assert not missing, f"public names missing from the API reference: {missing}"
     # the NumPy page: each name of the namespace in exactly one table or list
     numpy_page = _documented(pages["numpy.rst"])
-    from namedarray.frontend.namespace import NAMESPACE
+    from namedarray.namespace import NAMESPACE
     assert set(NAMESPACE) <= numpy_page
     rows = [a or b for a, b in _ROW.findall(pages["numpy.rst"])]
     assert len(rows) == len(set(rows)), "a name in two tables"
@@ -341,7 +341,7 @@ def _public_functions():
     """(qualified name, object) of every public function of the namespace
     and of ``linalg``, ``fft``, ``random``."""
     import namedarray as np
-    from namedarray.frontend.namespace import NAMESPACE
+    from namedarray.namespace import NAMESPACE
     out = [(n, f) for n, f in NAMESPACE.items()]
     for mod in ("linalg", "fft", "random"):
         m = getattr(np, mod)
@@ -368,7 +368,7 @@ def test_sum_has_numpys_documentation_and_a_named_axes_section():
 
 
 def test_every_public_function_is_documented():
-    from namedarray.frontend import docstrings
+    from namedarray import docstrings
     short = [n for n, f in _public_functions() if len(inspect.getdoc(f) or "") < 100]
     assert not short, f"functions with (almost) no docstring: {short}"
     # each one with a NumPy twin has NumPy's sections and the named-axes one
@@ -391,7 +391,7 @@ def test_every_public_function_is_documented():
 def test_numpys_examples_are_not_doctests():
     """Only the package's own examples are doctests: NumPy's (which use
     ``numpy``) are shown without prompts."""
-    from namedarray.frontend import docstrings
+    from namedarray import docstrings
     parser = doctest.DocTestParser()
     leaks = [n for n, f in _public_functions()
              if len(parser.get_examples(f.__doc__ or "")) >
@@ -439,7 +439,7 @@ def test_family_pages_document_every_function(reference):
     """The NumPy page's tables link each function to its entry on its
     family's page, which shows its full docstring."""
     apiref, pages = reference
-    from namedarray.frontend.namespace import NAMESPACE
+    from namedarray.namespace import NAMESPACE
     documented = set()
     for fname, text in pages.items():
         if fname.startswith("np-"):

@@ -410,3 +410,21 @@ def test_named_outputs_in_the_spec_s_order_cost_what_jnp_einsum_costs(spec, plai
     hn = jax.jit(named).lower(x, y, res).compile().as_text()
     hp = jax.jit(hand).lower(a, w, want).compile().as_text()
     assert hn.count(" transpose(") <= hp.count(" transpose("), (hn, hp)
+
+
+def test_opt_einsum_contracts_named_arrays_with_namedarray():
+    """opt_einsum picks the backend by the array's module: namedarray's own
+    einsum and tensordot give NamedArrays with NumPy's values; its JAX
+    backend gives what JAX's functions give, a jax.Array (docs/differences.md)."""
+    import opt_einsum
+    a, b, c = (onp.arange(n * m, dtype=float).reshape(n, m) for n, m in ((2, 3), (3, 4), (4, 5)))
+    want = a @ b @ c
+    for backend in ("auto", "namedarray"):
+        r = opt_einsum.contract("ij,jk,kl->il", np.asarray(a), np.asarray(b), np.asarray(c),
+                                backend=backend)
+        assert isinstance(r, np.NamedArray), backend
+        onp.testing.assert_allclose(onp.asarray(r), want)
+    r = opt_einsum.contract("ij,jk,kl->il", np.asarray(a), np.asarray(b), np.asarray(c),
+                            backend="jax")
+    assert isinstance(r, jax.Array) and not isinstance(r, np.NamedArray)
+    onp.testing.assert_allclose(onp.asarray(r), want)

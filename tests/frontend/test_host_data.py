@@ -149,6 +149,17 @@ def test_every_function_given_python_objects_answers_as_numpy(kind):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("args", [(True, None, 1), ([True, False], None, 1),
+                                  ([True, False], 1, None), ([False], None, None)])
+def test_where_reads_a_none_given_as_a_value(args):
+    """``where(c, None, y)``: a ``None`` given is data (NumPy's object array);
+    left out, the one-argument form (before: 'either both or neither of x and
+    y should be given' for every ``None``)."""
+    assert _same(onp.where(*args), _numpys(np.where(*args)))
+    with pytest.raises(ValueError, match="^where: either both or neither of x and y"):
+        np.where([True], 1)
+
+
 def _numpys(v):
     """A result with its NamedArrays as NumPy's arrays (scalars as scalars)."""
     if isinstance(v, NamedArray):

@@ -628,7 +628,7 @@ def test_another_librarys_array_like_is_read_as_an_array_everywhere(cls):
     as its array (``flip``, ``zeros_like``, ``stack`` of them); where NumPy
     takes it as the object it is (``iterable``, ``result_type``) or would
     write into it (``copyto``, ``out=``), it is not converted."""
-    from namedarray.frontend.namespace import NAMESPACE
+    from namedarray.namespace import NAMESPACE
     warnings.simplefilter("ignore")
     wrong = []
     for name, f in sorted(NAMESPACE.items()):

@@ -1,5 +1,5 @@
 """The namespace's structure: every public name bound once, by a row a reader
-finds under its name (``frontend/namespace.py``), and no name bound by writing
+finds under its name (``namedarray/namespace.py``), and no name bound by writing
 a module's ``globals()``."""
 import ast
 import pathlib
@@ -9,7 +9,7 @@ import numpy as onp
 
 import namedarray as np
 from namedarray.core import config
-from namedarray.frontend import namespace
+from namedarray import namespace
 from namedarray.frontend.engines.ufunc import ufunc
 
 PACKAGE = pathlib.Path(np.__file__).parent
@@ -38,9 +38,9 @@ def _bound_names(path):
 
 
 def test_every_public_name_is_a_row_of_the_namespace_module():
-    rows = _bound_names(PACKAGE / "frontend" / "namespace.py")
+    rows = _bound_names(PACKAGE / "namespace.py")
     unbound = sorted(set(namespace.NAMESPACE) - rows)
-    assert not unbound, f"public names with no row in frontend/namespace.py: {unbound}"
+    assert not unbound, f"public names with no row in namedarray/namespace.py: {unbound}"
     assert set(namespace.__all__) == set(namespace.NAMESPACE)
     assert all(getattr(np, n) is v for n, v in namespace.NAMESPACE.items())
 
@@ -106,3 +106,12 @@ def test_every_public_function_pickles_by_name_as_numpys_do():
             if not same:
                 failed.append(f"{m.__name__}.{n}")
     assert not failed, f"functions that do not pickle as themselves: {failed}"
+
+
+def test_numpy_typing_is_numpys_under_our_name():
+    """A program importing ``numpy.typing`` gets NumPy's annotation objects."""
+    import numpy.typing as npt
+
+    import namedarray.typing as t
+    assert np.typing is t and t.__all__ == npt.__all__
+    assert all(getattr(t, n) is getattr(npt, n) for n in npt.__all__)

@@ -186,10 +186,12 @@ def routed(f, name, family):
                 return f(*args, **kwargs)
         return f(*args, **kwargs)
 
+    cpu_only = backends.cpu_only
+
     @functools.wraps(f)
     def g(*args, **kwargs):
-        if backends.cpu_only():
-            return call(args, kwargs)
+        if cpu_only():
+            return call(args, kwargs) if precise else f(*args, **kwargs)
         strict = config._state["mode"] == "numpy"
         found = _survey(args, kwargs, [])
         dts = _computed_dtypes(family, found, kwargs, strict)
@@ -223,6 +225,31 @@ def on_cpu_where_lacking(fn, name, dtypes):
     return g
 
 
+#: argument types that are no array and hold none
+_PLAIN = frozenset((int, float, bool, complex, str, type(None), slice, type(Ellipsis)))
+
+
+def _on_device(args, kwargs) -> bool:
+    """Whether a call's arrays are NamedArrays whose data is on a device (or
+    traced) and its other arguments plain Python values (axes, flags): no
+    argument lives on the host, none is NumPy's or another library's, so the
+    compiled path answers (the host tier and NumPy's own have nothing to take)."""
+    found = False
+    for v in (*args, *kwargs.values()) if kwargs else args:
+        t = type(v)
+        if t is NamedArray:
+            if v._host is not None:
+                return False
+            found = True
+        elif t is tuple:
+            for e in v:
+                if type(e) is not int and type(e) is not str:
+                    return False
+        elif t not in _PLAIN:
+            return False
+    return found
+
+
 def dispatched(f, name, module=onp):
     """``f`` (the public ``name`` of ``module``'s namespace) with the
     dispatcher in front: NumPy itself for data JAX cannot hold and for
@@ -253,6 +280,11 @@ def dispatched(f, name, module=onp):
 
     @functools.wraps(f)
     def g(*args, **kwargs):
+        if _on_device(args, kwargs):    # (the common compiled call, decided at once)
+            try:
+                return compiled(*args, **kwargs)
+            except (TypeError, ValueError) as e:
+                return numpy_answers(e, name, args, kwargs, module=module)
         if converts_arrays:
             args, kwargs = array_likes(args, kwargs, out_at, sequence)
         if tier:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import jax
 import numpy as onp
 
-from ...core.array import NamedArray, align_plan, meet
+from ...core.array import NamedArray
+from ...core.align import align_plan, meet
 from ...core.vmap import nested_vmap
 from .results import wrap_result
 

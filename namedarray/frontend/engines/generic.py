@@ -26,7 +26,8 @@ import jax
 import jax.numpy as jnp
 
 from ... import parallel
-from ...core.array import NamedArray, align, meet, normalize_axis, operand, positional
+from ...core.array import NamedArray, normalize_axis, operand, positional
+from ...core.align import align, meet
 from ...core.dims import has_names as axis_has_names
 from ...core.sharding import agree_names
 from ...core.vmap import nested_vmap

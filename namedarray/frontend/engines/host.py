@@ -16,7 +16,7 @@ host (docs/design.md §5a):
   A scalar's buffer may be NumPy's scalar itself (an element read, a
   scalar's arithmetic: ``core.array.on_host``); a scalar is a value, so
   nothing writes into it, and NumPy's scalars have no views: what would be
-  a view of one is a new array (``core.array.derived``).
+  a view of one is a new array (``core.derived.derived``).
 * **What runs there.**  An operation whose array operands live on the host
   (or are views of such data, or small CPU data beside them) runs NumPy's
   own function there: every ufunc and operator (``ufunc._on_host``, with
@@ -66,6 +66,7 @@ None
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 import functools
 import inspect
 import math
@@ -541,6 +542,9 @@ _NOT_DATA = _PY_PARAMS | {"function", "iter", "file", "fname", "fid", "like", "c
 #: the parameters through which a function calls the user's code (its other
 #: arguments go to that code as they are)
 _CALLBACKS = frozenset(("func", "func1d", "pyfunc", "funclist", "function"))
+#: NumPy's functions whose signature shows ``None`` defaults where the C
+#: function tells a ``None`` given (data) from one left out (``where(c, None, 1)``)
+_NONE_GIVEN_IS_DATA = frozenset(("where",))
 _NONE = type(None)
 
 
@@ -558,8 +562,8 @@ def data_params(fn):
     >>> import numpy
     >>> data_params(numpy.atleast_2d)
     ((), True, {})
-    >>> data_params(numpy.clip)[0]
-    (True, False, False, None)
+    >>> data_params(numpy.clip)[0], data_params(numpy.where)[0]
+    ((True, False, False, None), (True, True, True))
     """
     try:
         params = inspect.signature(fn).parameters.values()
@@ -568,8 +572,9 @@ def data_params(fn):
     if any(p.name in _CALLBACKS for p in params):
         return None
     positions, rest, keywords = [], None, {}
+    given = getattr(fn, "__name__", None) in _NONE_GIVEN_IS_DATA
     for p in params:
-        role = None if p.name in _NOT_DATA else p.default is p.empty
+        role = None if p.name in _NOT_DATA else given or p.default is p.empty
         if p.kind is p.VAR_POSITIONAL:
             rest = role
         elif p.kind is not p.VAR_KEYWORD:
@@ -592,8 +597,8 @@ def object_value(v, none=True) -> bool:
         return False
     if t is _NONE:
         return none
-    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array)) or foreign(v):
-        return False
+    if isinstance(v, (NamedArray, onp.ndarray, onp.generic, jax.Array, Iterator)) or foreign(v):
+        return False        # (an iterator: the compiled path's error, "must be a sequence")
     try:
         return _host_only(onp.asarray(v))
     except Exception:       # noqa: BLE001 -- NumPy cannot read it either: the compiled path's error
@@ -621,8 +626,9 @@ def objects_given(fn, args, kwargs) -> bool:
         else:
             return False
     roles = data_params(fn)
-    if roles is None:
-        return False
+    if roles is None or any(type(v) is NamedArray and (v.mapped or any(v.dims))
+                            for v in (*args, *kwargs.values())):
+        return False        # (named data: namedarray's own answer or error, never NumPy's)
     positions, rest, keywords = roles
     for i, v in enumerate(args):
         if type(v) in _HELD:

@@ -13,7 +13,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
-from ...core.array import NamedArray, align, new, operand, positional
+from ...core.array import NamedArray, new, operand, positional
+from ...core.align import align
 from . import selection
 
 
@@ -40,12 +41,22 @@ def _numpy_cast(v, dt):
                 from None
 
 
-def where(condition, x=None, y=None, /):
+class _NotGiven:
+    """An argument left out (``None`` is a value: NumPy's object array of it)."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+_NOT_GIVEN = _NotGiven()
+
+
+def where(condition, x=_NOT_GIVEN, y=_NOT_GIVEN, /):
     """``numpy.where``: elementwise choice, aligned by name; one-argument form
     is ``nonzero``."""
-    if x is None and y is None:
+    if x is _NOT_GIVEN and y is _NOT_GIVEN:
         return nonzero(condition)
-    if x is None or y is None:
+    if x is _NOT_GIVEN or y is _NOT_GIVEN:
         raise ValueError("where: either both or neither of x and y should be given")
     ops = [operand(condition), operand(x), operand(y)]
     dt = result_type(ops[1], ops[2])

@@ -88,7 +88,8 @@ import numpy as onp
 
 from ...core import config
 from ...core.cache import Cache
-from ...core.array import NamedArray, align, new, operand, positional
+from ...core.array import NamedArray, new, operand, positional
+from ...core.align import align
 from . import host
 from .masks import (_concrete, _mask_array, _on_cpu, _plain, _to_device, bucket, compact,
                     size_error, traced)

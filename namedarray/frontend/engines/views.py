@@ -28,8 +28,9 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import (Flags, NamedArray, View, derived, host_root, host_view_of,
-                           is_value, new, on_host, zero_dim_array)
+from ...core.array import (Flags, NamedArray, View, host_root, host_view_of, is_value, new,
+                           on_host, zero_dim_array)
+from ...core.derived import derived
 from . import host
 
 _DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
@@ -59,7 +60,7 @@ def viewed(fn, base, f, inv=None, writable=True, result=None, hosted=None):
     if not v.dims and not v.mapped and (write is None or not is_value(base)):
         v._array0d = True       # a 0-d view is NumPy's 0-d array, never its scalar
     # (of a scalar, a writable one is the scalar's method's result, a scalar:
-    # np.squeeze(s), np.transpose(s), np.reshape(s, ()); core.array.derived)
+    # np.squeeze(s), np.transpose(s), np.reshape(s, ()); core.derived.derived)
     return v
 
 
@@ -251,7 +252,7 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         of a strided view); None on NumPy's error."""
         a = args[operand]
         if kwargs.get("copy") is True or (when and not when(*args, **kwargs)) or \
-                is_value(a):        # (a scalar has no views: core.array.derived)
+                is_value(a):        # (a scalar has no views: core.derived.derived)
             return None
         buf, root = host_root(a)
         hv = host.view_of(name, args, kwargs, buf)

@@ -25,26 +25,27 @@ import types as _types
 import numpy as _onp
 
 # (NumPy's numpy.linalg.*, numpy.fft.*, numpy.lib.* given NamedArrays dispatch to these)
-from .. import einsum as contractions, fft, linalg, random  # noqa: F401
-from . import emath as scimath, stride_tricks  # noqa: F401
-from ..core import config as _config, hooks as _hooks
-from ..core.array import NamedArray, read_only as _read_only
-from ..reductions import statistics, table as reductions
-from ..reductions.table import REDUCTIONS
-from . import (arraypad, conversion, creation, elementwise, function_base, histograms,
+from . import einsum as contractions, fft, linalg, random  # noqa: F401
+from .frontend import emath as scimath, stride_tricks  # noqa: F401
+from .core import config as _config, hooks as _hooks
+from .core.array import NamedArray
+from .core.derived import read_only as _read_only
+from .reductions import statistics, table as reductions
+from .reductions.table import REDUCTIONS
+from .frontend import (arraypad, conversion, creation, elementwise, function_base, histograms,
                index_tricks, indexing, io, joining, logic, manipulation, polynomial, setops,
                sorting, windows)
-from . import methods as _methods
+from .frontend import methods as _methods
 from .docstrings import document as _document
-from .engines.args import subclass_refused as _subclass_refused
-from .engines.select import nonzero as _nonzero
-from .engines.ufunc import ufunc
-from .engines.views import may_share_memory as _may_share_memory
-from .engines.views import shares_memory as _shares_memory
-from .index_assign import setitem as _setitem
-from .index_take import getitem_data as _getitem_data
-from .rules import attribute as _attribute, compose as _c, jax_numpy as _jax
-from .rules import numpy_own as _own
+from .frontend.engines.args import subclass_refused as _subclass_refused
+from .frontend.engines.select import nonzero as _nonzero
+from .frontend.engines.ufunc import ufunc
+from .frontend.engines.views import may_share_memory as _may_share_memory
+from .frontend.engines.views import shares_memory as _shares_memory
+from .frontend.index_assign import setitem as _setitem
+from .frontend.index_take import getitem_data as _getitem_data
+from .frontend.rules import attribute as _attribute, compose as _c, jax_numpy as _jax
+from .frontend.rules import numpy_own as _own
 
 # NumPy's dtypes, scalar types and constants: NumPy's own objects
 from numpy import (
@@ -62,7 +63,7 @@ from ml_dtypes import (
     bfloat16, float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn,
     float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu)
 # NumPy's ufuncs: namedarray.ufunc objects, one row each in elementwise.py's table
-from .elementwise import (
+from .frontend.elementwise import (
     UFUNCS, abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh, arctan,
     arctan2, arctanh, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_count,
     bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift,
@@ -340,7 +341,7 @@ nan_to_num = _c("nan_to_num", function_base.nan_to_num)
 piecewise = _c("piecewise", function_base.piecewise)
 round = _c("round", function_base.round)
 select = _c("select", function_base.select)
-trace = _c("trace", function_base.trace)
+trace = _c("trace", statistics.trace)
 trapezoid = _c("trapezoid", function_base.trapezoid)
 unwrap = _c("unwrap", function_base.unwrap)
 

@@ -18,8 +18,8 @@ import re
 
 import numpy as onp
 
-from ..reductions import table as reductions
-from .engines.ufunc import ufunc
+from .frontend.engines.ufunc import ufunc
+from .reductions import table as reductions
 
 _AXIS_PARAMS = ("axis", "axes", "axis1", "axis2", "source", "destination")
 _SAYS_NAMES = re.compile(r"\b(axis|axes)\b[^.]*?\bnam(e|es|ed|ing)\b|axis=\"name\"", re.S)
