@@ -40,7 +40,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core.array import NamedArray, normalize_axis
+from .core.array import NamedArray, normalize_axis, zero_dim_array
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.dispatch import dispatched
@@ -180,6 +180,19 @@ def _one_by_one(name, a, s, axes, norm):
     return a
 
 
+def _no_axes(name, args, kwargs, axes) -> bool:
+    """Whether the n-dimensional transform ``name`` runs over no axis: ``axes``
+    is empty, or (``*n``, neither axes nor ``s`` given) the input is 0-d."""
+    if not args:
+        return False
+    if axes is not None:
+        return not has_names(axes) and len(axes) == 0
+    a = args[0]
+    given_s = "s" in kwargs or len(args) > 1
+    return name.endswith("n") and not given_s and (
+        not a.ndim and not a.names if isinstance(a, NamedArray) else onp.ndim(a) == 0)
+
+
 def _declare(name, axis_kw, kind="any", length="same"):
     """``numpy.fft.<name>`` over NamedArrays, run by ``jax.numpy.fft.<name>``.
 
@@ -256,8 +269,17 @@ def _declare(name, axis_kw, kind="any", length="same"):
             s = kwargs["s"] if "s" in kwargs else (args[1] if len(args) > 1 else None)
             _deprecated_s(name, s, ax if pos < len(args) or axis_kw in kwargs
                           else sig.parameters[axis_kw].default)
-        r = w(*args, **kwargs) if not has_names(ax) else along_names(
-            name, w, args, kwargs, pos, axis_kw)
+        if axis_kw == "axes" and kind != "none" and _no_axes(name, args, kwargs, ax):
+            # NumPy transforms over no axis (a 0-d array, axes=()): the input as
+            # it is (complex-to-complex), an IndexError (real transforms)
+            if kind == "real" or length == "c2r":
+                raise IndexError(f"{name}: no axis to transform (axes {ax!r} of a "
+                                 f"{onp.ndim(args[0])}-d array); a real transform needs one")
+            r = zero_dim_array(args[0]) if isinstance(args[0], NamedArray) else \
+                NamedArray(jnp.asarray(args[0]))
+        else:
+            r = w(*args, **kwargs) if not has_names(ax) else along_names(
+                name, w, args, kwargs, pos, axis_kw)
         if out is not None:       # NumPy's out= of its FFT ufuncs: no broadcasting
             if out.shape != r.shape:
                 raise ValueError(f"{name}: output array has wrong shape {out.shape} "

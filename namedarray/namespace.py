@@ -86,11 +86,12 @@ if hasattr(_onp, "float96"):
 class _ArrayType(type):
     # NumPy's own ndarray (host data, an array from SciPy) is one too; a
     # user's subclass of np.ndarray has instances of its own only (none can
-    # be made: namedarray keeps no subclasses)
+    # be made: namedarray keeps no subclasses).  namedarray's scalars are
+    # NumPy's scalar types (NamedArray.__class__), which are no ndarray
     def __instancecheck__(cls, x):
         if cls is not ndarray:
             return type.__instancecheck__(cls, x)
-        return isinstance(x, (NamedArray, _onp.ndarray))
+        return isinstance(x, (NamedArray, _onp.ndarray)) and not isinstance(x, _onp.generic)
 
     def __subclasscheck__(cls, c):
         if cls is not ndarray:

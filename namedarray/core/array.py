@@ -189,7 +189,8 @@ def zero_dim_array(x: "NamedArray") -> "NamedArray":
     gives a scalar again, as NumPy's operations do.  Everything else (``ndim``
     0, ``shape`` ``()``, the methods, ``float()``/``int()``/``bool()``) is the
     same for both, and ``type()`` is NamedArray for both (NumPy's is
-    ``np.int64`` or ``np.ndarray``).  A named or mapped 0-d value is never a
+    ``np.int64`` or ``np.ndarray``); ``isinstance`` answers as for NumPy's
+    (:attr:`NamedArray.__class__`).  A named or mapped 0-d value is never a
     scalar.
 
     >>> import namedarray as np
@@ -199,6 +200,8 @@ def zero_dim_array(x: "NamedArray") -> "NamedArray":
     >>> a = np.asarray(s)
     >>> a, str(a), np.isscalar(a), a + 1
     (array(15), '15', False, np.int64(16))
+    >>> isinstance(s, np.integer), isinstance(a, np.integer), type(s) is type(a)
+    (True, False, True)
     """
     if not is_scalar(x):
         return x            # an array already (``asarray(a) is a``, as in NumPy)
@@ -364,6 +367,27 @@ class NamedArray(Aligned):
         """The element type."""
         h = self._host
         return (h if h is not None else self.data).dtype
+
+    @property
+    def __class__(self):
+        """``type(x)``; of one of NumPy's scalars (:func:`is_value`) whose
+        value is known (not traced), NumPy's scalar type of its dtype
+        (``numpy.float64``).  Python's ``isinstance`` (and an ABC's) reads
+        this where ``type(x)`` is not the class asked about, so
+        ``isinstance(s, numpy.integer)``, ``numpy.generic``,
+        ``numbers.Integral``, ``float`` (NumPy's float64 is one) answer as for
+        NumPy's scalar, while ``type(s)`` stays NamedArray and
+        ``isinstance(s, NamedArray)`` true.  A 0-d array, a named or traced
+        0-d value and every array are their own class, as NumPy's 0-d arrays
+        are not ``numpy.generic``."""
+        t = type(self)
+        if t is not NamedArray or self.dims or self.mapped or self._array0d:
+            return t
+        h = self._host
+        if h is not None:
+            return h.dtype.type
+        d = self._dev
+        return t if isinstance(d, jax.core.Tracer) else d.dtype.type
 
     @property
     def itemsize(self) -> int:

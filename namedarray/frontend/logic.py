@@ -45,14 +45,16 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         dt = result_type(0.0 if _beyond_64_bits(other) else asarray(other), 0.0)
         with onp.errstate(over="ignore"):
             a, b = (onp.asarray(float(v), dt) if _beyond_64_bits(v) else v for v in (a, b))
-    if all(isinstance(v, (int, float, complex, onp.generic)) for v in (a, b)):
-        # two scalars: NumPy's bool scalar (its own answer, on the host)
+    if all(type(v) is not NamedArray and isinstance(v, (int, float, complex, onp.generic))
+           for v in (a, b)):
+        # two Python or NumPy scalars (not namedarray's, which pass isinstance as
+        # NumPy's do): NumPy's bool scalar (its own answer, on the host)
         return onp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
     r = host.whole("isclose", (a, b), {"rtol": rtol, "atol": atol, "equal_nan": equal_nan})
     if r is not None:       # data living on the host: NumPy's own (no compilation)
         return r
-    x, y, atol, rtol = (v if isinstance(v, (int, float, complex)) else asarray(v)
-                        for v in (a, b, atol, rtol))
+    x, y, atol, rtol = (v if type(v) is not NamedArray and isinstance(
+        v, (int, float, complex)) else asarray(v) for v in (a, b, atol, rtol))
     shapes = [v.shape for v in (x, y, atol, rtol) if isinstance(v, NamedArray)]
     try:
         onp.broadcast_shapes(*shapes)

@@ -30,6 +30,7 @@ from .engines.index_rules import FLAT
 from .engines.args import check_dtype, host_data_error, subclass_refused
 from .engines.generic import generic
 from .engines.host import HOST_CLASSES
+from .engines.scalar_operands import numpys_answer, python_answers
 
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -219,14 +220,24 @@ def install(ns: dict):
         call = f.binary
         ipy = getattr(operator, "i" + py.__name__.strip("_"), None)
 
+        # a scalar with an object no array holds (a Fraction, None), or after a
+        # Python complex: Python's arithmetic on NumPy's scalar (scalar_operands.py)
         def op(self, other):
-            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
-                return py(onp.asarray(self), other)
+            if type(other) is not NamedArray:
+                if isinstance(other, HOST_CLASSES):
+                    return py(onp.asarray(self), other)
+                if is_value(self) and python_answers(py, self, other, False):
+                    return numpys_answer(py, self, other, False, f.__name__)
             return call(self, other, py)
 
         def rop(self, other):
-            if type(other) is not NamedArray and isinstance(other, HOST_CLASSES):
-                return py(other, onp.asarray(self))
+            if type(other) is not NamedArray:
+                if isinstance(other, HOST_CLASSES):
+                    return py(other, onp.asarray(self))
+                if is_value(self) and python_answers(py, self, other, True):
+                    r = numpys_answer(py, self, other, True, f.__name__)
+                    if r is not None:
+                        return r
             return call(other, self, py)
 
         op, rop = f._operators(py, op, rop)     # (a scalar's arithmetic, short)
@@ -532,13 +543,25 @@ def install(ns: dict):
                                 doc=NamedArray.shape.__doc__)
     View.shape = property(View.shape.fget, set_shape, doc=NamedArray.shape.__doc__)
 
+    # (``x == s`` calls ``s.__eq__(x)`` once x's ``__eq__`` declines: a scalar
+    # cannot tell the sides apart, so both are NumPy's scalar's ``s == x``)
     def eq(self, other):
+        if type(other) is not NamedArray and is_value(self) and python_answers(
+                operator.eq, self, other, False):
+            r = numpys_answer(operator.eq, self, other, False, "equal")
+            if r is not None:
+                return r
         if other is None:
             return ns["full"](self.shape, False) if not self.names else ns["full_like"](
                 self, False, dtype=bool)
         return ns["equal"](self, other)
 
     def ne(self, other):
+        if type(other) is not NamedArray and is_value(self) and python_answers(
+                operator.ne, self, other, False):
+            r = numpys_answer(operator.ne, self, other, False, "not_equal")
+            if r is not None:
+                return r
         if other is None:
             return ns["logical_not"](eq(self, None))
         return ns["not_equal"](self, other)

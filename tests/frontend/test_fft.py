@@ -226,3 +226,30 @@ def test_shift_of_a_zero_d_array_raises(name):
     """NumPy shifts each axis of the array: a 0-d one has none (it returned it)."""
     with pytest.raises(ValueError, match=f"{name}: a 0-d array has no axis to shift"):
         getattr(na.fft, name)(na.asarray(1.0))
+
+
+@pytest.mark.parametrize("how", ["0-d array", "scalar", "axes=()"])
+@pytest.mark.parametrize("name,dtype", [(n, d) for n in N_D for d in ("int8", "float32",
+                                        "complex128") if not (n.startswith("rfft") and
+                                                              d == "complex128")])
+def test_a_transform_over_no_axis_is_numpys(name, dtype, how):
+    """Over no axis (a 0-d input without axes or ``s``, or ``axes=()``), NumPy's
+    complex-to-complex transforms give the input itself, an array of its
+    dtype; its real ones raise an IndexError.  (The 0-d results were
+    transformed complex scalars; complex input to the real-to-complex ones is
+    refused first, as test_real_transforms_refuse_complex checks.)"""
+    a = onp.arange(1, 5, dtype=dtype).reshape(2, 2)
+    x, kw = {"0-d array": (a[0, 1].reshape(()), {}), "scalar": (a[0, 1], {}),
+             "axes=()": (a, {"axes": ()})}[how]
+    ours = na.asarray(x) if how != "scalar" else na.asarray(a)[0, 1]
+    try:
+        want = getattr(F, name)(x, **kw)
+    except Exception as e:      # noqa: BLE001 -- NumPy's error class, below
+        with pytest.raises(type(e).__mro__[1] if isinstance(e, onp.exceptions.AxisError)
+                           else type(e)):
+            getattr(na.fft, name)(ours, **kw)
+        return
+    got = getattr(na.fft, name)(ours, **kw)
+    assert not na.isscalar(got) and type(want) is onp.ndarray
+    assert got.dtype == want.dtype and got.shape == want.shape
+    onp.testing.assert_array_equal(onp.asarray(got), want)

@@ -37,6 +37,8 @@ from namedarray.core.array import NamedArray, is_scalar
 from namedarray.testing import strategies as nst
 
 DTYPES = list(nst.DTYPES)
+#: the dtypes of namedarray's scalars
+_HELD = frozenset(onp.dtype(d) for d in DTYPES)
 INTS = [d for d in DTYPES if onp.dtype(d).kind in "iu"]
 REALS = [d for d in DTYPES if onp.dtype(d).kind in "iuf"]
 FLOATS = [d for d in DTYPES if onp.dtype(d).kind == "f"]
@@ -161,16 +163,25 @@ def plain(v):
     return v.v if isinstance(v, Scalar) else v
 
 
+#: ``[True]``: NumPy's scalars of a dtype namedarray holds are given as
+#: namedarray's scalars of the same value (test_fuzz_operands.py)
+SCALARS = [False]
+
+
 def ours(v):
     """The same argument for namedarray: NumPy arrays become NamedArrays (not
     NumPy's masked arrays: the user's own), ``Scalar``s namedarray's scalars,
-    containers are converted element by element, the rest is passed as is."""
+    NumPy's scalars namedarray's where :data:`SCALARS`, containers are
+    converted element by element, the rest is passed as is."""
     if isinstance(v, Scalar):
         return np.asarray(v.v)[()]
     if isinstance(v, onp.ma.MaskedArray):
         return v.copy()
     if isinstance(v, onp.ndarray):
         return np.asarray(v)
+    if SCALARS[0] and type(v) is not NamedArray and isinstance(v, onp.generic) and \
+            v.dtype in _HELD:
+        return np.asarray(onp.array([v]))[0]    # (an element read: namedarray's scalar)
     if isinstance(v, list):
         return [ours(e) for e in v]
     if isinstance(v, tuple):
@@ -1824,7 +1835,10 @@ def test_seeded_stream_draws_numpys_numbers(name, data):
     want = getattr(getattr(onp.random, make)(seed), name)(*args, **kw)
     got = getattr(getattr(np.random, make)(seed), name)(*args, **kw)
     if isinstance(want, onp.ndarray | onp.generic):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype, (got, want)
+        assert isinstance(got, np.NamedArray) and got.dtype == want.dtype, (got, want)
+        # (a scalar draw is one of NumPy's scalar types, an array is an ndarray)
+        assert isinstance(got, onp.generic) == isinstance(want, onp.generic), (got, want)
+        assert isinstance(got, np.ndarray) == isinstance(want, onp.ndarray), (got, want)
         onp.testing.assert_array_equal(onp.asarray(got), want)
     else:
         assert type(got) is type(want) and got == want, (got, want)

@@ -43,6 +43,7 @@ _I32 = 2 ** 31
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
+_BOOL = onp.dtype(bool)
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -231,8 +232,8 @@ class ufunc(UfuncMethods):
                     hit = self._warm.get(key) or self._entry(key)
                     if hit is not None:
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
-            if n == self.nin and all(type(a) in _PY_NUMBERS or isinstance(a, onp.generic)
-                                     for a in args) and \
+            if n == self.nin and all(type(a) in _PY_NUMBERS or type(a) is not NamedArray
+                                     and isinstance(a, onp.generic) for a in args) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
                 r = self._on_host(args)     # Python numbers: NumPy's scalar answer
                 if r is not None:
@@ -416,16 +417,19 @@ class ufunc(UfuncMethods):
             if t is NamedArray and a._host is not None:
                 h = a._host
                 key.append(h.dtype)
-                if not h.ndim:      # (NumPy's scalar: its 0-d array's answer, faster)
-                    h = h[()]
+                if not h.ndim and not a._array0d:
+                    h = h[()]   # (NumPy's scalar: its 0-d array's answer, faster)
             elif t is NamedArray or t is View:     # (with one that lives on the host)
                 h = readable(a)
                 if h is None:
                     return None
                 key.append(h.dtype)
-            elif t is float or t is int or t is bool or t is complex:
+            elif t is float or t is int or t is complex:
                 h = a
                 key.append(t)
+            elif t is bool:     # (NumPy's bool: a Python bool is not a weak scalar)
+                h = a
+                key.append(_BOOL)
             elif isinstance(a, onp.generic) and a.dtype in RESIDENT_DTYPES:
                 h = a       # NumPy's scalar: its dtype, as an array's
                 key.append(a.dtype)
@@ -443,6 +447,10 @@ class ufunc(UfuncMethods):
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
+            if not isinstance(r, (onp.ndarray, onp.generic)):
+                # Python's own operator answered, taking NumPy's scalar (complex's
+                # takes float64, a float): NumPy's answer (scalar_operands.py)
+                return r if op is not None and type(r) in _PY_NUMBERS else None
             if r.dtype != outs[0]:
                 return None
             if type(r) is onp.ndarray:
@@ -528,11 +536,12 @@ class ufunc(UfuncMethods):
                 raise ValueError(
                     f"{self.__name__}: operands could not be broadcast together with "
                     f"positional shapes {' '.join(map(str, shapes))}") from None
+        exponent = args[1] if len(args) >= 2 else None     # (as given: power's check)
         for i, a in enumerate(args[: self.nin]):
             if isinstance(a, bool):
                 args[i] = positional(jnp.asarray(a))
-            elif isinstance(a, onp.generic):
-                args[i] = _numpy_scalar(self.__name__, a)
+            elif type(a) is not NamedArray and isinstance(a, onp.generic):
+                args[i] = _numpy_scalar(self.__name__, a)   # (NumPy's own scalar)
         casting = kw.get("casting", "same_kind")
         if casting in _CASTINGS and config.numpy_dtypes() and len(args) >= self.nin:
             # NumPy's errors for dtype=/casting= (and out=) come before any about
@@ -577,18 +586,22 @@ class ufunc(UfuncMethods):
                 out_pending = False
                 self._check_out_casting(ops, kw.get("out", args[self.nin:] or None),
                                         dtype, casting)
-            if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
-                    onp.dtype(in_dts[1]).kind in "iu" and getattr(ops[0], "size", 1):
-                raise ValueError(f"{self.__name__}: integers to negative integer powers "
-                                 f"are not allowed (exponent {args[1]})")
-            if self.__name__ in ("power", "pow") and 1 in ints and args[1] < 0 and \
-                    onp.dtype(in_dts[1]).kind in "iu":
+            # (an exponent made an array above is not negative, or not an integer:
+            # compared as the Python int only, which a trace leaves a number)
+            if self.__name__ in ("power", "pow") and 1 in ints and type(args[1]) is int \
+                    and args[1] < 0 and onp.dtype(in_dts[1]).kind in "iu":
+                if getattr(ops[0], "size", 1):
+                    raise ValueError(f"{self.__name__}: integers to negative integer "
+                                     f"powers are not allowed (exponent {args[1]})")
                 args[1] = -args[1]  # empty base: no element is raised, result empty
         if out_pending:
             self._check_out_casting([operand(a) for a in args[: self.nin]],
                                     kw.get("out", args[self.nin:] or None), dtype, casting)
         if self.__name__ in ("power", "pow") and len(args) >= 2 and config.numpy_dtypes():
-            _check_int_power(self.__name__, args[0], args[1], dtype)
+            # (NumPy's scalar exponent is known, also where a trace holds its array)
+            given = type(exponent) is not NamedArray and isinstance(exponent, onp.generic)
+            _check_int_power(self.__name__, args[0],
+                             onp.asarray(exponent) if given else args[1], dtype)
         return self._apply(*args, dtype=dtype, **kw)
 
     def _signed(self, args, sig, dtype, kw):
