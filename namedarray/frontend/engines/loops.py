@@ -114,8 +114,19 @@ def _fix_atanh(z, r):
     return jnp.where(zero, _c(jnp.copysign(0.0, a), jnp.full_like(a, _NAN)), r)
 
 
+def _finite_hyperbolic(a, b, r, re, im):
+    """``re(a) * cos(b) + im(a) * sin(b) j`` where ``a + bj`` is finite with
+    ``|a| < 22``, NumPy's formula for ``sinh`` (``re, im = sinh, cosh``) and
+    ``cosh`` (``cosh, sinh``) there; elsewhere ``r``.  (XLA's complex
+    ``sinh``/``cosh`` take ``(e^z -/+ e^-z) / 2``, which loses a small
+    ``sinh(a)``: ``sinh(1e-20 + 0.5j).real`` was 0.)"""
+    near = (jnp.abs(a) < 22) & jnp.isfinite(b)
+    return jnp.where(near, _c(re(a) * jnp.cos(b), im(a) * jnp.sin(b)), r)
+
+
 def _fix_cosh(z, r):
     a, b = z.real, z.imag
+    r = _finite_hyperbolic(a, b, r, jnp.cosh, jnp.sinh)
     odd = jnp.isinf(b) | jnp.isnan(b)
     r = jnp.where((a == 0) & odd, _c(jnp.full_like(a, _NAN), jnp.zeros_like(a)), r)
     return jnp.where(jnp.isinf(a) & odd, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
@@ -123,6 +134,7 @@ def _fix_cosh(z, r):
 
 def _fix_sinh(z, r):
     a, b = z.real, z.imag
+    r = _finite_hyperbolic(a, b, r, jnp.sinh, jnp.cosh)
     odd = jnp.isinf(b) | jnp.isnan(b)
     return jnp.where(((a == 0) | jnp.isinf(a)) & odd, _c(a, jnp.full_like(a, _NAN)), r)
 
