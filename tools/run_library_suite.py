@@ -118,14 +118,16 @@ def _replacement(name, fromlist):
 
 
 #: NumPy's modules left NumPy's (``--keep``: ``typing`` for the annotations
-#: of a library whose every module imports ``numpy.typing``)
+#: of a library whose every module imports ``numpy.typing``); NumPy's private
+#: modules (``numpy._core._methods``) always are: a library written for
+#: namedarray would still take NumPy's internals from NumPy
 _KEEP: set = set()
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):
     if level == 0 and name[:5] == "numpy" and (len(name) == 5 or name[5] == ".") and \
             globals and str(globals.get("__file__") or "").startswith(_SCOPE[0]) and \
-            name[6:].split(".")[0] not in _KEEP:
+            name[6:].split(".")[0] not in _KEEP and name[6:7] != "_":
         return _replacement(name, fromlist)
     return _real_import(name, globals, locals, fromlist, level)
 
