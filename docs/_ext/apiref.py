@@ -43,7 +43,7 @@ from namedarray.frontend.engines.ufunc import ufunc
 _einsum = importlib.import_module("namedarray.einsum")
 
 # modules of the package that are layers, not API
-INTERNAL = {"core", "frontend", "placement", "reductions", "tour"}
+INTERNAL = {"core", "docstrings", "frontend", "namespace", "placement", "reductions", "tour"}
 # the order of the module pages; a public module not listed comes after them
 ORDER = ["einsum", "mapping", "parallel", "nn", "linalg", "fft", "random", "testing"]
 TITLES = {
