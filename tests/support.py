@@ -139,6 +139,16 @@ def needs_devices(n: int) -> None:
                     f"{jax.device_count()} {jax.default_backend()} devices here")
 
 
+def traced_lacks(family: str, dtype) -> bool:
+    """Whether the default backend has no implementation of ``family`` (the
+    capability table's, ``namedarray/core/backends.py``) on ``dtype``: a
+    traced call of it raises namedarray's clear TypeError there (an eager
+    one runs on the CPU backend)."""
+    from namedarray.core import backends
+    return not backends.cpu_only() and backends.status(
+        backends.accelerator(), family, dtype) == backends.ABSENT
+
+
 def subprocess_env(**env) -> dict:
     """The environment for a test's Python subprocess that runs JAX: this
     process's, with JAX on the CPU where this process holds an accelerator

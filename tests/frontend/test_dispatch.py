@@ -129,6 +129,12 @@ def test_traced_absent_operation_is_a_clear_error(tpu):
     with pytest.raises(TypeError, match=r"inv: TPU's XLA backend has no implementation of "
                                         r"lu \(LU decomposition"):
         jax.jit(lambda a: np.linalg.inv(np.asarray(a)).data)(jnp.eye(3))
+    # a negative matrix power inverts (LU); a positive one only multiplies
+    with pytest.raises(TypeError, match=r"^matrix_power: TPU's XLA backend has no "
+                                        r"implementation of lu \(LU decomposition"):
+        jax.jit(lambda a: np.linalg.matrix_power(np.asarray(a), -2).data)(jnp.eye(3))
+    r = jax.jit(lambda a: np.linalg.matrix_power(np.asarray(a), 2).data)(jnp.eye(3) * 2)
+    onp.testing.assert_array_equal(onp.asarray(r), 4 * onp.eye(3))
     # under jax.default_device of the CPU, the trace compiles for the CPU
     with jax.default_device(jax.devices("cpu")[0]):
         r = jax.jit(lambda a: np.linalg.inv(np.asarray(a)).data)(jnp.eye(3) * 2)
@@ -229,3 +235,28 @@ def test_data_the_accelerator_cannot_hold_lives_on_the_cpu(tpu, mode):
     finally:
         jax.config.update("jax_enable_x64", x64)
         config.set_dtype_defaults("numpy")
+
+
+def test_a_zero_d_array_moved_to_the_cpu_stays_an_array(tpu):
+    """complex128 runs on the CPU backend: the operand's copy there is still
+    NumPy's 0-d array (``fftn`` over no axis returns it), not its scalar."""
+    acc, cpu = tpu
+    x = np.asarray(jax.device_put(onp.array(2 + 1j), acc))     # (JAX's array, on the TPU)
+    for r in (np.fft.fftn(x), np.fft.ifftn(x)):
+        assert not np.isscalar(r) and r.shape == () and r.dtype == onp.complex128
+        assert complex(r) == 2 + 1j
+
+
+def test_numpy_leaves_of_a_namedarray_pytree(tpu):
+    """jax.test_util.check_grads rebuilds its arguments' pytrees with NumPy
+    leaves: a NamedArray holding a NumPy array is host data to the dispatcher."""
+    from jax.test_util import check_grads
+    r = onp.random.default_rng(0)
+    x = np.NamedArray(jnp.asarray(r.standard_normal((3, 4))), (None, "k"))
+    y = np.NamedArray(jnp.asarray(r.standard_normal((4, 2))), ("k", None))
+    check_grads(lambda a, b: np.einsum("i{k},{k}j->ij", a, b).data, (x, y), order=1,
+                modes=("fwd", "rev"))
+    leafy = jax.tree_util.tree_map(onp.asarray, x)
+    assert isinstance(leafy.data, onp.ndarray)
+    onp.testing.assert_allclose(onp.asarray(np.sum(leafy, axis="k")),
+                                onp.asarray(x.data).sum(1))

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import namedarray as na
+from support import traced_lacks
 
 F = onp.fft
 ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
@@ -171,12 +172,17 @@ def test_axes_mixing_names_and_ints_keep_their_order(name, data, seed):
 def test_axis_name_under_nmap_equals_unmapped():
     a = rand(0, onp.complex128, (4, 3, 8))
     x = na.NamedArray(a, dims=("b", None, "t"))
+    if traced_lacks("fft", onp.complex128):     # (an accelerator: a traced call raises)
+        with pytest.raises(TypeError, match="^fft: .* no implementation of fft on complex128"):
+            na.nmap(lambda v: na.fft.fft(v, axis="t"))(x)
+        x, a = x.astype(onp.complex64), a.astype(onp.complex64)
+    tol = 1e-12 if a.dtype == onp.complex128 else 1e-5
     mapped = na.nmap(lambda v: na.fft.fft(v, axis="t"))(x)
     unmapped = na.fft.fft(x, axis="t")
     assert mapped.named_shape == unmapped.named_shape == {"b": 4, "t": 8}
     onp.testing.assert_allclose(onp.asarray(mapped.untag("b", "t")),
-                                onp.asarray(unmapped.untag("b", "t")), rtol=1e-12, atol=1e-12)
-    check(unmapped.untag("t", "b"), onp.moveaxis(F.fft(a, axis=2), 2, 0), 1e-10)
+                                onp.asarray(unmapped.untag("b", "t")), rtol=tol, atol=tol)
+    check(unmapped.untag("t", "b"), onp.moveaxis(F.fft(a, axis=2), 2, 0), 100 * tol)
 
 
 def test_shift_along_a_name():

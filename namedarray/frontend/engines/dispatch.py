@@ -39,6 +39,7 @@ np.float64(1.0)
 from __future__ import annotations
 
 import functools
+import operator
 
 import jax
 import numpy as onp
@@ -62,10 +63,25 @@ _F64 = onp.dtype(onp.float64)
 _WIDER = {onp.dtype(onp.float32): _F64, onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
 
 
-def _family(name, module) -> str:
+def _power_family(args, kwargs):
+    """``matrix_power``'s family: a negative power inverts the matrix (LU)."""
+    n = args[1] if len(args) > 1 else kwargs.get("n", 0)
+    try:
+        return "lu" if operator.index(n) < 0 else "dot"
+    except TypeError:       # (not an integer: matrix_power's own error)
+        return "dot"
+
+
+#: functions whose family their arguments decide
+_FAMILY_OF_CALL = {"matrix_power": _power_family}
+
+
+def _family(name, module):
+    """The capability table's family of ``name``: a string, or a function of
+    the call's arguments where they decide it (:data:`_FAMILY_OF_CALL`)."""
     if module is onp.fft:
         return "fft" if name in backends.FAMILY_OF else "any"
-    return backends.FAMILY_OF.get(name, "any")
+    return _FAMILY_OF_CALL.get(name) or backends.FAMILY_OF.get(name, "any")
 
 
 def _survey(args, kwargs, out):
@@ -78,6 +94,9 @@ def _survey(args, kwargs, out):
                 out.append((v.dtype, None, False, False))
                 continue
             d = v.data
+            if isinstance(d, (onp.ndarray, onp.generic)):   # (a pytree's NumPy leaf)
+                out.append((d.dtype, None, False, False))
+                continue
         elif isinstance(v, jax.Array):
             d = v
         elif t is list or t is tuple:
@@ -122,7 +141,11 @@ def _to(device, v):
     """The NamedArray (or JAX array) ``v`` with its device data on ``device``
     (a copy of the wrapper; the caller's array is left as it is)."""
     if type(v) is NamedArray and v._dev is not None and v._host is None:
-        return NamedArray(jax.device_put(v._dev, device), v.dims) if not v.mapped else v
+        if v.mapped:
+            return v
+        y = NamedArray(jax.device_put(v._dev, device), v.dims)
+        y._array0d = v._array0d         # (a 0-d array stays one, not a scalar)
+        return y
     if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
         return jax.device_put(v, device)
     if type(v) is list or type(v) is tuple:
@@ -178,7 +201,8 @@ def routed(f, name, family):
     """``f`` (a public function's compiled path, ``name``) run where the
     capability table allows (see the module's docstring), at NumPy's
     precision under NumPy's dtype defaults."""
-    precise = family in _PRECISE and name not in _OWN_PRECISION
+    by_call = family if callable(family) else None
+    precise = (by_call is not None or family in _PRECISE) and name not in _OWN_PRECISION
 
     def call(args, kwargs):
         if precise and config.default_precision() is not None:
@@ -193,12 +217,13 @@ def routed(f, name, family):
         if cpu_only():
             return call(args, kwargs) if precise else f(*args, **kwargs)
         strict = config._state["mode"] == "numpy"
+        fam = family if by_call is None else by_call(args, kwargs)
         found = _survey(args, kwargs, [])
-        dts = _computed_dtypes(family, found, kwargs, strict)
+        dts = _computed_dtypes(fam, found, kwargs, strict)
         if any(e[3] for e in found) or not untraced():
-            backends.check_traced(name, family, dts)
+            backends.check_traced(name, fam, dts)
             return call(args, kwargs)
-        if backends.lacks(backends.accelerator(), family, dts, strict) is None:
+        if backends.lacks(backends.accelerator(), fam, dts, strict) is None:
             return call(args, kwargs)
         return _on_cpu(name, call, args, kwargs, found, dts, strict)
     return g
