@@ -220,20 +220,27 @@ def _attempt(log: Log, args, attempt: int, ignored: list[str]) -> tuple[int, boo
         proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     last, size, beat, hung = time.monotonic(), -1, time.monotonic(), False
-    while proc.poll() is None:
-        time.sleep(args.poll)
-        now = time.monotonic()
-        cur = os.path.getsize(log.path)
-        if cur != size:
-            size, last = cur, now
-        if now - last > args.hang:
-            hung = True
-            _stop(proc, args.grace)
-            break
-        if now - beat >= args.heartbeat:
-            beat = now
-            log.read()
-            print(f"  ... {_totals(log.done)}", flush=True)
+    try:
+        while proc.poll() is None:
+            time.sleep(args.poll)
+            now = time.monotonic()
+            cur = os.path.getsize(log.path)
+            if cur != size:
+                size, last = cur, now
+            if now - last > args.hang:
+                hung = True
+                _stop(proc, args.grace)
+                break
+            if now - beat >= args.heartbeat:
+                beat = now
+                log.read()
+                print(f"  ... {_totals(log.done)}", flush=True)
+    except BaseException:   # this runner stopped (SIGTERM, ^C): its pytest stops too,
+        try:                # or it would hold the accelerator after we are gone
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        raise
     return proc.wait(), hung, out
 
 
@@ -245,6 +252,18 @@ def run(args) -> int:
     ignored = [n for n, r in log.done.items()        # files that crashed collecting
                if r["when"] == "collect" and r["outcome"] in ("crashed", "hung")]
     first = max((r["attempt"] for r in log.done.values()), default=0) + 1
+    # a SIGTERM (``timeout``) unwinds: the child is stopped and the counts printed
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    try:
+        return _attempts(args, log, ignored, first)
+    except (SystemExit, KeyboardInterrupt):
+        log.read()
+        print("stopped from outside; the tests done so far:", flush=True)
+        report(log.done)
+        raise
+
+
+def _attempts(args, log, ignored, first) -> int:
     status = 0
     for attempt in range(first, first + args.max_restarts + 1):
         print(f"attempt {attempt}: pytest {' '.join(args.pytest_args)} "

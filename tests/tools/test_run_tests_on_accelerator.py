@@ -113,3 +113,40 @@ def test_every_outcome_is_recorded_and_crashes_and_hangs_are_survived(tmp_path):
     assert {n: r["outcome"] for n, r in done.items()} == {**WANT, "test_g.py::test_new": "passed"}
     assert done["test_g.py::test_new"]["attempt"] == 5
     assert done["test_b.py::test_after"]["attempt"] == 3
+
+
+def test_stopping_the_runner_stops_its_pytest(tmp_path):
+    """``timeout`` sends the runner SIGTERM: its pytest (in a session of its
+    own) must stop too, or it would keep holding the accelerator."""
+    import os
+    import signal
+    import time
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_slow.py").write_text(
+        "import os, time\n"
+        "def test_one(): pass\n"
+        "def test_slow():\n"
+        "    open('pid', 'w').write(str(os.getpid()))\n"
+        "    time.sleep(120)\n")
+    proc = subprocess.Popen(
+        [sys.executable, str(RUNNER), "--log", "log.jsonl", "--hang", "60", "--",
+         "-p", "no:cacheprovider", "-q"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    pid_file = tmp_path / "pid"
+    for _ in range(600):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.1)
+    pid = int(pid_file.read_text())
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, out
+    assert "stopped from outside; the tests done so far:" in out
+    for _ in range(100):            # (the kill is delivered; the process is reaped)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError(f"pytest (pid {pid}) outlived its runner")
