@@ -162,6 +162,10 @@ def _host_reshaped(what, x, f, back):
     return viewed(what, x, f, back, result=r)
 
 
+def _numpy_astype(a, *args):
+    return a.astype(*args)
+
+
 def _kind_of(x, r):
     """``r`` a 0-d array where ``x`` is one (a copy of a 0-d array is an array)."""
     return zero_dim_array(r) if (not is_scalar(x) and isinstance(r, NamedArray) and
@@ -386,6 +390,18 @@ def install(ns: dict):
         # to data namedarray cannot hold (object, str, longdouble): NumPy's
         # array on the host, as NumPy's astype gives (eagerly; traced: the
         # named TypeError)
+        if type(self) is NamedArray and self._host is not None:
+            # data living on the host: NumPy's cast (its answer where NumPy's
+            # is namedarray's: no warning, a dtype namedarray holds on the host)
+            h = host.held("astype", (self, dtype, order, casting, subok, True), {})
+            if h is not None:
+                if is_scalar(self):         # (NumPy's scalar: its astype gives one)
+                    h[0][0] = h[0][0][()]
+                try:
+                    return _kind_of(self, host.answer(_numpy_astype, "astype", *h,
+                                                      False, True))
+                except host.Declined:
+                    pass
         f = ns["astype"]
         try:
             r = getattr(f, "__wrapped__", f)(self, dtype, copy=copy, casting=casting)

@@ -146,6 +146,13 @@ def test_every_binary_ufunc_and_operator_is_numpys_on_the_host(name, a, b, scala
     "np.isclose(x, x + 1e-9)", "np.linalg.svd(m)", "np.linalg.qr(m)", "np.linalg.slogdet(m)",
     "np.linalg.eig(m)", "np.linalg.eigh(m @ m.T)", "np.linalg.svdvals(m)",
     "np.linalg.lstsq(m, x[:3])",
+    # a dtype given as NumPy's dtype object (an instance of its subclass Float32DType)
+    "np.arange(5, dtype=np.dtype('float32'))", "np.ones(3, dtype=np.dtype('int8'))",
+    "np.sum(m, dtype=np.dtype('float32'))",
+    # the astype method; einsum's views (a transpose, a diagonal)
+    "x.astype(np.dtype('float32'))", "m.astype('int16')", "x.sum().astype(np.float32)",
+    "z.astype(np.complex64)", "np.einsum('ij->ji', m)", "np.einsum('ii->i', m)",
+    "np.einsum(m, [0, 1], [1, 0])",
 ])
 def test_functions_give_numpys_bits_and_compile_nothing(expr):
     rng = onp.random.default_rng(0)

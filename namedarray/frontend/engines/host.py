@@ -313,8 +313,8 @@ def _host_arg(v, any_order=False):
             if hv is not None:      # NumPy's own view: NumPy sees its memory order
                 return hv
         return _NO          # (data on a device computes where it is)
-    if t in _PLAIN or t is onp.dtype or t is type or t is complex:
-        return v
+    if t in _PLAIN or t is type or t is complex or isinstance(v, onp.dtype):
+        return v        # (NumPy's dtypes are instances of its subclasses: Float64DType)
     if isinstance(v, (int, float, complex)) and not isinstance(v, onp.generic):
         return v        # (a Python number of a user's class: NumPy's own reading)
     if t is list or t is tuple:
