@@ -244,7 +244,7 @@ def normalize_axis(fn: str, axis, ndim: int) -> int:
     """A positional axis in ``range(ndim)`` (NumPy's ``AxisError`` out of it); a
     name here is an error: this argument takes positions only."""
     if isinstance(axis, str):
-        raise ValueError(f"{fn}: axis {axis!r} is a name, but this argument takes a "
+        raise TypeError(f"{fn}: axis {axis!r} is a name, but this argument takes a "
                          "positional axis (an int) only")
     try:
         a = operator.index(axis)

@@ -105,7 +105,8 @@ def einsum(subscripts=None, *operands, out=None, dtype=None, order="K", casting=
     subscripts, operands = _spec_operands("einsum", subscripts, operands)
     ops = [as_operand(x) for x in operands]
     views = out is None and dtype is None and preferred_element_type is None and \
-        isinstance(operands[0], NamedArray) and _sums_nothing(subscripts, ops)
+        len(operands) == 1 and isinstance(operands[0], NamedArray) and \
+        _sums_nothing(subscripts, ops)
     if views:       # of data living on the host: NumPy's own view (nothing compiles)
         buf, root = host_root(operands[0])
         hv = None if buf is None else host.view_of("einsum", (subscripts, buf), {}, buf)

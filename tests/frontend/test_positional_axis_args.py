@@ -127,3 +127,12 @@ def test_linspace_samples_on_a_named_axis():
             "linspace: axis='b' would name the new axis of samples, but start and stop "
             "already have an axis 'b' (named shape {'b': 2}); pick another name")):
         np.linspace(np.zeros(2).tag("b"), 1.0, 5, axis="b")
+
+
+@pytest.mark.parametrize("call", [lambda a: np.delete(a, 0, axis="nonsense"),
+                                  lambda a: np.insert(a, 0, 1, axis="nonsense")])
+def test_a_name_where_only_positions_are_taken_is_a_type_error(call):
+    """NumPy's TypeError for a str axis, with the function and the name."""
+    with pytest.raises(TypeError, match=r"^(delete|insert): axis 'nonsense' is a name, but "
+                                        r"this argument takes a positional axis \(an int\) only"):
+        call(np.arange(3))
