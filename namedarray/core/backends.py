@@ -142,21 +142,44 @@ except ImportError:     # pragma: no cover -- another JAX: the public read
     _DEFAULT_DEVICE = _DEFAULT_DEVICE()
 
 
+def started() -> bool:
+    """Whether JAX has started its backends (no device array exists before)."""
+    return bool(_BACKENDS)
+
+
+def listed_platforms() -> list:
+    """The platforms ``JAX_PLATFORMS`` (or ``jax_platforms``) lists, the
+    default one first (``["tpu", "cpu"]``); empty where it is not set."""
+    s = jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")
+    return [p.strip().lower() for p in s.split(",") if p.strip()]
+
+
+def _listed_accelerator():
+    """Before JAX has started its backends: ``""`` where the listed default
+    platform is the CPU, its name where it is an accelerator (``"gpu"`` for
+    ``cuda``/``rocm``), None where none is listed (only starting tells)."""
+    listed = listed_platforms()
+    if _BACKENDS or not listed:
+        return None
+    p = listed[0]
+    return "" if p == "cpu" else "gpu" if p in ("cuda", "rocm") else p
+
+
 def cpu_only() -> bool:
     """Whether the default device is a CPU: every eager call runs where JAX
     puts it, and the table never applies.  Before JAX has started its
-    backends, ``JAX_PLATFORMS=cpu`` (and no default device set) says so
-    without starting them (a program whose data never leaves the host never
-    pays JAX's start-up, ~10 ms); after, the answer for JAX's own default
-    device is kept (an eager call asks it every time)."""
+    backends, ``JAX_PLATFORMS`` (and no default device set) says so without
+    starting them: a program whose data never leaves the host never pays
+    JAX's start-up (~10 ms on a CPU, ~8 s for a TPU, which it then leaves to
+    other processes); after, the answer for JAX's own default device is kept
+    (an eager call asks it every time)."""
     if _DEFAULT_DEVICE.value is None and not _SIMULATED:
         c = _state.get("cpu_only")
         if c is not None:
             return c
-        if not _BACKENDS:
-            if (jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")).split(
-                    ",")[0] == "cpu":
-                return True
+        p = _listed_accelerator()
+        if p is not None:
+            return p == ""
         c = _state["cpu_only"] = accelerator() is None
         return c
     return accelerator() is None
@@ -169,6 +192,9 @@ def accelerator():
     if d is None:
         d = _state.get("default")
         if d is None:
+            p = _listed_accelerator()
+            if p is not None:       # (not started: the listed platform, unstarted)
+                return p or None
             d = _state["default"] = jax.devices()[0]
     elif isinstance(d, str):
         return None if d == "cpu" else d

@@ -11,7 +11,7 @@ from __future__ import annotations
 import jax
 import numpy as onp
 
-from ..core.array import NamedArray, View, new, positional
+from ..core.array import NamedArray, View, host_view_of, new, positional
 from .engines import host
 from .engines.args import to_device
 from .engines.gather import advanced_block, index_names
@@ -147,6 +147,12 @@ def _resident_items(idx):
             items.append(it)
         elif t is NamedArray and it._host is not None and it.dtype.kind in "biu":
             items.append(it._host)
+        elif t is View and it.dtype.kind in "biu" and not it.mapped and \
+                it.dims.count(None) == len(it.dims) and host_view_of(it) is not None and \
+                host_view_of(it).flags.c_contiguous:
+            # NumPy's view of host data (``i[-3:]``); in C order, as a result
+            # living on the host is laid out (NumPy's follows the index's order)
+            items.append(host_view_of(it))
         elif t is onp.ndarray and it.dtype.kind in "iu":     # (a mask: a selection)
             items.append(it)
         elif t is list and it and all(type(v) is int for v in it):

@@ -6,6 +6,7 @@ NumPy; under jax.jit, by the error at trace time.  The lowered precision of
 every contraction is checked in the lowered StableHLO text."""
 from __future__ import annotations
 
+import os
 import re
 
 import jax
@@ -260,3 +261,48 @@ def test_numpy_leaves_of_a_namedarray_pytree(tpu):
     assert isinstance(leafy.data, onp.ndarray)
     onp.testing.assert_allclose(onp.asarray(np.sum(leafy, axis="k")),
                                 onp.asarray(x.data).sum(1))
+
+
+_HOST_PROGRAM = r'''
+import json, sys
+import numpy
+import namedarray as np
+from jax._src import xla_bridge
+
+
+def program(np):
+    rng = numpy.random.default_rng(0)
+    data = np.asarray(rng.normal(10.0, 2.0, (50, 3)))
+    z = (data - data.mean(axis=0)) / data.std(axis=0, ddof=1)
+    order = np.argsort(data[:, 0])
+    top = data[order[-5:]].mean(axis=0)                 # an index that is a view
+    F = np.eye(3) + np.diag(np.ones(2) * 0.1, 1)
+    x = np.zeros(3)
+    for row in data[:10]:
+        x = F @ x + np.linalg.inv(F + np.eye(3)) @ row
+    return [top, x, np.einsum("ij->ji", z)[0], z.astype(np.dtype("float32")),
+            np.percentile(data, [5, 95], axis=0), np.arange(4, dtype=np.dtype("int16"))]
+
+
+got = program(np)
+want = program(numpy)
+same = all(numpy.array_equal(numpy.asarray(g), w) and numpy.asarray(g).dtype == w.dtype
+           for g, w in zip(got, want))
+print(json.dumps({"same": same, "started": bool(xla_bridge._backends)}))
+'''
+
+
+def test_a_numpy_program_on_host_data_never_starts_the_accelerator():
+    """With ``JAX_PLATFORMS=tpu,cpu`` (a TPU machine's setting; this machine
+    has no TPU, so starting it would fail), a NumPy program whose data stays
+    on the host gives NumPy's answers without starting any JAX backend: on
+    an accelerator machine it neither waits for the chip (~8 s) nor holds it."""
+    import json
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "NAMEDARRAY_DTYPES"}
+    env["JAX_PLATFORMS"] = "tpu,cpu"
+    out = subprocess.run([sys.executable, "-c", _HOST_PROGRAM], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"same": True, "started": False}

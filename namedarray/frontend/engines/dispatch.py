@@ -45,7 +45,7 @@ import jax
 import numpy as onp
 
 from ...core import backends, config
-from ...core.array import NamedArray, View
+from ...core.array import NamedArray, View, host_view_of
 from .args import untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
                    LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
@@ -90,7 +90,8 @@ def _survey(args, kwargs, out):
     for v in (*args, *kwargs.values()):
         t = type(v)
         if t is NamedArray or t is View:
-            if t is NamedArray and v._host is not None and v._dev is None:
+            if t is NamedArray and v._host is not None and v._dev is None or \
+                    t is View and host_view_of(v) is not None:      # (data on the host)
                 out.append((v.dtype, None, False, False))
                 continue
             d = v.data
@@ -180,6 +181,12 @@ def _placed(d, strict, back):
 
 def _on_cpu(name, call, args, kwargs, found, dts, strict):
     """``call(args, kwargs)`` on the CPU backend (see the module's docstring)."""
+    if not backends.started() and "cpu" in backends.listed_platforms():
+        # no array lives on a device yet: the CPU named, no backend started
+        # (a call whose data stays on the host never starts the accelerator)
+        with jax.default_device("cpu"):
+            r = call(args, kwargs)
+        return _home(r, strict, None)
     cpu = backends.cpu_device()
     if cpu is None:
         acc = backends.accelerator()
