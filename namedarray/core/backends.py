@@ -158,11 +158,16 @@ def _listed_accelerator():
     """Before JAX has started its backends: ``""`` where the listed default
     platform is the CPU, its name where it is an accelerator (``"gpu"`` for
     ``cuda``/``rocm``), None where none is listed (only starting tells)."""
-    listed = listed_platforms()
-    if _BACKENDS or not listed:
+    if _BACKENDS:
         return None
-    p = listed[0]
-    return "" if p == "cpu" else "gpu" if p in ("cuda", "rocm") else p
+    s = jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")
+    known = _state.get("listed")
+    if known is None or known[0] != s:      # (read once per setting: an eager call asks)
+        listed = listed_platforms()
+        p = None if not listed else "" if listed[0] == "cpu" else \
+            "gpu" if listed[0] in ("cuda", "rocm") else listed[0]
+        known = _state["listed"] = (s, p)
+    return known[1]
 
 
 def cpu_only() -> bool:
