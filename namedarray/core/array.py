@@ -46,6 +46,7 @@ of.  How JAX's tree utilities and raw transforms see a NamedArray is
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 import sys
@@ -678,7 +679,7 @@ class NamedArray(Aligned):
 
     def dump(self, file):
         import pickle
-        with open(file, "wb") if isinstance(file, str) else _nullcontext(file) as f:
+        with open(file, "wb") if isinstance(file, str) else contextlib.nullcontext(file) as f:
             pickle.dump(self, f)
 
     def byteswap(self, inplace=False):
@@ -952,14 +953,3 @@ def host_root(x):
         if hv is not None:
             return hv, x._hroot if x._hroot is not None else x._base
     return None, None
-
-
-class _nullcontext:
-    def __init__(self, v):
-        self.v = v
-
-    def __enter__(self):
-        return self.v
-
-    def __exit__(self, *exc):
-        return False
