@@ -631,6 +631,10 @@ def _empty_slice(f):
     @functools.wraps(f)
     def g(*args, **kw):
         r = f(*args, **kw)
+        a = args[0] if args else kw.get("a")
+        if (type(a) is NamedArray or type(a) is View) and (a.names or a.mapped or (
+                a.size and len(args) < 5 and not kw.get("ddof") and not kw.get("correction"))):
+            return r    # (named, or no slice can be empty or within the default ddof)
         try:
             b = sig.bind(*args, **kw).arguments
         except TypeError:
