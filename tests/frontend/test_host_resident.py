@@ -152,7 +152,7 @@ def test_every_binary_ufunc_and_operator_is_numpys_on_the_host(name, a, b, scala
     # the astype method; einsum's views (a transpose, a diagonal)
     "x.astype(np.dtype('float32'))", "m.astype('int16')", "x.sum().astype(np.float32)",
     "z.astype(np.complex64)", "np.einsum('ij->ji', m)", "np.einsum('ii->i', m)",
-    "np.einsum(m, [0, 1], [1, 0])",
+    "np.einsum(m, [0, 1], [1, 0])", "np.broadcast_arrays(x[:3], m)",
 ])
 def test_functions_give_numpys_bits_and_compile_nothing(expr):
     rng = onp.random.default_rng(0)

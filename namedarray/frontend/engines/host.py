@@ -261,7 +261,8 @@ FUNCTIONS = frozenset((
     "diag_indices", "diag_indices_from", "ravel_multi_index", "unravel_index",
     "histogram2d", "histogramdd", "kaiser", "hanning", "hamming", "blackman", "bartlett",
     "unwrap", "sort_complex", "meshgrid", "poly", "polyder", "polyint", "polyadd",
-    "polysub", "polymul", "roots", "allclose", "array_equal", "array_equiv"))
+    "polysub", "polymul", "roots", "allclose", "array_equal", "array_equiv",
+    "broadcast_arrays"))
 #: namedarray's sorts are stable where no ``kind``/``stable`` is asked for
 #: (the compiled path's, and the Array API's), among NumPy's valid answers
 STABLE_SORTS = frozenset(("sort", "argsort"))
@@ -376,6 +377,11 @@ def memory_owner(h):
     return h
 
 
+#: functions whose NumPy results are views of the operands where namedarray's
+#: are new arrays (the compiled path's): on the host, copies of NumPy's views
+_VIEWS_COPIED = frozenset({"broadcast_arrays"})
+
+
 class Declined(Exception):
     """NumPy's answer on the host cannot be namedarray's: NumPy raised, warned
     or met a floating-point exception (the compiled path gives namedarray's
@@ -442,6 +448,8 @@ def answer(fn, name, hargs, hkw, any_order=False, warns=False):
         _buffers(a, ins)
     for v in hkw.values():
         _buffers(v, ins)
+    if name in _VIEWS_COPIED:
+        r = type(r)(onp.array(e, order="C") for e in r)
     out = _result(r, ins, any_order)
     if out is None:
         raise Declined(f"{name}: NumPy's result is not kept on the host")
