@@ -390,7 +390,7 @@ def install(ns: dict):
         # to data namedarray cannot hold (object, str, longdouble): NumPy's
         # array on the host, as NumPy's astype gives (eagerly; traced: the
         # named TypeError)
-        if type(self) is NamedArray and self._host is not None:
+        if type(self) is NamedArray and self._host is not None and copy is not False:
             # data living on the host: NumPy's cast (its answer where NumPy's
             # is namedarray's: no warning, a dtype namedarray holds on the host)
             h = host.held("astype", (self, dtype, order, casting, subok, True), {})

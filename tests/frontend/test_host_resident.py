@@ -480,3 +480,15 @@ def test_sorts_are_stable_on_the_host_as_compiled():
     assert lives_on_host(np.argsort(host_data))
     zeros = onp.array([0.0, -0.0] * 10)
     same(np.sort(np.asarray(zeros)), onp.sort(zeros, kind="stable"))
+
+
+def test_astype_of_host_data_copies_as_numpys():
+    """``astype`` of data living on the host: a new array (NumPy's cast), but
+    ``copy=False`` to the same dtype is the array itself, as in NumPy."""
+    for m in (onp, np):
+        x = m.arange(3.0)
+        y = x.astype(m.float32)
+        y[0] = 7.0
+        same_ = x.astype(m.float64, copy=False)
+        same_[1] = 9.0
+        assert x.tolist() == [0.0, 9.0, 2.0] and y.dtype == onp.float32, m.__name__
