@@ -54,7 +54,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from .core import config, hooks
+from .core import backends, config, hooks
 from .core.array import NamedArray, normalize_axis, rewrap, zero_dim_array
 from .core.dims import has_names
 from .einsum import matmul as _matmul, tensordot as _tensordot, vecdot as _vecdot
@@ -291,9 +291,12 @@ _NARROWER = {v: k for k, v in _WIDER.items()}
 
 def _in_double(arrays):
     """``arrays`` in double precision, and whether all were single (then the
-    results are cast back); as they are outside NumPy's dtype mode."""
+    results are cast back); as they are outside NumPy's dtype mode, and on a
+    backend without native float64 (a TPU's: traced there, single precision
+    stays single; an eager call runs on the CPU backend, which has it)."""
     dts = [onp.dtype(a.dtype) for a in arrays if hasattr(a, "dtype")]
-    if not dts or not config.numpy_dtypes() or not all(d in _WIDER for d in dts):
+    if not dts or not config.numpy_dtypes() or not all(d in _WIDER for d in dts) or \
+            not backends.runs_double():
         return list(arrays), False
     return [a.astype(_WIDER[onp.dtype(a.dtype)]) if hasattr(a, "dtype") else a
             for a in arrays], True

@@ -47,9 +47,10 @@ NATIVE, EMULATED, ABSENT = "native", "emulated", "absent"
 
 #: families of operations the table distinguishes (anything else is "any"):
 #: contractions (``dot_general``), convolutions, the LAPACK-like
-#: decompositions, Fourier transforms and cumulative scans
+#: decompositions, Fourier transforms, cumulative scans and the collectives
+#: that reduce over devices by max or min (``lax.pmax``/``pmin``) and by sum
 FAMILIES = ("any", "dot", "conv", "lu", "qr", "cholesky", "triangular", "eigh", "svd",
-            "eig", "fft", "cumulative")
+            "eig", "fft", "cumulative", "allreduce_max", "allreduce_sum")
 
 #: the public functions of each family (by NumPy's name; ``numpy.linalg``'s
 #: and ``numpy.fft``'s by their own names, which do not collide with these)
@@ -79,10 +80,11 @@ _DECOMPOSITIONS = ("lu", "qr", "cholesky", "triangular", "eigh", "svd", "eig")
 TABLE = {
     "tpu": {
         "float64": {"any": EMULATED, "lu": ABSENT, "fft": ABSENT, "cumulative": ABSENT,
-                    "eig": ABSENT},
+                    "eig": ABSENT, "allreduce_max": ABSENT},
         "complex128": {"any": ABSENT},
-        "int64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT},
-        "uint64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT},
+        "int64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT},
+        "uint64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT,
+                   "allreduce_sum": ABSENT},
         "float32": {"eig": ABSENT},
         "complex64": {"eig": ABSENT},
         "float16": {"lu": ABSENT, "eig": ABSENT},
@@ -96,16 +98,29 @@ _WORDS = {"dot": "dot (dot_general)", "conv": "conv (convolutions)",
           "lu": "lu (LU decomposition: inv, solve, det)", "qr": "qr", "cholesky": "cholesky",
           "triangular": "triangular solves", "eigh": "eigh", "svd": "svd",
           "eig": "eig (no lowering on this platform)", "fft": "fft",
-          "cumulative": "cumulative scans", "any": "this operation"}
+          "cumulative": "cumulative scans",
+          "allreduce_max": "max/min all-reduce", "allreduce_sum": "sum all-reduce",
+          "any": "this operation"}
+
+
+_STATUS: dict = {}
 
 
 def status(platform: str, family: str, dtype) -> str:
     """The capability of ``platform`` for ``family`` on ``dtype``."""
+    key = (platform, family, dtype)
+    try:
+        return _STATUS[key]         # (an eager call asks: kept per question)
+    except (KeyError, TypeError):
+        pass
     row = TABLE.get("gpu" if platform in ("cuda", "rocm") else platform, {}).get(
         onp.dtype(dtype).name)
-    if not row:
-        return NATIVE
-    return row.get(family, row.get("any", NATIVE))
+    s = row.get(family, row.get("any", NATIVE)) if row else NATIVE
+    try:
+        _STATUS[key] = s
+    except TypeError:       # (an unhashable dtype-like)
+        pass
+    return s
 
 
 def lacks(platform: str, family: str, dtypes, strict: bool) -> object:
@@ -147,11 +162,15 @@ def started() -> bool:
     return bool(_BACKENDS)
 
 
-def listed_platforms() -> list:
+def listed_platforms() -> tuple:
     """The platforms ``JAX_PLATFORMS`` (or ``jax_platforms``) lists, the
-    default one first (``["tpu", "cpu"]``); empty where it is not set."""
+    default one first (``("tpu", "cpu")``); empty where it is not set."""
     s = jax.config.jax_platforms or os.environ.get("JAX_PLATFORMS", "")
-    return [p.strip().lower() for p in s.split(",") if p.strip()]
+    known = _state.get("platforms")
+    if known is None or known[0] != s:      # (read once per setting)
+        known = _state["platforms"] = (s, tuple(p.strip().lower() for p in s.split(",")
+                                                if p.strip()))
+    return known[1]
 
 
 def _listed_accelerator():
@@ -250,6 +269,13 @@ def home_device(dtype, strict: bool):
     if lacks(p, "any", (dtype,), strict) is None:
         return None
     return cpu_device()
+
+
+def runs_double() -> bool:
+    """Whether the default device runs float64 natively (a CPU's or a GPU's,
+    not a TPU's): where NumPy's single-precision decompositions may compute
+    in double, as NumPy's LAPACK does."""
+    return cpu_only() or status(accelerator(), "any", "float64") is NATIVE
 
 
 def check_traced(fn: str, family: str, dtypes) -> None:

@@ -32,7 +32,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax._src.lax.parallel import all_gather_invariant
 
-from ..core import config, hooks
+from ..core import backends, config, hooks
 from ..core.array import NamedArray, new, operand, positional
 from ..core.sharding import unshard
 from ..core.vmap import batched, gather_vmap, held_at, primitive, psum_vmap
@@ -71,9 +71,20 @@ def _axis(group):
     return group if len(group) > 1 else group[0]
 
 
+def _gathers(family, dtype) -> bool:
+    """Whether the default backend lacks the all-reduce ``family`` for
+    ``dtype`` (``backends.TABLE``: a TPU's reduces 64-bit types by sum only,
+    and uint64 not at all): then the reduction of the gathered blocks, the
+    same answer at an all-gather's cost."""
+    return not backends.cpu_only() and backends.lacks(
+        backends.accelerator(), family, (dtype,), False) is not None
+
+
 def _psum_group(x, group, kind, size):
     if kind == "vmap":
         return psum_vmap.bind(x, axis=group[0])
+    if _gathers("allreduce_sum", x.dtype):
+        return jnp.sum(all_gather_invariant(x, tuple(group), axis=0), axis=0, dtype=x.dtype)
     return lax.psum(x, group)
 
 
@@ -96,14 +107,22 @@ def _vmap_chooser(red):
     return p
 
 
-def _group_chooser(coll, vmap_prim):
+def _group_chooser(coll, red):
+    """``coll`` (``lax.pmax``/``pmin``) over a group of mesh axes, ``red``
+    over a vmapped name, or of the gathered blocks (:func:`_gathers`)."""
+    vmap_prim = _vmap_chooser(red)
+
     def chooser(x, group, kind, size):
-        return vmap_prim.bind(x, axis=group[0]) if kind == "vmap" else coll(x, group)
+        if kind == "vmap":
+            return vmap_prim.bind(x, axis=group[0])
+        if _gathers("allreduce_max", x.dtype):
+            return red(all_gather_invariant(x, tuple(group), axis=0), axis=0)
+        return coll(x, group)
     return chooser
 
 
-_pmax_group = _group_chooser(lax.pmax, _vmap_chooser(jnp.max))
-_pmin_group = _group_chooser(lax.pmin, _vmap_chooser(jnp.min))
+_pmax_group = _group_chooser(lax.pmax, jnp.max)
+_pmin_group = _group_chooser(lax.pmin, jnp.min)
 
 
 def _differentiable(chooser):

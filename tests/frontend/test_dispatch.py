@@ -142,6 +142,26 @@ def test_traced_absent_operation_is_a_clear_error(tpu):
     onp.testing.assert_allclose(onp.asarray(r), onp.eye(3) / 2)
 
 
+@pytest.mark.parametrize("fn", ["inv", "det", "solve", "eigh", "svd", "pinv"])
+def test_traced_single_precision_decompositions_stay_single_on_the_tpu(tpu, fn):
+    """NumPy computes float32 decompositions in double; a TPU has no float64
+    LU (and only emulates float64): traced there, float32 stays float32
+    (JAX's rule), never the error of a float64 call.  Eager, the call runs
+    in double on the CPU backend (NumPy's answer)."""
+    h = onp.array([[4.0, 1.0], [1.0, 3.0]], onp.float32)
+    call = {"solve": lambda a: np.linalg.solve(a, a[:, :1])}.get(
+        fn, getattr(np.linalg, fn))
+    eager = call(np.asarray(h))                 # (eager first: its trace is cached apart)
+    traced = jax.jit(lambda a: call(np.asarray(a)))
+    assert "2x2xf64" not in traced.lower(jnp.asarray(h)).as_text()   # (no float64 matrix)
+    r = traced(jnp.asarray(h))
+    want = getattr(onp.linalg, fn)(h) if fn != "solve" else onp.linalg.solve(h, h[:, :1])
+    for got, w, e in zip(jax.tree.leaves(r), jax.tree.leaves(tuple(want) if fn == "svd" else
+                                                          want), jax.tree.leaves(eager)):
+        assert got.dtype == onp.float32 and e.dtype == onp.float32
+        onp.testing.assert_allclose(onp.abs(onp.asarray(got)), onp.abs(w), rtol=1e-5)
+
+
 # -- precision: what each lowered contraction carries --------------------------
 def _precisions(f, *args):
     text = jax.jit(f).lower(*args).as_text()
@@ -306,3 +326,34 @@ def test_a_numpy_program_on_host_data_never_starts_the_accelerator():
                          text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert json.loads(out.stdout.strip().splitlines()[-1]) == {"same": True, "started": False}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64", "uint64", "float32"])
+def test_named_reductions_over_a_mesh_gather_where_the_backend_lacks_the_all_reduce(tpu,
+                                                                                   dtype):
+    """XLA's TPU backend all-reduces 64-bit types by sum only, and uint64 not
+    at all (a float64 ``pmax`` raised UNIMPLEMENTED there): the reduction of
+    the gathered blocks instead, the same answer; float32 keeps its
+    all-reduces (min, max and sum)."""
+    if len(jax.devices("cpu")) < 8:
+        pytest.skip("needs 8 CPU devices")
+    mesh = jax.make_mesh((8,), ("data",), devices=jax.devices("cpu")[:8])
+    h = (onp.arange(48) % 7 * 3).reshape(16, 3).astype(dtype)
+    f = np.nmap(lambda r: (r - r.min(axis="batch")).max(axis="batch") + r.sum(axis="batch"),
+                mesh=mesh, axis_resources={"batch": "data"})
+    r = f(np.asarray(h).tag("batch", None))
+    assert r.dtype == dtype
+    onp.testing.assert_array_equal(onp.asarray(r), (h - h.min(0)).max(0) + h.sum(0))
+    text = jax.jit(lambda d: f(np.asarray(d).tag("batch", None))).lower(
+        jax.ShapeDtypeStruct(h.shape, h.dtype)).as_text()
+    assert text.count("all_reduce") == {"float32": 3, "uint64": 0}.get(dtype, 1), text
+    assert ("all_gather" in text) == (dtype != "float32")
+
+
+def test_a_named_max_over_a_cpu_mesh_all_reduces():
+    if len(jax.devices("cpu")) < 8:
+        pytest.skip("needs 8 CPU devices")
+    mesh = jax.make_mesh((8,), ("data",), devices=jax.devices("cpu")[:8])
+    f = np.nmap(lambda r: r.max(axis="batch"), mesh=mesh, axis_resources={"batch": "data"})
+    text = jax.jit(f).lower(np.arange(48.0).reshape(16, 3).tag("batch", None)).as_text()
+    assert "all_reduce" in text and "all_gather" not in text

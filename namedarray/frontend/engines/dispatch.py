@@ -117,12 +117,14 @@ def _survey(args, kwargs, out):
     return out
 
 
-def _computed_dtypes(family, found, kwargs, strict):
+def _computed_dtypes(family, found, kwargs, strict, traced=False):
     """The dtypes a call of ``family`` computes in: its arrays' (a ``dtype=``
     asked for too), bool and integer data as float64 for the floating
     families, single precision as double for the decompositions under
-    NumPy's defaults (NumPy's LAPACK computes in double); a call without
-    arrays makes NumPy's default (64-bit) data unless it names a dtype."""
+    NumPy's defaults (NumPy's LAPACK computes in double; not ``traced``
+    for a backend without double-precision decompositions:
+    ``namedarray.linalg``'s ``_in_double``); a call without arrays makes
+    NumPy's default (64-bit) data unless it names a dtype."""
     dts = [e[0] for e in found]
     want = kwargs.get("dtype")
     if want is not None:
@@ -133,9 +135,18 @@ def _computed_dtypes(family, found, kwargs, strict):
     if not dts:
         return (_F64,) if strict else ()
     if family in backends.FLOATING and strict:
-        dts = [_F64 if dt.kind in "biu" else _WIDER.get(dt, dt) if family != "fft" else dt
-               for dt in dts]
+        wider = {} if family == "fft" or traced and not backends.runs_double() else _WIDER
+        dts = [_F64 if dt.kind in "biu" else wider.get(dt, dt) for dt in dts]
     return dts
+
+
+def _on_a_mesh(found) -> bool:
+    """Whether the operands on devices are all sharded over several devices
+    (a user put them on a mesh: the call runs there, by JAX's rules, not
+    gathered onto one CPU device; with data on one device beside them, it
+    is gathered there, as JAX cannot mix the two)."""
+    placed = [e[1] for e in found if e[1] is not None]
+    return bool(placed) and not any(isinstance(p, jax.Device) for p in placed)
 
 
 def _to(device, v):
@@ -144,14 +155,20 @@ def _to(device, v):
     if type(v) is NamedArray and v._dev is not None and v._host is None:
         if v.mapped:
             return v
-        y = NamedArray(jax.device_put(v._dev, device), v.dims)
+        y = NamedArray(jax.device_put(v._dev, _single(device)), v.dims)
         y._array0d = v._array0d         # (a 0-d array stays one, not a scalar)
         return y
     if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
-        return jax.device_put(v, device)
+        return jax.device_put(v, _single(device))
     if type(v) is list or type(v) is tuple:
         return type(v)(_to(device, e) for e in v)
     return v
+
+
+def _single(device):
+    """``device`` as a sharding: data put there loses a mesh's sharding from
+    its type (an Explicit mesh's ``8@x``), which one device cannot hold."""
+    return jax.sharding.SingleDeviceSharding(device)
 
 
 def _home(r, strict, back):
@@ -226,11 +243,12 @@ def routed(f, name, family):
         strict = config._state["mode"] == "numpy"
         fam = family if by_call is None else by_call(args, kwargs)
         found = _survey(args, kwargs, [])
-        dts = _computed_dtypes(fam, found, kwargs, strict)
         if any(e[3] for e in found) or not untraced():
-            backends.check_traced(name, fam, dts)
+            backends.check_traced(name, fam, _computed_dtypes(fam, found, kwargs, strict, True))
             return call(args, kwargs)
-        if backends.lacks(backends.accelerator(), fam, dts, strict) is None:
+        dts = _computed_dtypes(fam, found, kwargs, strict)
+        if backends.lacks(backends.accelerator(), fam, dts, strict) is None or \
+                _on_a_mesh(found):
             return call(args, kwargs)
         return _on_cpu(name, call, args, kwargs, found, dts, strict)
     return g
@@ -251,7 +269,7 @@ def on_cpu_where_lacking(fn, name, dtypes):
         if backends.cpu_only():
             return fn(*args)
         found = _survey(args, {}, [])
-        if any(e[3] for e in found) or not untraced():
+        if any(e[3] for e in found) or not untraced() or _on_a_mesh(found):
             return fn(*args)
         return _on_cpu(name, call, args, {}, found, dtypes, config.numpy_dtypes())
     return g
@@ -309,9 +327,14 @@ def dispatched(f, name, module=onp):
     converts_arrays = not converts and name not in _AS_GIVEN
     out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
     compiled = routed(f, name, _family(name, module))
+    host_view = getattr(f, "host_view", None)      # (a view function's: views.py)
 
     @functools.wraps(f)
     def g(*args, **kwargs):
+        if host_view is not None:       # NumPy's view of data living on the host
+            v = host_view(args, kwargs)
+            if v is not None:
+                return v
         if _on_device(args, kwargs):    # (the common compiled call, decided at once)
             try:
                 return compiled(*args, **kwargs)

@@ -486,16 +486,22 @@ def view_of(name, args, kwargs, buf):
     copies (a reshape of a strided view), a new array of its dtype: NumPy's
     result, else None (NumPy's error, another kind of result: the compiled
     path)."""
-    if not numpy_dtypes() or not untraced() or kwargs.get("copy") or any(
-            k in _NOT_VIEWS for k in kwargs):
+    if not numpy_dtypes() or not untraced() or kwargs and (
+            kwargs.get("copy") or not _NOT_VIEWS.isdisjoint(kwargs)):
         return None
     f = getattr(onp, name, None)
-    if name == "reshape" and (len(args) < 2 or args[1] is None):
+    if f is None or name == "reshape" and (len(args) < 2 or args[1] is None):
         return None         # (``reshape(a)``: namedarray's error)
-    hargs = [_host_arg(a, True) for a in args]
-    hkw = {k: _host_arg(v, True) for k, v in kwargs.items()}
-    if f is None or any(a is _NO for a in hargs) or any(v is _NO for v in hkw.values()):
-        return None
+    hargs, hkw = [], {}
+    for a in args:
+        h = _host_arg(a, True)
+        if h is _NO:
+            return None
+        hargs.append(h)
+    for k, v in kwargs.items():
+        h = hkw[k] = _host_arg(v, True)
+        if h is _NO:
+            return None
     try:
         r = f(*hargs, **hkw)
     except Exception:       # noqa: BLE001 -- NumPy's error: the compiled path raises ours

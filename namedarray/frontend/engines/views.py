@@ -226,10 +226,9 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
     (``"ravel"``) of that argument copies."""
     @functools.wraps(fn)
     def public(*args, **kwargs):
-        if len(args) > operand and host_root(args[operand])[0] is not None:
-            v = _host_view(args, kwargs)
-            if v is not None:
-                return v
+        v = host_view(args, kwargs)
+        if v is not None:
+            return v
         r = fn(*args, **kwargs)
         if len(args) <= operand or not isinstance(r, NamedArray):
             return r
@@ -245,6 +244,14 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         if reshapes and not stays_view(a, f, reshapes == "ravel"):
             return r
         return viewed(name, a, f, writable=writable, result=r)
+
+    def host_view(args, kwargs):
+        """NumPy's view (or copy) where the operand lives on the host, else
+        None; the dispatcher asks first (``public.host_view``, which its
+        wrappers' ``functools.wraps`` carries up)."""
+        if len(args) > operand and host_root(args[operand])[0] is not None:
+            return _host_view(args, kwargs)
+        return None
 
     def _host_view(args, kwargs):
         """The view of an operand living on the host, its data NumPy's view
@@ -268,6 +275,7 @@ def view_function(fn, name, writable=True, operand=0, when=None, reshapes=None):
         pre, post = args[:operand], args[operand + 1:]
         return viewed(name, a, lambda x: fn(*pre, x, *post, **kwargs), writable=writable,
                       result=on_host(hv), hosted=(hv, root))
+    public.host_view = host_view
     return public
 
 
