@@ -31,6 +31,7 @@ from .engines.gather import in_order, index_names
 from .engines.generic import along_names, generic, has_names, wrap
 from .engines.index_rules import check_bounds
 from .engines.out import store_out
+from .engines.results import check_fits
 from .engines.views import stays_view
 from .engines.select import result_type, where as select
 
@@ -323,7 +324,15 @@ def broadcast_to(array, shape):
     if any(isinstance(n, (int, onp.integer)) and n < 0 for n in dims):
         raise ValueError(f"broadcast_to: all elements of broadcast shape must be "
                          f"non-negative (shape={shape!r})")
+    if all(isinstance(n, (int, onp.integer)) for n in dims):
+        check_fits("broadcast_to", dims, array.dtype if hasattr(array, "dtype") else
+                   onp.asarray(array).dtype, _BROADCAST_COPIES)
     return read_only(_broadcast_to(array, shape))
+
+
+_BROADCAST_COPIES = (" (NumPy's broadcast_to is a view that takes no memory; namedarray's "
+                     "result owns its memory: let the operation that uses it broadcast, "
+                     "as x + y does)")
 
 
 class _BroadcastIter:

@@ -5,6 +5,7 @@ normalization, einsum's views and paths, ``isclose``'s scalar rules, the
 floating-point error state on empty results, exact ``log2``."""
 import warnings
 
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -103,6 +104,20 @@ def test_broadcast_to_negative_shape():
         with pytest.raises(ValueError, match="^broadcast_to: all elements of broadcast "
                                              "shape must be non-negative"):
             np.broadcast_to(np.zeros(1), shape)
+
+
+def test_broadcast_to_beyond_the_machines_memory_is_a_memory_error():
+    """NumPy's broadcast_to is a view; namedarray's result owns its memory:
+    one larger than the machine is NumPy's MemoryError before anything is
+    allocated (where the system lets a huge allocation through, filling it
+    exhausted the machine: NumPy's ``test_integer_split_2D_rows_greater_max_int32``)."""
+    for data in ([0], np.asarray(jnp.zeros(1, "float32"))):     # (a list, device data)
+        with pytest.raises(MemoryError, match=r"^broadcast_to: Unable to allocate [0-9.e+]+ "
+                                              r"GiB for an array with shape \(1099511627776, "
+                                              r"2\) and data type (int64|float32): more than "
+                                              r"this machine's .* GiB \(NumPy's broadcast_to "
+                                              r"is a view"):
+            np.broadcast_to(data, (1 << 40, 2))
 
 
 def test_apply_along_axis_sequence_result():

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import contextlib
+import math
+import os
 
 import jax
 import numpy as onp
@@ -35,6 +37,28 @@ def finish(res, out_dt, dims, mapped=()):
     if out_dt is not None and res.dtype != out_dt:
         res = res.astype(out_dt)
     return positional(res) if dims is None else new(res, dims, mapped)
+
+
+def _memory_bytes() -> int:
+    """This machine's physical memory (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def check_fits(fn, shape, dtype, why=""):
+    """NumPy's ``MemoryError`` (naming ``fn``) where an array of ``shape`` and
+    ``dtype`` needs more than this machine's memory: raised before anything
+    is allocated (where the system lets an allocation exceed the memory,
+    filling it would exhaust the machine instead); ``why``: what to do."""
+    need = math.prod(int(n) for n in shape) * onp.dtype(dtype).itemsize
+    have = _memory_bytes()
+    if have and need > have:
+        raise MemoryError(
+            f"{fn}: Unable to allocate {need / 2**30:.3g} GiB for an array with shape "
+            f"{tuple(int(n) for n in shape)} and data type {onp.dtype(dtype)}: more than "
+            f"this machine's {have / 2**30:.3g} GiB{why}")
 
 
 #: the JAX errors ``reraise`` translates, besides NumPy's own classes
