@@ -722,10 +722,11 @@ def moe_loss_plain(p, tokens, c=MOE):
         o = jax.nn.dot_product_attention(q, k, v, is_causal=True)
         x = x + ein_plain(c, "bshk,hkd->bsd", o, w["wo"])
         h = layer_norm_plain(x, w["g2"], w["b2"])
-        probs = jax.nn.softmax(mat_plain(c, h, w["router"]), axis=-1)  # (b, s, expert)
+        # the router in float32 (see moe_loss_named)
+        probs = jax.nn.softmax(f32(c, mat_plain(c, h, w["router"])), axis=-1)  # (b, s, e)
         top = jax.lax.top_k(probs, 2)[0]
         gates = jnp.where(probs >= top[..., -1:], probs, 0.0)
-        gates = gates / gates.sum(axis=-1, keepdims=True)
+        gates = (gates / gates.sum(axis=-1, keepdims=True)).astype(h.dtype)
         u = jax.nn.gelu(ein_plain(c, "bsd,edm->bsem", h, w["w1"]) + w["b_1"])
         x = x + ein_plain(c, "bsem,emd,bse->bsd", u, w["w2"], gates)
     logits = f32(c, mat_plain(c, layer_norm_plain(x, p["g"], p["b"]), p["unemb"]))
@@ -749,11 +750,15 @@ def moe_loss_named(p, tokens, c=MOE):
         x = x + ein_named(c, "{batch,seq,head,kv},{head,kv,embed}->{batch,seq,embed}", o,
                           w["wo"])
         h = nn.layer_norm(x, "embed", w["g2"], w["b2"])
-        probs = nn.softmax(ein_named(c, "{batch,seq,embed},{embed,expert}->{batch,seq,expert}",
-                                     h, w["router"]), axis="expert")
+        # the router in float32: in bfloat16, XLA may recompute ``probs``
+        # inside a fusion at float32 precision, below the rounded ``top``
+        # it is compared with, so that no gate is kept and 0 / 0 is NaN
+        probs = nn.softmax(f32(c, ein_named(
+            c, "{batch,seq,embed},{embed,expert}->{batch,seq,expert}", h, w["router"])),
+            axis="expert")
         top, _ = np.top_k(probs, 2, axis="expert")
         gates = np.where(probs >= top[..., -1], probs, 0.0)
-        gates = gates / gates.sum(axis="expert")
+        gates = (gates / gates.sum(axis="expert")).astype(h.dtype)
         u = nn.gelu(ein_named(c, "{batch,seq,embed},{expert,embed,mlp}->{batch,seq,expert,mlp}",
                               h, w["w1"]) + w["b_1"])
         x = x + ein_named(c, "{batch,seq,expert,mlp},{expert,mlp,embed},{batch,seq,expert}"
