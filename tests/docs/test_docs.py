@@ -318,6 +318,30 @@ def test_every_example_of_the_guides_runs(page):
 
 
 @pytest.mark.filterwarnings("ignore:namedarray turned on JAX's process-wide")
+def test_scaling_out_runs_on_a_machine_with_one_accelerator(capsys):
+    """The mesh tutorial on a one-accelerator machine, as the dispatcher sees
+    one (CPU device 1 stands in for a TPU, the default device; the mesh takes
+    the CPU backend's 8): NumPy's float64 data lives on the CPU's first
+    device, data a user put on a mesh stays there, a jitted mesh program
+    takes its arguments on the mesh."""
+    import jax
+    from namedarray.core import backends
+    cpus = jax.devices("cpu")
+    if len(cpus) < 8:
+        pytest.skip("needs 8 CPU devices")
+    src = "\n".join(code_cells((DOCS / "tutorials/scaling_out.md").read_text()))
+    assert 'jax.devices() if jax.device_count() >= 8 else jax.devices("cpu")' in src
+    src = src.replace('jax.devices() if jax.device_count() >= 8 else jax.devices("cpu")',
+                      'jax.devices("cpu")')     # (the accelerator has one device)
+    ns = {"__name__": "scaling_out"}
+    with jax.default_device(cpus[1]), backends.simulated({cpus[1]: "tpu"}, cpus[0]):
+        exec(compile(src, "tutorials/scaling_out.md", "exec"), ns)
+    assert ns["x"].data.committed and ns["x"].data.devices() == {cpus[0]}   # (its home)
+    assert len(ns["zs"].data.devices()) == 8 and len(ns["out"].data.devices()) == 8
+    assert "False" not in capsys.readouterr().out
+
+
+@pytest.mark.filterwarnings("ignore:namedarray turned on JAX's process-wide")
 def test_readme_examples_run():
     """The README's examples run in one namespace; the mesh example last, where
     8 devices of one platform exist (an accelerator's, or the CPU backend's)."""
