@@ -21,6 +21,7 @@ from ..core.array import normalize_axis, positional
 from ..core.derived import read_only
 from .creation import asarray
 from .engines.generic import generic
+from .engines.results import check_fits
 
 
 def _ints(fn, arg, v):
@@ -28,6 +29,11 @@ def _ints(fn, arg, v):
         return tuple(operator.index(i) for i in (v if onp.iterable(v) else (v,)))
     except TypeError:
         raise TypeError(f"{fn}: {arg} must be an int or a tuple of ints, got {v!r}") from None
+
+
+#: what a result larger than the machine means here (NumPy's is a view)
+_COPIES = (" (NumPy's result is a view of x that takes no memory; namedarray's is a "
+           "read-only copy, which must fit)")
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
@@ -71,6 +77,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
             raise ValueError(f"{fn}: window shape cannot be larger than input array "
                              f"shape (window {window} over axes {axes} of shape {a.shape})")
         shape[ax] -= w - 1
+    check_fits(fn, (*shape, *window), a.dtype, _COPIES)
 
     def windows(d):
         for ax, w in zip(axes, window):
@@ -110,6 +117,7 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     if any(s % item for s in strides):
         raise ValueError(f"{fn}: strides {strides} are not multiples of the itemsize "
                          f"{item} of {a.dtype}")
+    check_fits(fn, shape, onp.dtype(onp.intp) if item < 8 else a.dtype, _COPIES)
     idx = onp.zeros(shape, onp.intp)
     for k, (n, s) in enumerate(zip(shape, strides)):
         step = onp.arange(n, dtype=onp.intp) * (s // item)

@@ -120,6 +120,20 @@ def test_broadcast_to_beyond_the_machines_memory_is_a_memory_error():
             np.broadcast_to(data, (1 << 40, 2))
 
 
+def test_stride_tricks_beyond_the_machines_memory_are_memory_errors():
+    """NumPy's windows and strided views take no memory; namedarray's
+    read-only copies must fit: NumPy's MemoryError before anything is made."""
+    x = np.arange(4)
+    cases = {"sliding_window_view": lambda: np.lib.stride_tricks.sliding_window_view(
+                 np.zeros(1 << 21), (1 << 20,)),
+             "as_strided": lambda: np.lib.stride_tricks.as_strided(
+                 x, shape=(1 << 40, 2), strides=(0, 8))}
+    for fn, call in cases.items():
+        with pytest.raises(MemoryError, match=rf"^{fn}: Unable to allocate [0-9.e+]+ GiB .*"
+                                              r"NumPy's result is a view"):
+            call()
+
+
 def test_apply_along_axis_sequence_result():
     x = onp.array([[1, 2], [3, 4]])
     for f in (lambda v: (v[1], v[0]), lambda v: [v.sum(), v.max()]):
