@@ -710,9 +710,10 @@ class ufunc(UfuncMethods):
                                                  and not o.mapped) for o in ops):
             res = jfn(*[o.data if isinstance(o, NamedArray) else o for o in ops])
             dims = mapped = None
-        elif self.nout == 1 and _concrete(ops):
-            # eager: the alignment (one transpose at most per operand) and the op
-            # run as one cached compiled call
+        elif self.nout == 1 and _kernel_runs(ops):
+            # the alignment (one transpose at most per operand) and the op as one
+            # cached jitted function: eager, one compiled call; traced, its cached
+            # jaxpr inlined (as jax.numpy's ufuncs are), not traced again per call
             steps, dims = align_plan(self.__name__, ops)
             mapped = ()
             out_dt = out_dts[0] if out_dts else None
@@ -860,12 +861,20 @@ def _where(where, res, out):
     return _select(where, res, base)
 
 
-def _concrete(ops) -> bool:
-    """Operands on which an eager call runs: no tracer, no name held by a map."""
+def _kernel_runs(ops) -> bool:
+    """Whether the operands go to :func:`_kernel`: no name held by an
+    enclosing map, and, traced, no Python number among them (a jitted
+    function's argument is traced: ``v ** 2`` would lose ``integer_pow``)."""
+    traced = False
     for o in ops:
-        if isinstance(o, NamedArray) and (o.mapped or isinstance(o.data, jax.core.Tracer)):
+        if not isinstance(o, NamedArray):
+            if traced:
+                return False
+            continue
+        if o.mapped:
             return False
-    return True
+        traced = traced or isinstance(o.data, jax.core.Tracer)
+    return not traced or all(isinstance(o, NamedArray) for o in ops)
 
 
 _KERNELS = Cache()
@@ -881,6 +890,6 @@ def _kernel(jfn, steps, out_dt):
             r = jfn(*agree([apply_step(d, st) if st is not None else d
                             for d, st in zip(datas, steps)]))
             return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
-        k = jax.jit(run)
+        k = jax.jit(run, inline=True)
         _KERNELS.put(key, k)
     return k
