@@ -357,3 +357,20 @@ def test_a_named_max_over_a_cpu_mesh_all_reduces():
     f = np.nmap(lambda r: r.max(axis="batch"), mesh=mesh, axis_resources={"batch": "data"})
     text = jax.jit(f).lower(np.arange(48.0).reshape(16, 3).tag("batch", None)).as_text()
     assert "all_reduce" in text and "all_gather" not in text
+
+
+def test_a_call_the_accelerator_lacks_on_mesh_data_runs_on_the_cpu(tpu):
+    """Data on a mesh stays there for what the accelerator runs; a float64 LU,
+    which a TPU has no implementation of, is gathered on the CPU backend
+    (NumPy's answer), never XLA's UNIMPLEMENTED on the mesh."""
+    if len(jax.devices("cpu")) < 8:
+        pytest.skip("needs 8 CPU devices")
+    acc, cpu = tpu
+    mesh = jax.make_mesh((8,), ("data",), devices=jax.devices("cpu")[:8])
+    h = onp.random.default_rng(0).standard_normal((8, 8)) + 8 * onp.eye(8)
+    a = np.shard(np.asarray(h).tag("batch", None), mesh, {"batch": "data"})
+    s = a * 2.0                                     # (emulated there: stays on the mesh)
+    assert len(s.data.devices()) == 8
+    r = np.linalg.inv(a.untag("batch"))
+    assert r.data.devices() == {cpu}
+    onp.testing.assert_allclose(onp.asarray(r), onp.linalg.inv(h), rtol=1e-12)

@@ -247,9 +247,10 @@ def routed(f, name, family):
             backends.check_traced(name, fam, _computed_dtypes(fam, found, kwargs, strict, True))
             return call(args, kwargs)
         dts = _computed_dtypes(fam, found, kwargs, strict)
-        if backends.lacks(backends.accelerator(), fam, dts, strict) is None or \
-                _on_a_mesh(found):
-            return call(args, kwargs)
+        acc = backends.accelerator()
+        if backends.lacks(acc, fam, dts, strict) is None or \
+                _on_a_mesh(found) and backends.lacks(acc, fam, dts, False) is None:
+            return call(args, kwargs)       # (a mesh keeps what it can run at all)
         return _on_cpu(name, call, args, kwargs, found, dts, strict)
     return g
 
