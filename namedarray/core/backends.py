@@ -244,6 +244,17 @@ def simulated(devices: dict, cpu):
         _state["cpu"] = saved[1]
 
 
+def mesh_platform():
+    """The platform of the mesh a trace runs over (JAX's abstract mesh: inside
+    ``shard_map``, a mesh ``nmap``), or None outside one.  Under
+    :func:`simulated`, a mesh of a platform some stand-in belongs to counts
+    as the platform that stand-in simulates."""
+    p = getattr(jax.sharding.get_abstract_mesh().abstract_device, "platform", None)
+    if p and _SIMULATED:
+        p = next((q for d, q in _SIMULATED.items() if d.platform == p), p)
+    return p or None
+
+
 def cpu_device():
     """The CPU backend's first device (which a machine with an accelerator
     also has: ``JAX_PLATFORMS=tpu,cpu``), or None where JAX was started

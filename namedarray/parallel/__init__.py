@@ -72,12 +72,17 @@ def _axis(group):
 
 
 def _gathers(family, dtype) -> bool:
-    """Whether the default backend lacks the all-reduce ``family`` for
-    ``dtype`` (``backends.TABLE``: a TPU's reduces 64-bit types by sum only,
-    and uint64 not at all): then the reduction of the gathered blocks, the
-    same answer at an all-gather's cost."""
-    return not backends.cpu_only() and backends.lacks(
-        backends.accelerator(), family, (dtype,), False) is not None
+    """Whether the devices of the mesh in scope lack the all-reduce
+    ``family`` for ``dtype`` (``backends.TABLE``: a TPU's reduces 64-bit
+    types by sum only, and uint64 not at all): then the reduction of the
+    gathered blocks, the same answer at an all-gather's cost.  The mesh's
+    platform is the abstract mesh's (a CPU mesh on a TPU machine all-reduces
+    every dtype); where no mesh says, the machine's accelerator's."""
+    if backends.cpu_only():
+        return False
+    platform = backends.mesh_platform() or backends.accelerator()
+    return platform is not None and backends.lacks(
+        platform, family, (dtype,), False) is not None
 
 
 def _psum_group(x, group, kind, size):

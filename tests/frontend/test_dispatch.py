@@ -355,8 +355,33 @@ def test_a_named_max_over_a_cpu_mesh_all_reduces():
         pytest.skip("needs 8 CPU devices")
     mesh = jax.make_mesh((8,), ("data",), devices=jax.devices("cpu")[:8])
     f = np.nmap(lambda r: r.max(axis="batch"), mesh=mesh, axis_resources={"batch": "data"})
-    text = jax.jit(f).lower(np.arange(48.0).reshape(16, 3).tag("batch", None)).as_text()
+    # lowered from the abstract value: float64 data made on a TPU machine is
+    # committed to the CPU's first device, which a jitted mesh program refuses
+    text = jax.jit(lambda d: f(np.asarray(d).tag("batch", None))).lower(
+        jax.ShapeDtypeStruct((16, 3), "float64")).as_text()
     assert "all_reduce" in text and "all_gather" not in text
+
+
+def test_the_mesh_platform_is_the_traced_meshs():
+    """Collectives ask the capability table of the mesh they run over (a CPU
+    mesh on a TPU machine all-reduces float64), not the default device's."""
+    if len(jax.devices("cpu")) < 8:
+        pytest.skip("needs 8 CPU devices")
+    mesh = jax.make_mesh((8,), ("data",), devices=jax.devices("cpu")[:8])
+    seen = []
+    x = jax.device_put(jnp.arange(8.0), jax.NamedSharding(mesh, jax.P("data")))
+
+    def trace():        # (a fresh function each time: traced again)
+        def body(v):
+            seen.append(backends.mesh_platform())
+            return v
+        jax.jit(jax.shard_map(body, mesh=mesh, in_specs=jax.P("data"),
+                              out_specs=jax.P("data"))).lower(x)
+    trace()
+    cpu, acc = _devices()
+    with backends.simulated({acc: "tpu"}, cpu):      # the stand-ins' mesh is a TPU's
+        trace()
+    assert seen == ["cpu", "tpu"] and backends.mesh_platform() is None
 
 
 def test_a_call_the_accelerator_lacks_on_mesh_data_runs_on_the_cpu(tpu):
