@@ -50,7 +50,7 @@ NATIVE, EMULATED, ABSENT = "native", "emulated", "absent"
 #: decompositions, Fourier transforms, cumulative scans and the collectives
 #: that reduce over devices by max or min (``lax.pmax``/``pmin``) and by sum
 FAMILIES = ("any", "dot", "conv", "lu", "qr", "cholesky", "triangular", "eigh", "svd",
-            "eig", "fft", "cumulative", "allreduce_max", "allreduce_sum")
+            "eig", "fft", "cumulative", "allreduce_max", "allreduce_sum", "float_bits")
 
 #: the public functions of each family (by NumPy's name; ``numpy.linalg``'s
 #: and ``numpy.fft``'s by their own names, which do not collide with these)
@@ -69,6 +69,11 @@ FAMILY_OF = {
                      "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn"), "fft"),
     **dict.fromkeys(("cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
                      "cumulative_prod"), "cumulative"),
+    # the ufuncs that take a float apart by its bits (XLA's TPU backend fails
+    # to compile them on float64: "Binary op shift-right-arithmetic with
+    # different element types: s32 and u32")
+    **dict.fromkeys(("copysign", "frexp", "ldexp", "log2", "modf", "nextafter", "signbit",
+                     "spacing"), "float_bits"),
 }
 
 #: families that compute in floating point whatever the input (NumPy casts
@@ -80,7 +85,7 @@ _DECOMPOSITIONS = ("lu", "qr", "cholesky", "triangular", "eigh", "svd", "eig")
 TABLE = {
     "tpu": {
         "float64": {"any": EMULATED, "lu": ABSENT, "fft": ABSENT, "cumulative": ABSENT,
-                    "eig": ABSENT, "allreduce_max": ABSENT},
+                    "eig": ABSENT, "allreduce_max": ABSENT, "float_bits": ABSENT},
         "complex128": {"any": ABSENT},
         "int64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT},
         "uint64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT,
@@ -100,6 +105,8 @@ _WORDS = {"dot": "dot (dot_general)", "conv": "conv (convolutions)",
           "eig": "eig (no lowering on this platform)", "fft": "fft",
           "cumulative": "cumulative scans",
           "allreduce_max": "max/min all-reduce", "allreduce_sum": "sum all-reduce",
+          "float_bits": "the bit-level float operations (copysign, frexp, ldexp, log2, "
+                        "modf, nextafter, signbit, spacing)",
           "any": "this operation"}
 
 

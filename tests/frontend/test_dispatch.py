@@ -89,6 +89,50 @@ def test_absent_family_runs_on_the_cpu_backend(tpu):
     assert _on(p, cpu)
 
 
+_INT32 = onp.array([3, -7, 12], onp.int32)
+_C64 = onp.array([1 + 2j, -3 + 0.5j, 0.25j], onp.complex64)
+
+
+@pytest.mark.parametrize("name, args, computes, traced_raises", [
+    ("log2", (_INT32,), "float64", True),       # NumPy's loop: float64, whose
+    ("copysign", (_INT32, -_INT32), "float64", True),   # bits a TPU cannot handle
+    ("sin", (_INT32,), "float64", False),       # (emulated: it compiles there)
+    ("add", (_INT32.astype(onp.int8), 1 + 2j), "complex128", True),   # (aborted
+    ("add", (1 + 2j, _INT32.astype(onp.int8)), "complex128", True),   # the TPU)
+    ("float_power", (_C64, _C64), "complex128", True),
+    ("mean", (_INT32,), "float64", False),
+])
+def test_calls_computing_in_a_dtype_the_accelerator_lacks_run_on_the_cpu(
+        tpu, monkeypatch, name, args, computes, traced_raises):
+    """The table is asked about the dtypes a call computes in, not only its
+    operands': int32 data whose NumPy loop is float64, int8 data plus a
+    Python complex (complex128), seen on a TPU to fail compiling or to abort
+    the process, run on the CPU backend with NumPy's answer; traced, what the
+    TPU has no implementation of is the table's clear error."""
+    from namedarray.frontend.engines import dispatch
+    acc, cpu = tpu
+    ran = []
+    real = dispatch._on_cpu
+    monkeypatch.setattr(dispatch, "_on_cpu", lambda n, *a: ran.append(n) or real(n, *a))
+    arrays = [i for i, a in enumerate(args) if isinstance(a, onp.ndarray)]
+    on_acc = [np.asarray(jax.device_put(a, acc)) if i in arrays else a
+              for i, a in enumerate(args)]
+    r = getattr(np, name)(*on_acc)
+    with onp.errstate(all="ignore"):
+        want = getattr(onp, name)(*args)
+    assert ran == [name] and r.dtype == want.dtype == computes
+    onp.testing.assert_allclose(onp.asarray(r), want, rtol=1e-15)
+
+    def traced(*vs):
+        given = dict(zip(arrays, vs))
+        return getattr(np, name)(*[given.get(i, a) for i, a in enumerate(args)])
+    if traced_raises:
+        with pytest.raises(TypeError, match=f"{name}: TPU's XLA backend has no implementation"):
+            jax.jit(traced).lower(*[on_acc[i] for i in arrays])
+    else:
+        jax.jit(traced).lower(*[on_acc[i] for i in arrays])
+
+
 def test_float32_linear_algebra_under_numpy_defaults_computes_in_double(tpu):
     acc, cpu = tpu
     h = onp.random.default_rng(1).standard_normal((256, 256)).astype(onp.float32)
@@ -399,3 +443,27 @@ def test_a_call_the_accelerator_lacks_on_mesh_data_runs_on_the_cpu(tpu):
     r = np.linalg.inv(a.untag("batch"))
     assert r.data.devices() == {cpu}
     onp.testing.assert_allclose(onp.asarray(r), onp.linalg.inv(h), rtol=1e-12)
+
+
+def test_single_precision_complex_with_python_scalars_lowers_no_complex128():
+    """A TPU's compiler aborts the process on any conversion of complex128,
+    a Python complex's constant included (``x / (0.3 - 1.7j)`` of complex64
+    data, jitted): every binary ufunc on complex64 data and a Python number,
+    either side, lowers without a complex128 value."""
+    z = np.asarray(onp.array([1 + 2j, 3 - 1j], onp.complex64))
+    bad = []
+    for name in sorted(np.UFUNCS):
+        u = getattr(np, name)
+        if u.nin != 2:
+            continue
+        for s in (0.3 - 1.7j, 1.5, 2):
+            for f in (lambda v: u(v, s), lambda v: u(s, v)):
+                try:
+                    text = jax.jit(f).lower(z).as_text()
+                except TypeError:       # (not defined for complex data)
+                    continue
+                # (float_power computes in complex128 by NumPy's rule: the
+                # dispatcher's table sends it to the CPU, test above)
+                if "complex<f64>" in text and name != "float_power":
+                    bad.append((name, s))
+    assert not bad, bad

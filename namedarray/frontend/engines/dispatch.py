@@ -117,10 +117,19 @@ def _survey(args, kwargs, out):
     return out
 
 
-def _computed_dtypes(family, found, kwargs, strict, traced=False):
+#: functions that compute bool and integer data in float64 under NumPy's
+#: dtype rules (the statistics), beside the floating families
+_FLOAT_OF_INTEGERS = frozenset((
+    "mean", "nanmean", "average", "var", "nanvar", "std", "nanstd", "median",
+    "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "cov",
+    "corrcoef", "interp", "gradient", "trapezoid", "histogram", "histogram2d",
+    "histogramdd", "digitize", "linspace", "logspace", "geomspace"))
+
+
+def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
     """The dtypes a call of ``family`` computes in: its arrays' (a ``dtype=``
     asked for too), bool and integer data as float64 for the floating
-    families, single precision as double for the decompositions under
+    families (and, ``floats``, the statistics), single precision as double for the decompositions under
     NumPy's defaults (NumPy's LAPACK computes in double; not ``traced``
     for a backend without double-precision decompositions:
     ``namedarray.linalg``'s ``_in_double``); a call without arrays makes
@@ -134,6 +143,8 @@ def _computed_dtypes(family, found, kwargs, strict, traced=False):
             pass
     if not dts:
         return (_F64,) if strict else ()
+    if floats and strict:
+        dts += [_F64 for dt in dts if dt.kind in "biu"]
     if family in backends.FLOATING and strict:
         wider = {} if family == "fft" or traced and not backends.runs_double() else _WIDER
         dts = [_F64 if dt.kind in "biu" else wider.get(dt, dt) for dt in dts]
@@ -221,11 +232,16 @@ def _on_cpu(name, call, args, kwargs, found, dts, strict):
     return _home(r, strict, back)
 
 
-def routed(f, name, family):
+def routed(f, name, family, computes=None):
     """``f`` (a public function's compiled path, ``name``) run where the
     capability table allows (see the module's docstring), at NumPy's
-    precision under NumPy's dtype defaults."""
+    precision under NumPy's dtype defaults.  The table is asked about every
+    dtype the call computes in, not only its operands': ``computes(args,
+    kwargs)`` gives those its operands do not show (a ufunc's loop: ``log2``
+    of int32 data computes in float64, int8 data plus a Python complex in
+    complex128, which a TPU lacks)."""
     by_call = family if callable(family) else None
+    floats = name in _FLOAT_OF_INTEGERS
     precise = (by_call is not None or family in _PRECISE) and name not in _OWN_PRECISION
 
     def call(args, kwargs):
@@ -243,10 +259,13 @@ def routed(f, name, family):
         strict = config._state["mode"] == "numpy"
         fam = family if by_call is None else by_call(args, kwargs)
         found = _survey(args, kwargs, [])
-        if any(e[3] for e in found) or not untraced():
-            backends.check_traced(name, fam, _computed_dtypes(fam, found, kwargs, strict, True))
+        traced = any(e[3] for e in found) or not untraced()
+        dts = _computed_dtypes(fam, found, kwargs, strict, traced, floats)
+        if computes is not None:
+            dts = [*dts, *computes(args, kwargs)]
+        if traced:
+            backends.check_traced(name, fam, dts)
             return call(args, kwargs)
-        dts = _computed_dtypes(fam, found, kwargs, strict)
         acc = backends.accelerator()
         if backends.lacks(acc, fam, dts, strict) is None or \
                 _on_a_mesh(found) and backends.lacks(acc, fam, dts, False) is None:
@@ -259,7 +278,8 @@ def on_cpu_where_lacking(fn, name, dtypes):
     """``fn`` (an elementwise kernel on JAX arrays whose operands and result
     have ``dtypes``) run on the CPU backend where the default device cannot
     run those dtypes (see :func:`routed`); else ``fn`` itself."""
-    if backends.cpu_only() or backends.lacks(backends.accelerator(), "any", dtypes,
+    family = backends.FAMILY_OF.get(name, "any")
+    if backends.cpu_only() or backends.lacks(backends.accelerator(), family, dtypes,
                                              config.numpy_dtypes()) is None:
         return fn
 
@@ -270,7 +290,10 @@ def on_cpu_where_lacking(fn, name, dtypes):
         if backends.cpu_only():
             return fn(*args)
         found = _survey(args, {}, [])
-        if any(e[3] for e in found) or not untraced() or _on_a_mesh(found):
+        if any(e[3] for e in found) or not untraced():
+            backends.check_traced(name, family, dtypes)
+            return fn(*args)
+        if _on_a_mesh(found):
             return fn(*args)
         return _on_cpu(name, call, args, {}, found, dtypes, config.numpy_dtypes())
     return g

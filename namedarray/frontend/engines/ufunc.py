@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config, hooks
+from ...core import backends, config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
 from ...core.array import NamedArray, View, new, on_host, operand, positional, rewrap
@@ -40,6 +40,7 @@ from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _any_negative, _
                             _Folds)
 
 _I32 = 2 ** 31
+_C64 = onp.dtype(onp.complex64)
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
@@ -130,7 +131,8 @@ class ufunc(UfuncMethods):
         # integer powers of Python ints have NumPy-specific errors: general path
         self._fast_ok = name not in ("power", "pow", "float_power", "ldexp")
         # the general path where the capability table allows (engines/dispatch.py)
-        self._routed = routed(self._general, name, "any")
+        self._routed = routed(self._general, name, backends.FAMILY_OF.get(name, "any"),
+                              self._computes)
         self.__doc__ = (f"``numpy.{name}`` on NamedArrays (named axes aligned by name).\n\n"
                         f"See ``numpy.{name}`` for the semantics.")
 
@@ -505,6 +507,29 @@ class ufunc(UfuncMethods):
             return None
         return self._fastfn.get(k)
 
+    def _computes(self, args, kwargs) -> tuple:
+        """The dtypes NumPy's loop computes a call in, its operands' and its
+        results' (``log2`` of int32 data: float64), for the dispatcher's
+        capability table; () where JAX's dtype rules apply or the operands
+        are not plain arrays and Python numbers."""
+        if not config.numpy_dtypes() or len(args) < self.nin:
+            return ()
+        key = []
+        for a in args[: self.nin]:
+            t = type(a)
+            if t is NamedArray or t is View or isinstance(a, (onp.ndarray, onp.generic,
+                                                              jax.Array)):
+                key.append(onp.dtype(a.dtype))
+            elif t in (bool, int, float, complex):
+                key.append(t)
+            else:
+                return ()
+        try:
+            ins, outs = self._loop((*key, kwargs.get("dtype")))
+        except (TypeError, ValueError):
+            return ()
+        return tuple(d for d in (*ins, *outs) if isinstance(d, onp.dtype))
+
     def _call(self, *args, **kw):
         try:
             return self._routed(*args, **kw)
@@ -696,6 +721,11 @@ class ufunc(UfuncMethods):
                         ops[i] = new(o.data.astype(in_dts[i]), o.dims, o.mapped)
                 elif not any(isinstance(p, NamedArray) for p in ops):
                     ops[i] = positional(jnp.asarray(o, in_dts[i]))
+                elif type(o) is complex and (in_dts[i] == _C64 or in_dts[i].kind == "b"):
+                    # the loop's dtype at once (NumPy's cast): as a jitted argument
+                    # a Python complex is complex128, whose conversion aborts a
+                    # TPU's compiler
+                    ops[i] = in_dts[i].type(o)
                 elif dtype is not None and (type(o) is complex and in_dts[i].kind != "c" or
                                             type(o) is float and in_dts[i].kind in "biu"):
                     # a Python scalar above the loop dtype= asks for: NumPy's cast
