@@ -224,7 +224,8 @@ def _numpy_repr(data) -> str:
     """NumPy's repr of ``data``; an ML dtype prints by name as a builtin one
     does (``dtype=bfloat16``), whatever ``ml_dtypes`` version renders it."""
     a = onp.asarray(data)
-    return repr(a).replace(f"dtype={a.dtype!r}", f"dtype={a.dtype.name}")
+    return repr(a).replace(f"dtype={a.dtype!r}", f"dtype={a.dtype.name}").replace(
+        f"dtype='{a.dtype.name}'", f"dtype={a.dtype.name}")
 
 
 def _numpy_scalar_repr(data) -> str:

@@ -74,8 +74,10 @@ def _plain(result):
 
 def test_attention_values_equal_jax_nn():
     q, k, v, _ = _operands(False)
-    got = _nn_attention(q, k, v).untag("batch", "seq", "head", "kv")
-    want = jax.nn.dot_product_attention(*(x.untag("batch", n, "head", "kv").data for x, n in
-                                          ((q, "seq"), (k, "key"), (v, "key"))),
-                                        is_causal=True)
+    # (both at the highest matmul precision: an accelerator's default passes bf16)
+    with jax.default_matmul_precision("highest"):
+        got = _nn_attention(q, k, v).untag("batch", "seq", "head", "kv")
+        want = jax.nn.dot_product_attention(
+            *(x.untag("batch", n, "head", "kv").data for x, n in
+              ((q, "seq"), (k, "key"), (v, "key"))), is_causal=True)
     onp.testing.assert_allclose(onp.asarray(got), onp.asarray(want), rtol=1e-5, atol=1e-5)

@@ -6,6 +6,7 @@ benchmarks', not here."""
 import importlib.util
 import pathlib
 
+import jax
 import pytest
 
 from support import needs_devices
@@ -22,7 +23,8 @@ def load(name="bench_model"):
 
 def test_two_steps_same_losses_and_graph():
     bench = load()
-    plain, named, hp, hn = bench.check(steps=2)
+    with jax.default_matmul_precision("highest"):   # (an accelerator's default: bf16)
+        plain, named, hp, hn = bench.check(steps=2)
     assert len(plain) == len(named) == 2
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-6, (plain, named)
@@ -67,7 +69,8 @@ def test_user_style_pairs_same_losses_and_graph(name, config):
     not move the per-device blocks' layout: the transposes+copies bound."""
     if name.endswith(("-dp", "-shard")):
         needs_devices(8)            # the benchmark's mesh: jax.make_mesh's devices
-    plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
+    with jax.default_matmul_precision("highest"):   # (an accelerator's default: bf16)
+        plain, named, hp, hn = load("bench_models").check(name, steps=2, **config)
     for a, b in zip(plain, named):
         assert abs(a - b) <= 1e-5, (plain, named)
     assert plain[1] < plain[0]

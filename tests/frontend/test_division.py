@@ -56,6 +56,14 @@ def _assert_bits(got, want, what):
     assert not bad.any(), (what, got[bad][:4], want[bad][:4])
 
 
+#: complex128, compiled too: not on a TPU, which has no implementation of it
+#: (the capability table's TypeError, tests/frontend/test_dispatch.py)
+_COMPLEX128 = pytest.param("complex128", marks=pytest.mark.cpu_only(
+    "complex128 under jax.jit: a TPU has no implementation of it"))
+
+
+@pytest.mark.cpu_only("bit-for-bit against NumPy compiled: XLA CPU's division is "
+                     "IEEE's; a TPU's float32 division is within an ulp")
 @pytest.mark.parametrize("dt", DTYPES)
 def test_division_is_numpys_quotient_eager_and_compiled(dt):
     x, cases = _cases(dt)
@@ -78,6 +86,8 @@ def test_control_xla_rewrites_the_plain_division():
             assert (got != want).any(), dt
 
 
+@pytest.mark.cpu_only("bit-for-bit against NumPy compiled: XLA CPU's division is "
+                     "IEEE's; a TPU's float32 division is within an ulp")
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 def test_named_division_aligns_and_is_exact(dt):
     x, y = _data(dt)
@@ -113,6 +123,8 @@ def test_division_gradients_are_jax_divisions():
             onp.testing.assert_allclose(got, want, rtol=1e-14)
 
 
+@pytest.mark.cpu_only("bit-for-bit against NumPy compiled: XLA CPU's division is "
+                     "IEEE's; a TPU's float32 division is within an ulp")
 def test_division_under_vmap_is_exact():
     """An operand the map does not batch is broadcast before the barrier (JAX's
     batching would broadcast it after, where XLA rewrites the division)."""
@@ -149,6 +161,9 @@ def test_division_inside_nmap_is_exact(mesh):
     d = np.asarray(y[:, 0]).tag("b")
     kw = dict(mesh=make_mesh((4,), ("data",)), axis_resources={"b": "data"}) \
         if mesh else {}
+    if mesh:    # a jitted mesh program takes its arguments on the mesh (np.shard;
+        # float64 data of a TPU machine is committed to the CPU's first device)
+        a, d = (np.shard(v, kw["mesh"], kw["axis_resources"]) for v in (a, d))
     run = np.nmap(lambda r, s: (r / 3.0, r / s), axes=("b",), **kw)
     for f in (run, jax.jit(run)):
         lit, by = f(a, d)
@@ -200,7 +215,7 @@ def _complex_data(dt, n=4000):
     return one(), one()
 
 
-@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("dt", ["complex64", _COMPLEX128])
 def test_complex_division_is_numpys_loop_bit_for_bit(dt):
     z, w = _complex_data(dt)
     t = onp.dtype(dt).type
@@ -222,7 +237,7 @@ def test_complex_division_is_numpys_loop_bit_for_bit(dt):
                                     err_msg=f"{name}, jax.jit")
 
 
-@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("dt", ["complex64", _COMPLEX128])
 def test_complex_division_special_values_are_numpys(dt):
     v = onp.array([complex(a, b) for a in _PARTS for b in _PARTS], dt)
     z, w = onp.meshgrid(v, v)
@@ -242,6 +257,8 @@ def test_complex_division_special_values_are_numpys(dt):
     assert onp.isnan(got.real) and onp.isnan(got.imag)
 
 
+@pytest.mark.cpu_only("complex128 under jax.jit: a TPU has no implementation of it "
+                     "(the capability table's TypeError, tests/frontend/test_dispatch.py)")
 def test_compiled_complex_division_runs_again():
     """A jitted function dividing complex numbers runs a second time (through
     JAX's fast dispatch): the runtime zero is not captured as a constant."""
@@ -277,6 +294,8 @@ def test_complex_means_divide_as_numpy():
     _same_parts(jax.jit(lambda v: np.mean(v, axis=0))(a), want, "jax.jit")
 
 
+@pytest.mark.cpu_only("complex128 under jax.jit: a TPU has no implementation of it "
+                     "(the capability table's TypeError, tests/frontend/test_dispatch.py)")
 def test_complex_division_gradients_are_jax_divisions():
     """Derivatives of the complex division and reciprocal are JAX's, also for
     a divisor with a zero part (where the algorithm's unused branch divides by
@@ -294,6 +313,8 @@ def test_complex_division_gradients_are_jax_divisions():
     onp.testing.assert_allclose(m, jax.grad(lambda v: jnp.abs(jnp.mean(v)))(z), rtol=1e-14)
 
 
+@pytest.mark.cpu_only("complex128 under jax.jit: a TPU has no implementation of it "
+                     "(the capability table's TypeError, tests/frontend/test_dispatch.py)")
 def test_mean_over_a_mapped_or_split_name_is_the_physical_mean():
     """A mean over a name bound by nmap, locally or split over a 4-device mesh,
     sums each instance's part and divides once, as the physical mean does

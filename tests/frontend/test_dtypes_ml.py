@@ -145,10 +145,13 @@ def _ops(f, *args):
 @pytest.mark.parametrize("target", [np.float32, np.bfloat16, "float8_e4m3fn"], ids=str)
 def test_astype_adds_no_transpose(dims, target):
     """astype (method and function) is one convert: no transpose or copy in the
-    compiled HLO, and the layout (dims) is kept."""
+    compiled HLO beyond jax.numpy's own convert's (none on the CPU; a TPU's
+    float64 to float8 convert has a copy), and the layout (dims) is kept."""
     x = np.NamedArray(jnp.arange(24.0).reshape(2, 3, 4), dims=dims)
+    plain = _ops(lambda d: d.astype(target), x.data)
+    assert jax.default_backend() != "cpu" or plain == (0, 0)
     for f in (lambda v: v.astype(target), lambda v: np.astype(v, target)):
-        assert _ops(f, x) == (0, 0)
+        assert _ops(f, x) == plain
         r = jax.jit(f)(x)
         assert r.dims == x.dims
         same(np.asarray(r.data), x.data.astype(target))
