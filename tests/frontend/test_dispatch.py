@@ -467,3 +467,60 @@ def test_single_precision_complex_with_python_scalars_lowers_no_complex128():
                 if "complex<f64>" in text and name != "float_power":
                     bad.append((name, s))
     assert not bad, bad
+
+
+def _executions_on(device, into):
+    """A spy on JAX's compiled calls: into ``into``, (name, jaxpr text, out
+    dtypes) of each one that runs on ``device`` (its committed operands', or
+    the default device's where none is committed)."""
+    from jax._src import pjit
+    real = pjit._pjit_call_impl_python
+
+    def spy(*args, **kw):
+        arrays = [a for a in args if hasattr(a, "devices")]
+        committed = [a for a in arrays if a.committed]
+        there = any(device in a.devices() for a in committed) if committed else (
+            jax.config.jax_default_device is device)
+        if there:
+            j = kw["jaxpr"]
+            into.append((kw.get("name"), str(j), [str(v.dtype) for v in j.out_avals]))
+        return real(*args, **kw)
+    return spy
+
+
+def test_no_eager_call_computes_on_the_tpu_in_a_dtype_it_lacks(tpu, monkeypatch):
+    """Every ufunc on data living on the (simulated) TPU, with Python scalars
+    either side, and the statistics: nothing runs there in complex128 (a TPU's
+    compiler aborts the process on it) or makes float64 there (emulated:
+    NumPy's float64 promises IEEE's); such calls run on the CPU backend."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    vals = onp.array([1.5, -2.0, 3.25])
+
+    def on_tpu(dt):
+        return np.asarray(jax.device_put(vals > 0 if dt == "bool" else vals.astype(dt), acc))
+    calls = [(f"{n} {dt}", lambda u=getattr(np, n), dt=dt: u(*[on_tpu(dt)] * u.nin))
+             for n in sorted(np.UFUNCS) for dt in ("bool", "int32", "float16", "complex64")]
+    calls += [(f"{n} {dt} {s!r} {side}", lambda n=n, dt=dt, s=s, side=side: getattr(np, n)(
+                  *((on_tpu(dt), s) if side else (s, on_tpu(dt)))))
+              for n in ("add", "true_divide", "floor_divide", "logical_and", "arctan2")
+              for dt in ("bool", "int8", "float32", "complex64")
+              for s in (True, 2, 1.5, 1 + 2j) for side in (0, 1)]
+    calls += [(f"{n} {dt}", lambda n=n, dt=dt: getattr(np, n)(*(
+                  [on_tpu(dt)] * (3 if n == "interp" else 1))))
+              for n in ("mean", "var", "std", "cov", "corrcoef", "interp")
+              for dt in ("int32", "float32", "complex64")]
+    bad = []
+    with onp.errstate(all="ignore"):
+        for what, call in calls:
+            runs.clear()
+            try:
+                call()
+            except (TypeError, ValueError):     # (NumPy's: not for these types)
+                continue
+            for name, text, outs in runs:
+                if "c128" in text or name != "stage" and "float64" in outs:
+                    bad.append((what, name))
+    assert not bad, bad

@@ -59,7 +59,7 @@ _OWN_PRECISION = frozenset(("matmul", "dot", "vdot", "inner", "tensordot", "eins
 #: the families computed at the highest matmul precision under NumPy's dtype
 #: defaults (contractions, convolutions, the decompositions)
 _PRECISE = frozenset(("dot", "conv")) | backends.FLOATING
-_F64 = onp.dtype(onp.float64)
+_F64, _C128 = onp.dtype(onp.float64), onp.dtype(onp.complex128)
 _WIDER = {onp.dtype(onp.float32): _F64, onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
 
 
@@ -121,9 +121,13 @@ def _survey(args, kwargs, out):
 #: dtype rules (the statistics), beside the floating families
 _FLOAT_OF_INTEGERS = frozenset((
     "mean", "nanmean", "average", "var", "nanvar", "std", "nanstd", "median",
-    "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "cov",
-    "corrcoef", "interp", "gradient", "trapezoid", "histogram", "histogram2d",
+    "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "gradient", "trapezoid", "histogram", "histogram2d",
     "histogramdd", "digitize", "linspace", "logspace", "geomspace"))
+
+
+#: functions that compute in double precision at least under NumPy's dtype
+#: rules (float32 data in float64, complex64 in complex128)
+_DOUBLE_AT_LEAST = frozenset(("cov", "corrcoef", "interp"))
 
 
 def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
@@ -145,6 +149,9 @@ def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
         return (_F64,) if strict else ()
     if floats and strict:
         dts += [_F64 for dt in dts if dt.kind in "biu"]
+        if floats == "double":
+            dts += [_C128 if dt.kind == "c" else _F64 for dt in dts
+                    if jax.numpy.issubdtype(dt, onp.inexact)]     # (ML floats too)
     if family in backends.FLOATING and strict:
         wider = {} if family == "fft" or traced and not backends.runs_double() else _WIDER
         dts = [_F64 if dt.kind in "biu" else wider.get(dt, dt) for dt in dts]
@@ -241,7 +248,7 @@ def routed(f, name, family, computes=None):
     of int32 data computes in float64, int8 data plus a Python complex in
     complex128, which a TPU lacks)."""
     by_call = family if callable(family) else None
-    floats = name in _FLOAT_OF_INTEGERS
+    floats = "double" if name in _DOUBLE_AT_LEAST else name in _FLOAT_OF_INTEGERS
     precise = (by_call is not None or family in _PRECISE) and name not in _OWN_PRECISION
 
     def call(args, kwargs):

@@ -41,6 +41,7 @@ from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _any_negative, _
 
 _I32 = 2 ** 31
 _C64 = onp.dtype(onp.complex64)
+_BOOL = onp.dtype(onp.bool_)
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
@@ -520,7 +521,9 @@ class ufunc(UfuncMethods):
             if t is NamedArray or t is View or isinstance(a, (onp.ndarray, onp.generic,
                                                               jax.Array)):
                 key.append(onp.dtype(a.dtype))
-            elif t in (bool, int, float, complex):
+            elif t is bool:     # (an array of NumPy's bool to the loop)
+                key.append(_BOOL)
+            elif t in (int, float, complex):
                 key.append(t)
             else:
                 return ()
