@@ -7,9 +7,13 @@ what each runs and skips): ``cpu``, the default and CI's (``JAX_PLATFORMS=cpu``
 unless set already); ``tpu``, ``gpu`` (``JAX_PLATFORMS=<platform>,cpu``); both
 with ``--xla_force_host_platform_device_count=8``; ``cpu1``
 (``JAX_PLATFORMS=cpu`` and one device, as many as the default backend of a
-one-accelerator machine has).
+one-accelerator machine has); ``simtpu``: a TPU machine as the dispatcher
+sees it, on the CPU (a ninth CPU device stands in for the TPU and is the
+default device, ``backends.simulated``), where a test fails if anything runs
+on the stand-in in complex128, which a TPU's compiler aborts the process on.
 """
 import os
+import traceback
 
 _PLATFORM = os.environ.get("NAMEDARRAY_TEST_PLATFORM", "cpu").strip().lower()
 _DEVICES = "--xla_force_host_platform_device_count=8"
@@ -17,6 +21,9 @@ if _PLATFORM == "cpu":
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
 elif _PLATFORM == "cpu1":
     os.environ["JAX_PLATFORMS"] = "cpu"
+elif _PLATFORM == "simtpu":
+    os.environ["JAX_PLATFORMS"] = "cpu"
+    _DEVICES = "--xla_force_host_platform_device_count=9"
 else:
     os.environ["JAX_PLATFORMS"] = f"{_PLATFORM},cpu"
 if _PLATFORM != "cpu1":
@@ -62,3 +69,34 @@ def pytest_collection_modifyitems(config, items):
         if mark is not None:
             why = mark.args[0] if mark.args else mark.kwargs.get("reason", "")
             item.add_marker(pytest.mark.skip(reason=f"on the CPU only ({backend} here): {why}"))
+
+
+@pytest.fixture(scope="session", autouse=_PLATFORM == "simtpu")
+def _simulated_tpu():
+    """``simtpu``: the ninth CPU device stands in for a TPU, the default device."""
+    from namedarray.core import backends
+    cpus = jax.devices("cpu")
+    with jax.default_device(cpus[8]), backends.simulated({cpus[8]: "tpu"}, cpus[0]):
+        yield cpus[8]
+
+
+@pytest.fixture(autouse=_PLATFORM == "simtpu")
+def _nothing_in_complex128_on_the_tpu(_simulated_tpu, monkeypatch):
+    """``simtpu``: the test fails where a computation ran on the stand-in TPU
+    in complex128 (a TPU's compiler aborts the process on it)."""
+    from jax._src import pjit
+    real, seen = pjit._pjit_call_impl_python, []
+
+    def spy(*args, **kw):
+        committed = [a for a in args if hasattr(a, "devices") and a.committed]
+        there = any(_simulated_tpu in a.devices() for a in committed) if committed else (
+            jax.config.jax_default_device is _simulated_tpu)
+        if there and "c128" in str(kw["jaxpr"]):
+            at = [f"{f.filename.rsplit('/namedarray/', 1)[-1]}:{f.lineno} {f.name}"
+                  for f in traceback.extract_stack() if "/namedarray/" in f.filename]
+            if at:          # (namedarray's doing, not the test's own)
+                seen.append((kw.get("name"), at[-8:]))
+        return real(*args, **kw)
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", spy)
+    yield
+    assert not seen, f"computed in complex128 on the (simulated) TPU: {seen}"

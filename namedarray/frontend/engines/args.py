@@ -41,6 +41,25 @@ except (ImportError, AttributeError):
     except ImportError:
         def untraced():
             return False
+try:
+    from jax._src.interpreters.partial_eval import DynamicJaxprTrace as _Staging
+    _TRACE.value        # noqa: B018
+except (ImportError, AttributeError, NameError):
+    _Staging = None
+
+
+def staged() -> bool:
+    """Whether a trace that compiles (``jax.jit``, a ``scan`` body: a jaxpr
+    being staged) is active, beneath any ``vmap`` or ``grad``: the operations
+    of an eager ``vmap`` or ``grad`` run at once, where their data lies."""
+    if _Staging is None:
+        return not untraced()
+    t = _TRACE.value
+    while t is not None:
+        if isinstance(t, _Staging):
+            return True
+        t = getattr(t, "parent_trace", None)
+    return False
 
 
 # -- NumPy's argument conventions for the jax.numpy functions ----------------

@@ -46,7 +46,7 @@ import numpy as onp
 
 from ...core import backends, config
 from ...core.array import NamedArray, View, host_view_of
-from .args import untraced
+from .args import staged, untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
                    LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
                    _out_position, answer, any_host, array_likes, held, numpy_answers,
@@ -59,7 +59,7 @@ _OWN_PRECISION = frozenset(("matmul", "dot", "vdot", "inner", "tensordot", "eins
 #: the families computed at the highest matmul precision under NumPy's dtype
 #: defaults (contractions, convolutions, the decompositions)
 _PRECISE = frozenset(("dot", "conv")) | backends.FLOATING
-_F64, _C128 = onp.dtype(onp.float64), onp.dtype(onp.complex128)
+_F64, _C64, _C128 = (onp.dtype(t) for t in (onp.float64, onp.complex64, onp.complex128))
 _WIDER = {onp.dtype(onp.float32): _F64, onp.dtype(onp.complex64): onp.dtype(onp.complex128)}
 
 
@@ -102,6 +102,8 @@ def _survey(args, kwargs, out):
             d = v
         elif t is list or t is tuple:
             _survey(v, {}, out)
+            if any(type(e) is complex for e in v) and config.numpy_dtypes():
+                out.append((_C128, None, False, False))   # (NumPy's array of it)
             continue
         elif isinstance(v, (onp.ndarray, onp.generic)):
             out.append((v.dtype, None, False, False))
@@ -128,12 +130,17 @@ _FLOAT_OF_INTEGERS = frozenset((
 #: functions that compute in double precision at least under NumPy's dtype
 #: rules (float32 data in float64, complex64 in complex128)
 _DOUBLE_AT_LEAST = frozenset(("cov", "corrcoef", "interp"))
+#: functions whose result is complex for real data (complex64 for 8- and
+#: 16-bit integers, else complex128)
+_COMPLEX_OF_REAL = frozenset(("sort_complex",))
 
 
 def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
     """The dtypes a call of ``family`` computes in: its arrays' (a ``dtype=``
     asked for too), bool and integer data as float64 for the floating
-    families (and, ``floats``, the statistics), single precision as double for the decompositions under
+    families and the statistics (``floats``: True; ``"double"``: any data
+    in double precision; ``"complex"``: real data as complex), single
+    precision as double for the decompositions under
     NumPy's defaults (NumPy's LAPACK computes in double; not ``traced``
     for a backend without double-precision decompositions:
     ``namedarray.linalg``'s ``_in_double``); a call without arrays makes
@@ -147,7 +154,9 @@ def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
             pass
     if not dts:
         return (_F64,) if strict else ()
-    if floats and strict:
+    if floats == "complex" and strict:
+        dts += [_C64 if dt.char in "bhBH" else _C128 for dt in dts if dt.kind in "biuf"]
+    elif floats and strict:
         dts += [_F64 for dt in dts if dt.kind in "biu"]
         if floats == "double":
             dts += [_C128 if dt.kind == "c" else _F64 for dt in dts
@@ -169,9 +178,11 @@ def _on_a_mesh(found) -> bool:
 
 def _to(device, v):
     """The NamedArray (or JAX array) ``v`` with its device data on ``device``
-    (a copy of the wrapper; the caller's array is left as it is)."""
+    (a copy of the wrapper; the caller's array is left as it is; ``v``
+    itself where its data is there already, so that a function that returns
+    its argument, ``ascontiguousarray``, returns the caller's array)."""
     if type(v) is NamedArray and v._dev is not None and v._host is None:
-        if v.mapped:
+        if v.mapped or getattr(v._dev, "sharding", None) == _single(device):
             return v
         y = NamedArray(jax.device_put(v._dev, _single(device)), v.dims)
         y._array0d = v._array0d         # (a 0-d array stays one, not a scalar)
@@ -248,7 +259,8 @@ def routed(f, name, family, computes=None):
     of int32 data computes in float64, int8 data plus a Python complex in
     complex128, which a TPU lacks)."""
     by_call = family if callable(family) else None
-    floats = "double" if name in _DOUBLE_AT_LEAST else name in _FLOAT_OF_INTEGERS
+    floats = "double" if name in _DOUBLE_AT_LEAST else "complex" if name in \
+        _COMPLEX_OF_REAL else name in _FLOAT_OF_INTEGERS
     precise = (by_call is not None or family in _PRECISE) and name not in _OWN_PRECISION
 
     def call(args, kwargs):
@@ -270,8 +282,11 @@ def routed(f, name, family, computes=None):
         dts = _computed_dtypes(fam, found, kwargs, strict, traced, floats)
         if computes is not None:
             dts = [*dts, *computes(args, kwargs)]
-        if traced:
-            backends.check_traced(name, fam, dts)
+        elif strict and any(type(v) is complex for v in (*args, *kwargs.values())):
+            dts.append(_C128)       # (a function reads a Python complex as complex128)
+        if traced:      # (an eager vmap's or grad's operations run where the data is)
+            if staged():
+                backends.check_traced(name, fam, dts)
             return call(args, kwargs)
         acc = backends.accelerator()
         if backends.lacks(acc, fam, dts, strict) is None or \
@@ -298,7 +313,8 @@ def on_cpu_where_lacking(fn, name, dtypes):
             return fn(*args)
         found = _survey(args, {}, [])
         if any(e[3] for e in found) or not untraced():
-            backends.check_traced(name, family, dtypes)
+            if staged():
+                backends.check_traced(name, family, dtypes)
             return fn(*args)
         if _on_a_mesh(found):
             return fn(*args)
