@@ -61,6 +61,10 @@ call_ignoring = fperr.call_ignoring
 _IGNORING = getattr(fperr.ignored, "_STATE", None)
 
 
+#: NumPy's integer scalar types (integer division's results, checked: fperr.py)
+_INT_SCALARS = frozenset(onp.dtype(c).type for c in onp.typecodes["AllInteger"])
+
+
 def _held_scalar(h):
     """The NumPy scalar held by the buffer ``h`` of a NamedArray living on the
     host (NumPy's scalar itself, or its 0-d array's); None for an array's."""
@@ -195,6 +199,12 @@ class ufunc(UfuncMethods):
                     ins, loop[1][0])
         return loop
 
+    def _checks_int(self, outs):
+        """Whether results of the dtypes ``outs`` are integer division's, which
+        NumPy's default error state checks too (``fperr.int_state``)."""
+        return self._np.__name__ in fperr.INT_DIVIDE and any(
+            onp.dtype(d).kind in "iub" for d in outs)
+
     def _fast_entry(self, ins, out_dt):
         """The fast path's entry for operands of types ``ins``: (``out_dt``, or
         None where the function's result has that dtype already; the function)."""
@@ -209,8 +219,12 @@ class ufunc(UfuncMethods):
                                        jax.ShapeDtypeStruct((), t) for t in ins]).dtype
         except Exception:       # noqa: BLE001 -- then the result is checked per call
             got = None
-        fn = on_cpu_where_lacking(fn, self.__name__, [
-            t for t in (*ins, out_dt) if isinstance(t, onp.dtype)])
+        dts = [t for t in (*ins, out_dt) if isinstance(t, onp.dtype)]
+        if self._checks_int((out_dt,)):     # (its check, in the same kernel)
+            fn = fperr.int_checked(self._np.__name__, fn, functools.partial(
+                on_cpu_where_lacking, name=self.__name__, dtypes=dts))
+        else:
+            fn = on_cpu_where_lacking(fn, self.__name__, dts)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -331,6 +345,8 @@ class ufunc(UfuncMethods):
             return op, rop
         scalar_type, f64, make_new = self._scalar_type, onp.float64, object.__new__
         floats = _FLOAT_OPERATORS.get(py)
+        name = self._np.__name__
+        checked = name in fperr.INT_DIVIDE
 
         def make(general, reflected):
             fast = floats and floats[reflected]
@@ -358,6 +374,12 @@ class ufunc(UfuncMethods):
                     rtype = scalar_type(key)
                 if rtype is False:
                     return None
+                if checked and rtype in _INT_SCALARS:      # (integer division)
+                    try:
+                        r = fperr.call_int(name, py, (o, h) if reflected else (h, o))
+                    except Exception:   # noqa: BLE001 -- the general path raises
+                        return None
+                    return r if type(r) is rtype else None
                 token = state.set(ignoring)
                 try:
                     r = py(o, h) if reflected else py(h, o)
@@ -443,7 +465,10 @@ class ufunc(UfuncMethods):
         if not outs or not untraced():
             return None
         try:
-            r = call_ignoring(op or self._np, *hs)
+            if self._checks_int(outs):
+                r = fperr.call_int(self._np.__name__, op or self._np, hs)
+            else:
+                r = call_ignoring(op or self._np, *hs)
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
@@ -733,6 +758,9 @@ class ufunc(UfuncMethods):
             res = _where(where, res, out)
         res = store_out(self.__name__, out, res)
         st = fperr.state()
+        if st is None and self._checks_int(out_dts or (r.dtype for r in (
+                res if isinstance(res, tuple) else (res,)))):
+            st = fperr.int_state()
         if st is not None and (self._np.__name__ in fperr.INT_DIVIDE or any(
                 onp.dtype(d).kind in "fc" for d in (out_dts or (r.dtype for r in (
                     res if isinstance(res, tuple) else (res,)))))):
