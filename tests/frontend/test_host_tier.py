@@ -15,7 +15,7 @@ import jax
 import numpy as onp
 
 import namedarray as np
-from namedarray.core.array import is_scalar
+from namedarray.core.array import NamedArray, is_scalar
 from namedarray.frontend.engines import host
 
 EXPRS = [
@@ -167,3 +167,35 @@ def test_result_kinds_are_numpys_on_both_tiers():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, check=True)
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == want
+
+
+DRAWS = [("RandomState", "rand", (3, 4), {}), ("RandomState", "randn", (5,), {}),
+         ("RandomState", "randint", (0, 9), {"size": 6}), ("RandomState", "randint", (9,), {}),
+         ("RandomState", "random_sample", (), {"size": (2, 2)}),
+         ("default_rng", "random", (), {"size": 7}),
+         ("default_rng", "integers", (5,), {}), ("default_rng", "integers", (0, 5, 4), {}),
+         ("default_rng", "normal", (), {"size": (2, 3)}),
+         ("default_rng", "permutation", (6,), {})]
+
+
+def test_seeded_draws_are_made_as_eager_data():
+    """A NumPy-seeded stream's eager draw is NumPy's new data, made where an
+    eager call makes new data: small, it lives on the host, and what meets it
+    there compiles nothing; beyond the host tier, on the device."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    for cls, method, args, kw in DRAWS:
+        want = getattr(getattr(onp.random, cls)(7), method)(*args, **kw)
+        got = getattr(getattr(np.random, cls)(7), method)(*args, **kw)
+        assert type(got) is type(want) or isinstance(got, NamedArray), (method, got)
+        assert onp.asarray(got).dtype == onp.asarray(want).dtype, method
+        assert onp.array_equal(onp.asarray(got), want), method
+        if isinstance(got, NamedArray):
+            assert got._host is not None, method
+            assert is_scalar(got) == (not isinstance(want, onp.ndarray)), method
+    x = np.random.RandomState(0).rand(6, 5)
+    c0 = _COMPILES[0]
+    np.fft.fftshift(x, 1), np.fft.ifftshift(x), np.sum(x * 2.0, axis=0)
+    assert _COMPILES[0] == c0
+    big = np.random.RandomState(0).rand(host.HOST_SIZE + 1)
+    assert big._host is None
+    assert onp.array_equal(onp.asarray(big), onp.random.RandomState(0).rand(host.HOST_SIZE + 1))
