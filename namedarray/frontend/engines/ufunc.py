@@ -30,7 +30,7 @@ from ...core.align import align, align_plan, apply_step
 from . import fperr
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
-from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, kept, numpy_answers,
+from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
                    numpy_call, readable)
 from .out import cast_out, check_out_cast, store_out
 from .results import finish
@@ -256,7 +256,8 @@ class ufunc(UfuncMethods):
                 return self.binary(*args)
             if n == 1 == self.nin and (args[0]._host is not None if type(args[0]) is
                                        NamedArray else type(args[0]) is View and
-                                       args[0]._hview is not None) and \
+                                       args[0]._hview is not None or
+                                       type(args[0]) is onp.ndarray) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
                 r = self._on_host(args)
                 if r is not None:
@@ -281,7 +282,8 @@ class ufunc(UfuncMethods):
         if ((ta is NamedArray and a._host is not None) or (
                 tb is NamedArray and b._host is not None) or (
                 ta is View and a._hview is not None) or (
-                tb is View and b._hview is not None)) and \
+                tb is View and b._hview is not None) or
+                ta is onp.ndarray or tb is onp.ndarray) and \
                 config._state["mode"] == "numpy" and (
                     _FP_LAST[1] is None if _FP_STATE.get() is _FP_LAST[0]
                     else fperr.state() is None):
@@ -449,6 +451,9 @@ class ufunc(UfuncMethods):
             elif t is float or t is int or t is complex:
                 h = a
                 key.append(t)
+            elif t is onp.ndarray and a.dtype in RESIDENT_DTYPES and creates(a.shape):
+                h = a       # NumPy's small array: read as namedarray's living there
+                key.append(a.dtype)
             elif t is bool:     # (NumPy's bool: a Python bool is not a weak scalar)
                 h = a
                 key.append(_BOOL)
