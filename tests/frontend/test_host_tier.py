@@ -247,3 +247,62 @@ def test_numpy_arrays_as_host_operands(dt, name):
     assert uf(*[onp.ones(host.HOST_SIZE + 1, dt)] * uf.nin)._host is None
     got = jax.jit(lambda v: uf(*ones[1:], v).data)(ones[0])     # (a constant and a tracer)
     assert onp.allclose(got, want, rtol=1e-6)     # (the compiled path rounds its own way)
+
+
+@pytest.mark.parametrize("dt", [None, "uint8", "int16", "int64", "uint32", "float32"])
+@pytest.mark.parametrize("src", ["int32", "float64", "rows", "columns", "strided"])
+def test_dtype_views_of_host_data(src, dt):
+    """``x.view(dtype)`` (and ``x.view()``) of data living on the host is
+    NumPy's view of its bytes, compiling nothing: writes through an integer
+    view (``fill`` too) reach the base, the view sees the base's writes, a
+    floating view is read-only (as on the compiled path); NumPy's error where
+    NumPy refuses (a strided last axis)."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    base = (onp.arange(24, dtype="int32") - 7).reshape(4, 6)
+    base = base.astype("float64") if src == "float64" else base
+    part = {"rows": (slice(1, 3),), "columns": (slice(None), slice(0, 4)),
+            "strided": (slice(None), slice(None, None, 2))}.get(src, ())
+    e = base.copy()
+    x = np.asarray(base)
+    mine, theirs = (x[part], e[part]) if part else (x, e)
+    c0 = _COMPILES[0]
+    try:
+        want = theirs.view() if dt is None else theirs.view(dt)
+    except ValueError:
+        with pytest.raises(ValueError):
+            mine.view(dt)
+        return
+    got = mine.view() if dt is None else mine.view(dt)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert onp.asarray(got).tobytes() == want.tobytes()
+    if want.dtype.kind not in "iu" and dt is not None:
+        assert _COMPILES[0] == c0
+        assert not got.flags.writeable
+        return
+    else:
+        got.fill(3)
+        want.fill(3)
+        got[0, ...] = 5
+        want[0, ...] = 5
+        assert onp.array_equal(onp.asarray(x), e)
+        mine[-1] = 0
+        theirs[-1] = 0
+        assert onp.array_equal(onp.asarray(got), want)
+    assert _COMPILES[0] == c0
+
+
+def test_strided_copies_by_dtype_views_stay_on_the_host():
+    """NumPy's idiom for arrays of other strides (fill the bytes, slice,
+    write, view as the class): all on the host, NumPy's values."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    x = np.asarray(onp.arange(6.0).reshape(2, 3))
+    c0 = _COMPILES[0]
+    xi = np.empty((2, 9), dtype=x.dtype)
+    xi.view(np.uint32).fill(0xdeadbeef)
+    xi = xi[:, ::-3]
+    xi[...] = x
+    xi = xi.view(type(x))
+    assert bool(np.all(xi == x)) and xi._hview is not None
+    assert _COMPILES[0] == c0
+    full = onp.asarray(xi.base)
+    assert (full.view(onp.uint32).reshape(2, 9, 2)[:, 1::3] == 0xdeadbeef).all()
