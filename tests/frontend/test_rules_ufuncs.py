@@ -474,3 +474,33 @@ def test_comparison_with_an_int_beyond_the_dtype_keeps_its_loop(casting, value):
     with pytest.raises(TypeError, match="^equal: Cannot cast ufunc 'equal' output from "
                                         "dtype\\('bool'\\) to dtype\\('int8'\\)"):
         np.equal(np.asarray(a), value, casting=casting, out=np.zeros(3, np.int8))
+
+
+@pytest.mark.parametrize("name", ["add", "negative", "divmod", "sqrt", "less", "modf"])
+@pytest.mark.parametrize("kind", ["scalars", "0d", "python", "arrays", "big"])
+def test_out_ellipsis_gives_arrays(name, kind):
+    """``out=...``: NumPy's results are arrays, a 0-d result a 0-d array
+    (never a scalar); otherwise the call is the plain call."""
+    uf, np_uf = getattr(np, name), getattr(onp, name)
+    v = {"scalars": onp.float64(2.0), "0d": onp.array(3), "python": 2.5,
+         "arrays": onp.arange(1.0, 4.0), "big": onp.ones(70_000)}[kind]
+    args = [v] * uf.nin
+    ours = [np.asarray(a)[()] if kind == "scalars" else np.asarray(a)
+            if isinstance(a, onp.ndarray) else a for a in args]
+    want = np_uf(*args, out=...)
+    traced = []
+
+    def f(*a):
+        r = uf(*a, out=...)
+        traced.append(r)
+        return r
+    jitted = jax.jit(f)(*ours)
+    # (a jitted function's 0-d output is a scalar again: NumPy's scalar rule)
+    for got, kept in ((uf(*ours, out=...), True), (traced[0], True), (jitted, False)):
+        pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+        for g, w in pairs:
+            assert isinstance(w, onp.ndarray)
+            assert g.shape == w.shape and g.dtype == w.dtype
+            assert not kept or not np.isscalar(g)
+            if got is not traced[0]:
+                assert onp.array_equal(onp.asarray(g), w)

@@ -25,7 +25,8 @@ import numpy as onp
 from ...core import config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
-from ...core.array import NamedArray, View, new, on_host, operand, positional, rewrap
+from ...core.array import (NamedArray, View, is_value, new, on_host, operand, positional,
+                           rewrap, zero_dim_array)
 from ...core.align import align, align_plan, apply_step
 from . import fperr
 from .args import untraced
@@ -536,6 +537,10 @@ class ufunc(UfuncMethods):
         return self._fastfn.get(k)
 
     def _call(self, *args, **kw):
+        if kw.get("out", None) is Ellipsis:     # NumPy's out=...: arrays, never scalars
+            del kw["out"]
+            r = self._call(*args, **kw)
+            return tuple(map(_array, r)) if type(r) is tuple else _array(r)
         try:
             return self._routed(*args, **kw)
         except (TypeError, ValueError) as e:    # Python values JAX cannot hold (Fractions, None)
@@ -782,6 +787,11 @@ class ufunc(UfuncMethods):
         else:
             datas, mask = align(self.__name__, ops)[0], None
         fperr.check(self._np.__name__, jfn, datas, mask, st)
+
+def _array(r):
+    """A ufunc's result ``r`` with a scalar as a 0-d array (``out=...``)."""
+    return zero_dim_array(r) if isinstance(r, NamedArray) and is_value(r) else r
+
 
 def _fast_named(r, out_dt, dims, mapped):
     """The fast path's result: ``r`` (cast to ``out_dt`` unless None) as a
