@@ -37,8 +37,9 @@ from .out import cast_out, check_out_cast, store_out
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
-from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _any_negative, _check_out,
-                            _Folds)
+from .ufunc_methods import _ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds
+from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _mixed_sign,
+                             _numpy_scalar, _signed_and_uint64, _to_inexact)
 
 _I32 = 2 ** 31
 _I64 = 2 ** 63 - 1
@@ -801,95 +802,8 @@ def _fast_named(r, out_dt, dims, mapped):
     return new(r, dims, mapped)
 
 
-def _check_int_power(fn, base, exp, dtype):
-    """NumPy's ``ValueError`` for an integer array to a negative integer power
-    (eager calls; under ``jax.jit`` JAX's integer power of a negative exponent
-    is 0 except for bases 1 and -1)."""
-    if type(exp) in (float, complex) and dtype is not None and onp.dtype(dtype).kind == "i":
-        # NumPy casts the exponent into the integer loop dtype= names (toward zero)
-        if exp.real <= -1 and not (isinstance(base, (NamedArray, onp.ndarray)) and
-                                   base.size == 0):
-            raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
-        return
-    if isinstance(exp, onp.ndarray):      # NumPy's array (checked on the host)
-        d = exp
-    elif isinstance(exp, NamedArray) and not isinstance(exp.data, jax.core.Tracer):
-        d = exp.data
-    else:
-        return
-    b = base.dtype if hasattr(base, "dtype") else onp.result_type(base)
-    if isinstance(base, (int, bool)):
-        b = onp.dtype(onp.int_) if isinstance(base, int) and not isinstance(base, bool) \
-            else onp.dtype(bool)
-    if exp.dtype.kind != "i" or exp.size == 0 or (dtype is not None and onp.dtype(
-            dtype).kind not in "iu") or onp.result_type(b, exp.dtype).kind not in "iu":
-        return
-    if isinstance(base, (NamedArray, onp.ndarray)) and base.size == 0:
-        return
-    if bool((d < 0).any() if isinstance(d, onp.ndarray) else _any_negative(d)):
-        raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
-
-
-def _numpy_scalar(fn, v):
-    """A NumPy scalar operand: a strongly typed 0-d array (NumPy 2's rule)."""
-    if not config.holds(v.dtype):        # an ML scalar (np.bfloat16(2.0)) is numeric
-        raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
-                        "holds numeric, ML (bfloat16, float8_*) and bool data only)")
-    return positional(jnp.asarray(v))
-
-
-def _signed_and_uint64(dts) -> bool:
-    """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
-    kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
-    return kinds == ["i", "u"] and onp.dtype("uint64") in dts
-
-
-def _mixed_sign(ops):
-    """For a comparison of a signed integer array with a uint64 one: the index
-    of the signed operand (NumPy compares them exactly, not through float64)."""
-    dts = [o.dtype if isinstance(o, NamedArray) else None for o in ops]
-    if len(dts) != 2 or None in dts:
-        return None
-    kinds = [d.kind for d in dts]
-    if sorted(kinds) == ["i", "u"] and onp.dtype(dts[kinds.index("u")]).itemsize == 8:
-        return kinds.index("i")
-    return None
-
-
-@functools.lru_cache(maxsize=None)
-def _exact_compare(jfn, name, signed):
-    """``jfn`` comparing a signed and a uint64 array exactly: a negative signed
-    value is below every unsigned one; the others compare as uint64."""
-    below = name in ("less", "less_equal", "not_equal")     # signed < unsigned
-    above = name in ("greater", "greater_equal", "not_equal")
-
-    def f(a, b):
-        s = (a, b)[signed]
-        neg = s < 0
-        r = jfn(a.astype(jnp.uint64), b.astype(jnp.uint64))
-        return jnp.where(neg, below if signed == 0 else above, r)
-    return f
-
-
 def _broadcastable(s, t) -> bool:
     return all(a == b or a == 1 or b == 1 for a, b in zip(s[::-1], t[::-1]))
-
-
-def _to_inexact(fn, v: int, dt):
-    """The Python int ``v`` in the inexact loop dtype ``dt`` (inf beyond its range,
-    as NumPy casts it); an int beyond every float raises NumPy's OverflowError."""
-    try:
-        f = float(v)
-    except OverflowError:
-        raise OverflowError(f"{fn}: Python integer {v} too large to convert to "
-                            f"{onp.dtype(dt)}") from None
-    with onp.errstate(over="ignore"):
-        return onp.asarray(f).astype(dt)
-
-
-def _fits(v: int, dt) -> bool:
-    info = onp.iinfo(dt)
-    return info.min <= v <= info.max
 
 
 def _where(where, res, out):
