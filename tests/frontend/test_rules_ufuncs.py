@@ -504,3 +504,42 @@ def test_out_ellipsis_gives_arrays(name, kind):
             assert not kept or not np.isscalar(g)
             if got is not traced[0]:
                 assert onp.array_equal(onp.asarray(g), w)
+
+
+_OUT_FORMS = [
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": (o,)})),
+    ("add", lambda m, o, o2: ((m.ones(3), 2), {"out": (None,)})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7), o, None), {})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7), None, o2), {})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7),), {"out": (o, o2)})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7),), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o, o), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, None), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": (o, o)})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": ()})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, []), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": []})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": ([],)})),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_OUT_FORMS)))
+def test_out_forms_are_numpys(k):
+    """``out=`` positional or keyword, a tuple of one entry (an array or
+    None) per output: NumPy's results (the arrays given, returned) and
+    NumPy's error classes for the other forms."""
+    name, make = _OUT_FORMS[k]
+    outcomes = []
+    for m in (onp, np):
+        o, o2 = m.empty(()), m.empty((), dtype=m.int32)
+        args, kw = make(m, o, o2)
+        try:
+            r = getattr(m, name)(*args, **kw)
+        except (TypeError, ValueError) as e:
+            outcomes.append(type(e))
+            continue
+        rs = r if isinstance(r, tuple) else (r,)
+        outcomes.append([(x is o, x is o2, onp.asarray(x).tolist()) for x in rs])
+    assert outcomes[1] == outcomes[0]

@@ -33,7 +33,7 @@ from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
 from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
                    numpy_call, readable)
-from .out import cast_out, check_out_cast, store_out
+from .out import cast_out, check_out_cast, out_entries, store_out
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
@@ -709,10 +709,14 @@ class ufunc(UfuncMethods):
             if nin < n <= most and out is None:
                 out = args[nin:] if n - nin > 1 else args[nin]
                 args = args[:nin]
+            elif nin < n <= most:
+                raise TypeError(f"{self.__name__}: cannot specify 'out' as both a "
+                                "positional and keyword argument")
             else:
                 raise TypeError(f"{self.__name__}: {self.__name__}() takes from {nin} to "
                                 f"{most} positional arguments but {n} "
                                 f"{'was' if n == 1 else 'were'} given")
+        out = out_entries(self.__name__, out, self.nout)
         _check_out(self.__name__, out)
         ops = [operand(a) for a in args]
         out_dts = None
