@@ -25,8 +25,8 @@ import numpy as onp
 from ...core import config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
-from ...core.array import (NamedArray, View, is_value, new, on_host, operand, positional,
-                           rewrap, zero_dim_array)
+from ...core.array import (NamedArray, View, host_root, is_value, new, on_host, operand,
+                           positional, rewrap, writeable, zero_dim_array)
 from ...core.align import align, align_plan, apply_step
 from . import fperr
 from .args import untraced
@@ -497,6 +497,25 @@ class ufunc(UfuncMethods):
             return None
         return tuple(kept(onp.asarray(e), fresh=True) for e in r)
 
+    def _into_host(self, args, out):
+        """``self(*args, out=out)`` where ``out`` lives on the host (NumPy's
+        own array or view there, nothing else holding its buffer) and the
+        operands do: NumPy's result written into ``out``'s buffer, as the call
+        without ``out=`` answers (None where it cannot: the general path)."""
+        o = out[0] if type(out) is tuple and len(out) == 1 else out
+        if type(o) is not NamedArray and type(o) is not View or is_value(o):
+            return None
+        h, root = host_root(o)
+        if h is None or root._dev is not None or not writeable(o) or \
+                not h.flags.writeable or (o is root and root._host is not h):
+            return None
+        r = self._on_host(args)
+        rh = host_root(r)[0] if isinstance(r, NamedArray) else None
+        if rh is None or rh.dtype != h.dtype or rh.shape != h.shape:
+            return None
+        h[...] = rh
+        return o
+
     def _host_outs(self, key):
         """The result dtypes of NumPy's loop for operand types ``key`` (those
         of namedarray's loop for them, ``_loop``), remembered; ``()`` where the
@@ -538,6 +557,12 @@ class ufunc(UfuncMethods):
         return self._fastfn.get(k)
 
     def _call(self, *args, **kw):
+        if len(kw) == 1 and "out" in kw and len(args) == self.nin and \
+                self.nout == 1 and config._state["mode"] == "numpy" and \
+                fperr.state() is None:
+            r = self._into_host(args, kw["out"])
+            if r is not None:
+                return r
         if kw.get("out", None) is Ellipsis:     # NumPy's out=...: arrays, never scalars
             del kw["out"]
             r = self._call(*args, **kw)
