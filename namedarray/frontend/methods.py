@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import (NamedArray, View, check_writeable, host_root, is_scalar, is_value,
-                          new, rewrap, zero_dim_array)
+                          new, on_host, rewrap, zero_dim_array)
 from ..core.derived import read_only
 from . import index_assign, index_named, indexing
 from .engines import host, views
@@ -95,12 +95,38 @@ def bitcast(x, dtype):
                              f"array (shape {x.shape}, {x.dtype} to {dt})")
     src = x.dtype
     f = lambda a: generic("view", lambda d: _bitcast(d, dt), (a,), {})  # noqa: E731
+    integer = dt.kind in "iu"
+    v = _host_dtype_view(x, dt, f, (lambda b, v: generic(
+        "view", lambda d: _bitcast(d.astype(dt), src), (v,), {})) if integer else None)
+    if v is not None:
+        if not integer:
+            v._what = f"view({dt})"
+        return v
     if dt.kind not in "iu":
         # every bit pattern is an integer, so those views store back exactly;
         # a bool or floating view could normalize the bytes it did not write
         return read_only(f(x), f"view({dt})")
     return _viewed("view", x, f, lambda b, v: generic(
         "view", lambda d: _bitcast(d.astype(dt), src), (v,), {}))
+
+
+def _host_dtype_view(x, dt, f, back):
+    """``x.view(dt)`` of data living on the host: NumPy's view of its bytes
+    (nothing compiles), read as ``f`` reads it and written back by ``back``
+    (None: read-only) where it is no longer NumPy's; None where ``x`` does
+    not live there (the compiled path answers); NumPy's ``ValueError`` where
+    NumPy refuses."""
+    h, root = host_root(x) if not is_value(x) and not x.mapped and \
+        x.dims.count(None) == len(x.dims) else (None, None)
+    if h is None:
+        return None
+    try:
+        hv = h.view(dt)
+    except ValueError as e:     # (a strided last axis: NumPy's view is refused)
+        raise ValueError(f"view: {e} (the view's last axis is strided; view a "
+                         "copy, x.copy().view(dtype))") from None
+    return viewed("view", x, f, back, writable=back is not None, result=on_host(hv),
+                  hosted=(hv, root))
 
 
 def scalar_type(x) -> str:
@@ -453,7 +479,9 @@ def install(ns: dict):
             # a user's subclass (the package's own kinds, View, are NamedArrays)
             raise TypeError(subclass_refused("view", f"type={type.__name__}"))
         if dtype is None or onp.dtype(dtype) == self.dtype:
-            return _viewed("view", self, lambda a: rewrap(a, a.data), lambda b, v: v)
+            f, back = (lambda a: rewrap(a, a.data)), (lambda b, v: v)
+            v = _host_dtype_view(self, self.dtype, f, back)
+            return v if v is not None else _viewed("view", self, f, back)
         return bitcast(self, dtype)
 
     def flatten(self, order="C"):
@@ -503,6 +531,9 @@ def install(ns: dict):
     View.strides = property(views.view_strides)
     def fill(self, value):
         if not is_value(self):     # (a scalar's fill fills a copy, as NumPy's)
+            if type(value) in (int, float, bool) and index_assign.resident_set(
+                    self, Ellipsis, value):
+                return      # (NumPy's, into data living on the host)
             self._assign("fill", ns["full_like"](self, value))
 
     def set_shape(self, shape):

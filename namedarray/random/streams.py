@@ -22,7 +22,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core.array import NamedArray, normalize_axis, positional, rewrap
-from ..frontend.engines.args import untraced
+from ..frontend.engines.args import to_device, untraced
+from ..frontend.engines.host import creates, made
 from ..frontend.engines.out import store_out
 from ..parallel import gather_names, scatter_names
 from .draws import (_IMPL, _R, _Stream, _Tracer, _cellwise, _concrete, _float, _int, _is_key,
@@ -646,7 +647,12 @@ def _hosted(name, method):
             if res is h:
                 res = v
         if isinstance(res, (onp.ndarray, onp.generic)) and res.dtype.kind in "biufc":
-            return positional(jnp.asarray(res))
+            # NumPy's new draw, made as eager calls make new data: small, it
+            # lives on the host (the host tier answers what it meets, compiling
+            # nothing); else on the device
+            h = onp.asarray(res)
+            return made(h, fresh=True) if creates(h.shape) else positional(
+                to_device(h, fresh=True))
         return res
     return run
 

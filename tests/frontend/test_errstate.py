@@ -333,3 +333,78 @@ def test_numpy_docstring_examples_run():
         assert keep <= ok, (name, {i: bad.get(i) for i in keep - ok})
         total += len(keep)
     assert total >= 20
+
+
+def _kinds(np_, a, b):
+    """Operand kinds of a binary integer operation, made by the module
+    ``np_`` (NumPy or namedarray) from the 1-d NumPy arrays ``a``, ``b``
+    (at least 3 elements): scalars, 0-d arrays, arrays, an array with a
+    scalar, strided views, data beyond the host tier (on the device)."""
+    big = 70_000
+    A, B = np_.asarray(a), np_.asarray(b)
+    la, lb = (np_.asarray(onp.resize(v, big)) for v in (a, b))
+    return {"scalars": (A[0], B[0]), "0d": (A[0, ...], B[0, ...]), "arrays": (A, B),
+            "array-scalar": (A, B[0]), "strided": (A[::-2], B[::-2]),
+            "device": (la, lb), "device-scalar": (la, B[0]),
+            "python-int": (A, int(b[0]))}
+
+
+def _categories(f, args):
+    """The categories of the RuntimeWarnings of ``f(*args)`` (NumPy's words
+    before "encountered") in the current state, and the result."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = f(*args)
+    return sorted(str(m.message).split(" encountered")[0] for m in w
+                  if m.category is RuntimeWarning), r
+
+
+INT_DIVISIONS = [
+    (onp.floor_divide, np.floor_divide), (onp.remainder, np.remainder),
+    (onp.fmod, np.fmod), (onp.divmod, np.divmod),
+    (lambda a, b: a // b, lambda a, b: a // b), (lambda a, b: a % b, lambda a, b: a % b)]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint64", "bool"])
+@pytest.mark.parametrize("case", ["zero", "min-by-minus-one", "quiet"])
+def test_integer_division_warns_in_the_default_state(dtype, case):
+    """NumPy's default state reports integer division's division by zero and
+    ``MIN // -1``'s overflow, for every kind of operand (documented)."""
+    dt = onp.dtype(dtype)
+    if case == "min-by-minus-one" and dt.kind != "i":
+        pytest.skip("no overflow of an unsigned or boolean division")
+    lo = onp.iinfo(dt).min if dt.kind == "i" else 1
+    first = {"zero": (1, 0), "min-by-minus-one": (lo, -1), "quiet": (lo, 1)}[case]
+    a = onp.array([first[0], 1, 1, 1], dt)
+    b = onp.array([first[1], 1, 1, 1], dt)
+    assert fperr.state() is None
+    theirs, ours = _kinds(onp, a, b), _kinds(np, a, b)
+    for kind in theirs:
+        if dt.kind == "b" and kind == "python-int":
+            continue
+        for np_f, f in INT_DIVISIONS:
+            want, r_np = _categories(np_f, theirs[kind])
+            got, r = _categories(f, ours[kind])
+            assert got == want, (kind, want)
+            for x, y in zip(r if isinstance(r, tuple) else (r,),
+                            r_np if isinstance(r_np, tuple) else (r_np,)):
+                assert onp.asarray(x).dtype == onp.asarray(y).dtype, kind
+                assert onp.array_equal(onp.asarray(x), onp.asarray(y)), kind
+            with np.errstate(all="ignore"):
+                assert _categories(f, ours[kind])[0] == [], kind
+
+
+def test_integer_division_default_state_not_floats_nor_traced():
+    """Floating-point division stays unchecked in the default state (no
+    synchronization per operation); traced code is not checked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x in (np.ones(3), np.ones(70_000)):
+            np.floor_divide(x, 0.0)
+            x % 0.0
+        a = np.asarray([1, 2, 3])
+        r = jax.jit(lambda u, v: (u // v, u % v))(a, np.zeros(3, int))
+        with onp.errstate(all="ignore"):
+            want = onp.floor_divide([1, 2, 3], 0), onp.remainder([1, 2, 3], 0)
+        assert all(onp.array_equal(onp.asarray(x), y) for x, y in zip(r, want))

@@ -10,12 +10,14 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import jax
 import numpy as onp
+import pytest
 
 import namedarray as np
-from namedarray.core.array import is_scalar
+from namedarray.core.array import NamedArray, is_scalar
 from namedarray.frontend.engines import host
 
 EXPRS = [
@@ -167,3 +169,196 @@ def test_result_kinds_are_numpys_on_both_tiers():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, check=True)
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == want
+
+
+DRAWS = [("RandomState", "rand", (3, 4), {}), ("RandomState", "randn", (5,), {}),
+         ("RandomState", "randint", (0, 9), {"size": 6}), ("RandomState", "randint", (9,), {}),
+         ("RandomState", "random_sample", (), {"size": (2, 2)}),
+         ("default_rng", "random", (), {"size": 7}),
+         ("default_rng", "integers", (5,), {}), ("default_rng", "integers", (0, 5, 4), {}),
+         ("default_rng", "normal", (), {"size": (2, 3)}),
+         ("default_rng", "permutation", (6,), {})]
+
+
+def test_seeded_draws_are_made_as_eager_data():
+    """A NumPy-seeded stream's eager draw is NumPy's new data, made where an
+    eager call makes new data: small, it lives on the host, and what meets it
+    there compiles nothing; beyond the host tier, on the device."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    for cls, method, args, kw in DRAWS:
+        want = getattr(getattr(onp.random, cls)(7), method)(*args, **kw)
+        got = getattr(getattr(np.random, cls)(7), method)(*args, **kw)
+        assert type(got) is type(want) or isinstance(got, NamedArray), (method, got)
+        assert onp.asarray(got).dtype == onp.asarray(want).dtype, method
+        assert onp.array_equal(onp.asarray(got), want), method
+        if isinstance(got, NamedArray):
+            assert got._host is not None, method
+            assert is_scalar(got) == (not isinstance(want, onp.ndarray)), method
+    x = np.random.RandomState(0).rand(6, 5)
+    c0 = _COMPILES[0]
+    np.fft.fftshift(x, 1), np.fft.ifftshift(x), np.sum(x * 2.0, axis=0)
+    assert _COMPILES[0] == c0
+    big = np.random.RandomState(0).rand(host.HOST_SIZE + 1)
+    assert big._host is None
+    assert onp.array_equal(onp.asarray(big), onp.random.RandomState(0).rand(host.HOST_SIZE + 1))
+
+
+def _numpy_operands(dt):
+    base = onp.arange(1, 13).astype(dt).reshape(3, 4)
+    return {"array": (base,), "0d": (onp.array(base[1, 1]),), "strided": (base[::-1, ::2],),
+            "with-ours": (base, np.asarray(base[0])), "ours-first": (np.ones(4, dt), base),
+            "with-python": (base, 2), "two": (base, base.T[:3, :3].copy()[:, :1])}
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32", "int64", "int16", "uint8", "bool",
+                                "complex128"])
+@pytest.mark.parametrize("name", ["log", "negative", "sqrt", "add", "multiply", "maximum",
+                                  "less", "floor_divide", "arctan2"])
+def test_numpy_arrays_as_host_operands(dt, name):
+    """A ufunc given NumPy's small arrays (another library's array_likes,
+    read as arrays) answers on the host as it does for namedarray's data
+    living there: NumPy's dtypes, values and result kinds, compiling nothing."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    uf, np_uf = getattr(np, name), getattr(onp, name)
+    if onp.dtype(dt).kind in host.OWN_ANSWERS.get(name, ""):
+        pytest.skip("namedarray's own answer on both paths")
+    for kind, args in _numpy_operands(onp.dtype(dt)).items():
+        if len(args) != uf.nin:
+            continue
+        theirs = [onp.asarray(a) if isinstance(a, NamedArray) else a for a in args]
+        with warnings.catch_warnings(), onp.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                want = np_uf(*theirs)
+            except TypeError:
+                continue
+            c0 = _COMPILES[0]
+            got = uf(*args)
+        assert _COMPILES[0] == c0, kind
+        assert isinstance(got, NamedArray) and got._host is not None, kind
+        assert onp.asarray(got).dtype == want.dtype, kind
+        assert is_scalar(got) == (not isinstance(want, onp.ndarray)), kind
+        assert onp.array_equal(onp.asarray(got), want, equal_nan=True), kind
+    ones = [onp.ones(3, dt)] * uf.nin
+    try:
+        want = np_uf(*ones)
+    except TypeError:
+        return
+    assert uf(*[onp.ones(host.HOST_SIZE + 1, dt)] * uf.nin)._host is None
+    got = jax.jit(lambda v: uf(*ones[1:], v).data)(ones[0])     # (a constant and a tracer)
+    assert onp.allclose(got, want, rtol=1e-6)     # (the compiled path rounds its own way)
+
+
+@pytest.mark.parametrize("dt", [None, "uint8", "int16", "int64", "uint32", "float32"])
+@pytest.mark.parametrize("src", ["int32", "float64", "rows", "columns", "strided"])
+def test_dtype_views_of_host_data(src, dt):
+    """``x.view(dtype)`` (and ``x.view()``) of data living on the host is
+    NumPy's view of its bytes, compiling nothing: writes through an integer
+    view (``fill`` too) reach the base, the view sees the base's writes, a
+    floating view is read-only (as on the compiled path); NumPy's error where
+    NumPy refuses (a strided last axis)."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    base = (onp.arange(24, dtype="int32") - 7).reshape(4, 6)
+    base = base.astype("float64") if src == "float64" else base
+    part = {"rows": (slice(1, 3),), "columns": (slice(None), slice(0, 4)),
+            "strided": (slice(None), slice(None, None, 2))}.get(src, ())
+    e = base.copy()
+    x = np.asarray(base)
+    mine, theirs = (x[part], e[part]) if part else (x, e)
+    c0 = _COMPILES[0]
+    try:
+        want = theirs.view() if dt is None else theirs.view(dt)
+    except ValueError:
+        with pytest.raises(ValueError):
+            mine.view(dt)
+        return
+    got = mine.view() if dt is None else mine.view(dt)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert onp.asarray(got).tobytes() == want.tobytes()
+    if want.dtype.kind not in "iu" and dt is not None:
+        assert _COMPILES[0] == c0
+        assert not got.flags.writeable
+        return
+    else:
+        got.fill(3)
+        want.fill(3)
+        got[0, ...] = 5
+        want[0, ...] = 5
+        assert onp.array_equal(onp.asarray(x), e)
+        mine[-1] = 0
+        theirs[-1] = 0
+        assert onp.array_equal(onp.asarray(got), want)
+    assert _COMPILES[0] == c0
+
+
+def test_strided_copies_by_dtype_views_stay_on_the_host():
+    """NumPy's idiom for arrays of other strides (fill the bytes, slice,
+    write, view as the class): all on the host, NumPy's values."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    x = np.asarray(onp.arange(6.0).reshape(2, 3))
+    c0 = _COMPILES[0]
+    xi = np.empty((2, 9), dtype=x.dtype)
+    xi.view(np.uint32).fill(0xdeadbeef)
+    xi = xi[:, ::-3]
+    xi[...] = x
+    xi = xi.view(type(x))
+    assert bool(np.all(xi == x)) and xi._hview is not None
+    assert _COMPILES[0] == c0
+    full = onp.asarray(xi.base)
+    assert (full.view(onp.uint32).reshape(2, 9, 2)[:, 1::3] == 0xdeadbeef).all()
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "exp", "log1p", "add", "multiply", "arctan2"])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("stride", [-1, 1, 2, 5])
+def test_out_of_host_data_is_the_call_without_out(name, dt, stride):
+    """``f(x[::s], out=x[:m])`` on data living on the host: NumPy's answer,
+    written into ``out``'s buffer in place, the same bits as ``f(x[::s])``
+    (NumPy's overlapping ``out=`` semantics), compiling nothing."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    uf, np_uf = getattr(np, name), getattr(onp, name)
+    e = onp.random.default_rng(42).standard_normal(100, dt)
+    x = np.asarray(e.copy())
+    m = 100 // abs(stride)
+    ops = [x[::stride]] * uf.nin
+    c0 = _COMPILES[0]
+    with onp.errstate(all="ignore"):
+        y = uf(*ops)
+        r = uf(*ops, out=x[:m])
+        e[:m] = np_uf(*[e[::stride]] * uf.nin)    # (NumPy's out= may take another loop)
+    assert _COMPILES[0] == c0
+    assert onp.asarray(x).tobytes() == e.tobytes()
+    assert onp.array_equal(onp.asarray(r), onp.asarray(y), equal_nan=True)
+    assert x._host is not None
+
+
+OUT_CALLS = [
+    ("fft.fftn", lambda m, x: ((x + 0j,), {}), complex),
+    ("fft.ifftn", lambda m, x: ((x + 0j,), {"axes": (0,)}), complex),
+    ("einsum", lambda m, x: (("ij,j->i", x, x[0]), {}), float),
+    ("sum", lambda m, x: ((x,), {"axis": 0}), float),
+    ("take", lambda m, x: ((x, [2, 0]), {"axis": 1}), float),
+    ("matmul", lambda m, x: ((x, x.T), {}), float),
+]
+
+
+@pytest.mark.parametrize("k", range(len(OUT_CALLS)))
+def test_whole_functions_out_of_host_data(k):
+    """``out=`` living on the host, operands there: NumPy's answer of the
+    call without ``out``, written into it in place (returned), compiling
+    nothing."""
+    jax.monitoring.register_event_duration_secs_listener(_listener)
+    name, make, dt = OUT_CALLS[k]
+    e = onp.random.default_rng(1).standard_normal((3, 4))
+    x = np.asarray(e)
+    f_np, f = onp, np
+    for part in name.split("."):
+        f_np, f = getattr(f_np, part), getattr(f, part)
+    args, kw = make(onp, e)
+    want = f_np(*args, **kw)
+    args, kw = make(np, x)
+    c0 = _COMPILES[0]
+    out = np.empty(want.shape, dt)
+    assert f(*args, **kw, out=out) is out
+    assert _COMPILES[0] == c0
+    assert onp.asarray(out).tobytes() == want.tobytes()

@@ -8,6 +8,9 @@ import namedarray as np
 from support import assert_same
 
 CASES = [
+    ("outer beyond 64 dimensions", ValueError, r"add\.outer: maximum supported dimension "
+     r"for an ndarray is 64, but the result would have 66",
+     lambda m: m.add.outer(m.ones((1,) * 33), m.ones((1,) * 33))),
     ("bincount of negatives", ValueError, "bincount: 'list' argument must have no negative",
      lambda m: m.bincount(m.asarray([-1, 2]))),
     ("bincount of a huge value", ValueError, "bincount: array is too big; .*the largest "

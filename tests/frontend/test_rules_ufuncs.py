@@ -474,3 +474,72 @@ def test_comparison_with_an_int_beyond_the_dtype_keeps_its_loop(casting, value):
     with pytest.raises(TypeError, match="^equal: Cannot cast ufunc 'equal' output from "
                                         "dtype\\('bool'\\) to dtype\\('int8'\\)"):
         np.equal(np.asarray(a), value, casting=casting, out=np.zeros(3, np.int8))
+
+
+@pytest.mark.parametrize("name", ["add", "negative", "divmod", "sqrt", "less", "modf"])
+@pytest.mark.parametrize("kind", ["scalars", "0d", "python", "arrays", "big"])
+def test_out_ellipsis_gives_arrays(name, kind):
+    """``out=...``: NumPy's results are arrays, a 0-d result a 0-d array
+    (never a scalar); otherwise the call is the plain call."""
+    uf, np_uf = getattr(np, name), getattr(onp, name)
+    v = {"scalars": onp.float64(2.0), "0d": onp.array(3), "python": 2.5,
+         "arrays": onp.arange(1.0, 4.0), "big": onp.ones(70_000)}[kind]
+    args = [v] * uf.nin
+    ours = [np.asarray(a)[()] if kind == "scalars" else np.asarray(a)
+            if isinstance(a, onp.ndarray) else a for a in args]
+    want = np_uf(*args, out=...)
+    traced = []
+
+    def f(*a):
+        r = uf(*a, out=...)
+        traced.append(r)
+        return r
+    jitted = jax.jit(f)(*ours)
+    # (a jitted function's 0-d output is a scalar again: NumPy's scalar rule)
+    for got, kept in ((uf(*ours, out=...), True), (traced[0], True), (jitted, False)):
+        pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+        for g, w in pairs:
+            assert isinstance(w, onp.ndarray)
+            assert g.shape == w.shape and g.dtype == w.dtype
+            assert not kept or not np.isscalar(g)
+            if got is not traced[0]:
+                assert onp.array_equal(onp.asarray(g), w)
+
+
+_OUT_FORMS = [
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": (o,)})),
+    ("add", lambda m, o, o2: ((m.ones(3), 2), {"out": (None,)})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7), o, None), {})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7), None, o2), {})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7),), {"out": (o, o2)})),
+    ("frexp", lambda m, o, o2: ((m.array(5.7),), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o, o), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, o), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, None), {"out": o})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": (o, o)})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": ()})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2, []), {})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": []})),
+    ("add", lambda m, o, o2: ((m.array(0.5), 2), {"out": ([],)})),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_OUT_FORMS)))
+def test_out_forms_are_numpys(k):
+    """``out=`` positional or keyword, a tuple of one entry (an array or
+    None) per output: NumPy's results (the arrays given, returned) and
+    NumPy's error classes for the other forms."""
+    name, make = _OUT_FORMS[k]
+    outcomes = []
+    for m in (onp, np):
+        o, o2 = m.empty(()), m.empty((), dtype=m.int32)
+        args, kw = make(m, o, o2)
+        try:
+            r = getattr(m, name)(*args, **kw)
+        except (TypeError, ValueError) as e:
+            outcomes.append(type(e))
+            continue
+        rs = r if isinstance(r, tuple) else (r,)
+        outcomes.append([(x is o, x is o2, onp.asarray(x).tolist()) for x in rs])
+    assert outcomes[1] == outcomes[0]

@@ -45,7 +45,7 @@ import jax
 import numpy as onp
 
 from ...core import backends, config
-from ...core.array import NamedArray, View, host_view_of
+from ...core.array import NamedArray, View, host_root, host_view_of, is_value, writeable
 from .args import staged, untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
                    LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
@@ -389,6 +389,10 @@ def dispatched(f, name, module=onp):
                 return numpy_answers(e, name, args, kwargs, module=module)
         if converts_arrays:
             args, kwargs = array_likes(args, kwargs, out_at, sequence)
+        if tier and kwargs.get("out") is not None:
+            r = _into_host_out(np_fn, name, args, kwargs, any_order, warns)
+            if r is not None:
+                return r
         if tier:
             h = held(name, args, kwargs, any_order)
             if h is not None:       # small data living on the host: NumPy's answer
@@ -409,3 +413,30 @@ def dispatched(f, name, module=onp):
         except (TypeError, ValueError) as e:
             return numpy_answers(e, name, args, kwargs, module=module)
     return g
+
+
+def _into_host_out(np_fn, name, args, kwargs, any_order, warns):
+    """A whole function's call with ``out=`` living on the host (its own
+    buffer, nothing else holding it) on operands that live there: NumPy's
+    answer of the call without ``out``, written into that buffer in place
+    (the bits the call without ``out=`` gives); None where it cannot (the
+    answer's dtype or shape is not ``out``'s: the compiled path casts)."""
+    out = kwargs["out"]
+    if type(out) is not NamedArray and type(out) is not View or is_value(out):
+        return None
+    buf, root = host_root(out)
+    if buf is None or root._dev is not None or not writeable(out) or \
+            not buf.flags.writeable or (out is root and root._host is not buf):
+        return None
+    h = held(name, args, {k: v for k, v in kwargs.items() if k != "out"}, any_order)
+    if h is None:
+        return None
+    try:
+        r = answer(np_fn, name, *h, any_order, warns)
+    except Declined:
+        return None
+    rh = host_root(r)[0] if isinstance(r, NamedArray) else None
+    if rh is None or rh.dtype != buf.dtype or rh.shape != buf.shape:
+        return None
+    buf[...] = rh
+    return out

@@ -13,7 +13,10 @@ on 8 x 16 arrays, against the 1.2x that eager operations may cost).  So
 namedarray checks only when the state differs from NumPy's default
 (``divide``, ``over`` and ``invalid``: ``"warn"``; ``under``: ``"ignore"``).
 NumPy's default state therefore warns about nothing in namedarray (a
-documented difference); any other state (``np.errstate(all="raise")``,
+documented difference) but integer division: ``floor_divide``,
+``remainder``, ``fmod``, ``divmod`` and ``reciprocal`` with integer results
+warn about a division by zero and ``MIN // -1``'s overflow there too (their
+check is cheap against the integer division itself); any other state (``np.errstate(all="raise")``,
 ``np.seterr(over="warn", under="warn")``, ``"call"``, ``"log"``, ``"print"``)
 is honoured for every category as NumPy honours it: the same warning text,
 the same ``FloatingPointError``, the same arguments to the ``seterrcall``
@@ -150,9 +153,10 @@ CATEGORIES = ((1, "divide", "divide by zero"), (2, "over", "overflow"),
               (4, "under", "underflow"), (8, "invalid", "invalid value"))
 _DEFAULT = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
 
-#: the state last read: [NumPy's state object, what it means here]; the fast
-#: paths are taken while ``STATE.get() is LAST[0] and LAST[1] is None``
-LAST: list = [object(), None]
+#: the state last read: [NumPy's state object, what it means here, whether it
+#: is NumPy's default]; the fast paths are taken while ``STATE.get() is
+#: LAST[0] and LAST[1] is None``
+LAST: list = [object(), None, False]
 
 #: ufuncs with integer results that NumPy checks (division by zero)
 INT_DIVIDE = frozenset(("floor_divide", "remainder", "fmod", "divmod", "reciprocal"))
@@ -171,8 +175,73 @@ def state():
     bits = 0 if modes == _DEFAULT else sum(
         b for b, key, _ in CATEGORIES if modes[key] != "ignore")
     st = (bits, modes) if bits else None
-    LAST[0], LAST[1] = s, st    # (holding s: its id is not reused)
+    LAST[0], LAST[1], LAST[2] = s, st, modes == _DEFAULT   # (holding s: its id is not reused)
     return st
+
+
+#: what integer division is checked for in NumPy's default state
+_INT_DEFAULT = (1 | 2 | 8, _DEFAULT)
+
+
+def int_state():
+    """:func:`state` for an integer result of a ``INT_DIVIDE`` ufunc: in
+    NumPy's default state too, its division by zero and ``MIN // -1``'s
+    overflow are reported (NumPy's warnings), as the other states report them."""
+    st = state()
+    return _INT_DEFAULT if st is None and LAST[2] else st
+
+
+#: the categories NumPy's loops met under :data:`_CALLING` (call_int)
+_MET: list = []
+_CALLING = None
+if not isinstance(STATE, _Unknown):
+    with onp.errstate(all="call", call=lambda _, bits: _MET.append(bits)):
+        _CALLING = STATE.get()
+
+
+def call_int(name, fn, args):
+    """NumPy's integer division ``fn`` (the ufunc ``name``'s loop, on host
+    data), what it meets reported as :func:`int_state` asks, in the words of
+    the compiled path's check."""
+    st = int_state()
+    if st is None:
+        return call_ignoring(fn, *args)
+    if _CALLING is None:    # pragma: no cover -- NumPy's state is not ours to set
+        with onp.errstate(all="call", call=lambda _, bits: _MET.append(bits)):
+            r = fn(*args)
+    else:
+        token = STATE.set(_CALLING)
+        try:
+            r = fn(*args)
+        finally:
+            STATE.reset(token)
+    if _MET:
+        bits = functools.reduce(lambda a, b: a | b, _MET)
+        _MET.clear()
+        report(name, bits, st)
+    return r
+
+
+def int_checked(name, fn, place):
+    """The kernel ``fn`` of the ufunc ``name``'s integer division, what it
+    meets reported as :func:`int_state` asks: its check computed with it, by
+    one compiled call (``place``: how a kernel is placed, ``fn`` -> the
+    function to call)."""
+    plain = place(fn)
+
+    def both(*datas):
+        r = fn(*datas)
+        return r, flags(name, r, datas)
+    both = place(jax.jit(both))
+
+    def call(*datas):
+        st = int_state()
+        if st is None or any(isinstance(d, jax.core.Tracer) for d in datas):
+            return plain(*datas)
+        r, bits = both(*datas)
+        report(name, int(bits), st)
+        return r
+    return call
 
 
 def _poles(name, ins):

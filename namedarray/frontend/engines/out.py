@@ -12,6 +12,32 @@ import numpy as onp
 from ...core.array import NamedArray, check_writeable, operand, rewrap
 
 
+def out_entries(fn, out, nout):
+    """A ufunc's ``out=`` as NumPy reads it: None, one array (one output),
+    or a tuple of one entry (an array or None) per output; NumPy's errors
+    for any other form."""
+    if out is None:
+        return None
+    if isinstance(out, tuple):
+        if len(out) != nout:
+            raise ValueError(f"{fn}: the 'out' tuple must have exactly one entry per "
+                             f"ufunc output ({nout}, got {len(out)})")
+        entries = out
+        if nout == 1:
+            out = out[0]
+    elif nout > 1:
+        raise TypeError(f"{fn}: 'out' must be a tuple of arrays (one per each of its "
+                        f"{nout} outputs, None where NumPy allocates it)")
+    else:
+        entries = (out,)
+    for o in entries:
+        if o is not None and not isinstance(o, (NamedArray, onp.ndarray, onp.generic, bool,
+                                                int, float, complex)):
+            raise TypeError(f"{fn}: return arrays must be of ArrayType (out= got "
+                            f"{type(o).__name__}; pass an array)")
+    return out
+
+
 def store_out(fn, out, res):
     """Write ``res`` into ``out`` (a NamedArray or a tuple of them) and return
     ``out``; with ``out=None`` return ``res``."""

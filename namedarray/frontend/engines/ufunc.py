@@ -25,23 +25,24 @@ import numpy as onp
 from ...core import backends, config, hooks
 from ...core.cache import Cache
 from ...core.sharding import agree
-from ...core.array import NamedArray, View, new, on_host, operand, positional, rewrap
+from ...core.array import (NamedArray, View, host_root, is_value, new, on_host, operand,
+                           positional, rewrap, writeable, zero_dim_array)
 from ...core.align import align, align_plan, apply_step
 from . import fperr
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
-from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, kept, numpy_answers,
+from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
                    numpy_call, readable)
-from .out import cast_out, check_out_cast, store_out
+from .out import cast_out, check_out_cast, out_entries, store_out
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
-from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _any_negative, _check_out,
-                            _Folds)
+from .ufunc_methods import _ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds
+from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _mixed_sign,
+                             _numpy_scalar, _signed_and_uint64, _to_inexact, loop_dtypes)
 
 _I32 = 2 ** 31
 _C64 = onp.dtype(onp.complex64)
-_BOOL = onp.dtype(onp.bool_)
 _I64 = 2 ** 63 - 1
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 
@@ -61,6 +62,10 @@ _FP_STATE, _FP_LAST = fperr.STATE, fperr.LAST
 call_ignoring = fperr.call_ignoring
 #: NumPy's error state that ignores every category, where it can be set cheaply
 _IGNORING = getattr(fperr.ignored, "_STATE", None)
+
+
+#: NumPy's integer scalar types (integer division's results, checked: fperr.py)
+_INT_SCALARS = frozenset(onp.dtype(c).type for c in onp.typecodes["AllInteger"])
 
 
 def _held_scalar(h):
@@ -198,6 +203,12 @@ class ufunc(UfuncMethods):
                     ins, loop[1][0])
         return loop
 
+    def _checks_int(self, outs):
+        """Whether results of the dtypes ``outs`` are integer division's, which
+        NumPy's default error state checks too (``fperr.int_state``)."""
+        return self._np.__name__ in fperr.INT_DIVIDE and any(
+            onp.dtype(d).kind in "iub" for d in outs)
+
     def _fast_entry(self, ins, out_dt):
         """The fast path's entry for operands of types ``ins``: (``out_dt``, or
         None where the function's result has that dtype already; the function)."""
@@ -212,8 +223,12 @@ class ufunc(UfuncMethods):
                                        jax.ShapeDtypeStruct((), t) for t in ins]).dtype
         except Exception:       # noqa: BLE001 -- then the result is checked per call
             got = None
-        fn = on_cpu_where_lacking(fn, self.__name__, [
-            t for t in (*ins, out_dt) if isinstance(t, onp.dtype)])
+        dts = [t for t in (*ins, out_dt) if isinstance(t, onp.dtype)]
+        if self._checks_int((out_dt,)):     # (its check, in the same kernel)
+            fn = fperr.int_checked(self._np.__name__, fn, functools.partial(
+                on_cpu_where_lacking, name=self.__name__, dtypes=dts))
+        else:
+            fn = on_cpu_where_lacking(fn, self.__name__, dts)
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -245,7 +260,8 @@ class ufunc(UfuncMethods):
                 return self.binary(*args)
             if n == 1 == self.nin and (args[0]._host is not None if type(args[0]) is
                                        NamedArray else type(args[0]) is View and
-                                       args[0]._hview is not None) and \
+                                       args[0]._hview is not None or
+                                       type(args[0]) is onp.ndarray) and \
                     config._state["mode"] == "numpy" and fperr.state() is None:
                 r = self._on_host(args)
                 if r is not None:
@@ -270,7 +286,8 @@ class ufunc(UfuncMethods):
         if ((ta is NamedArray and a._host is not None) or (
                 tb is NamedArray and b._host is not None) or (
                 ta is View and a._hview is not None) or (
-                tb is View and b._hview is not None)) and \
+                tb is View and b._hview is not None) or
+                ta is onp.ndarray or tb is onp.ndarray) and \
                 config._state["mode"] == "numpy" and (
                     _FP_LAST[1] is None if _FP_STATE.get() is _FP_LAST[0]
                     else fperr.state() is None):
@@ -334,6 +351,8 @@ class ufunc(UfuncMethods):
             return op, rop
         scalar_type, f64, make_new = self._scalar_type, onp.float64, object.__new__
         floats = _FLOAT_OPERATORS.get(py)
+        name = self._np.__name__
+        checked = name in fperr.INT_DIVIDE
 
         def make(general, reflected):
             fast = floats and floats[reflected]
@@ -361,6 +380,12 @@ class ufunc(UfuncMethods):
                     rtype = scalar_type(key)
                 if rtype is False:
                     return None
+                if checked and rtype in _INT_SCALARS:      # (integer division)
+                    try:
+                        r = fperr.call_int(name, py, (o, h) if reflected else (h, o))
+                    except Exception:   # noqa: BLE001 -- the general path raises
+                        return None
+                    return r if type(r) is rtype else None
                 token = state.set(ignoring)
                 try:
                     r = py(o, h) if reflected else py(h, o)
@@ -430,6 +455,9 @@ class ufunc(UfuncMethods):
             elif t is float or t is int or t is complex:
                 h = a
                 key.append(t)
+            elif t is onp.ndarray and a.dtype in RESIDENT_DTYPES and creates(a.shape):
+                h = a       # NumPy's small array: read as namedarray's living there
+                key.append(a.dtype)
             elif t is bool:     # (NumPy's bool: a Python bool is not a weak scalar)
                 h = a
                 key.append(_BOOL)
@@ -446,7 +474,10 @@ class ufunc(UfuncMethods):
         if not outs or not untraced():
             return None
         try:
-            r = call_ignoring(op or self._np, *hs)
+            if self._checks_int(outs):
+                r = fperr.call_int(self._np.__name__, op or self._np, hs)
+            else:
+                r = call_ignoring(op or self._np, *hs)
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
@@ -467,6 +498,25 @@ class ufunc(UfuncMethods):
                 e.ndim > 1 and not e.flags.c_contiguous for e in r if type(e) is onp.ndarray):
             return None
         return tuple(kept(onp.asarray(e), fresh=True) for e in r)
+
+    def _into_host(self, args, out):
+        """``self(*args, out=out)`` where ``out`` lives on the host (NumPy's
+        own array or view there, nothing else holding its buffer) and the
+        operands do: NumPy's result written into ``out``'s buffer, as the call
+        without ``out=`` answers (None where it cannot: the general path)."""
+        o = out[0] if type(out) is tuple and len(out) == 1 else out
+        if type(o) is not NamedArray and type(o) is not View or is_value(o):
+            return None
+        h, root = host_root(o)
+        if h is None or root._dev is not None or not writeable(o) or \
+                not h.flags.writeable or (o is root and root._host is not h):
+            return None
+        r = self._on_host(args)
+        rh = host_root(r)[0] if isinstance(r, NamedArray) else None
+        if rh is None or rh.dtype != h.dtype or rh.shape != h.shape:
+            return None
+        h[...] = rh
+        return o
 
     def _host_outs(self, key):
         """The result dtypes of NumPy's loop for operand types ``key`` (those
@@ -509,31 +559,20 @@ class ufunc(UfuncMethods):
         return self._fastfn.get(k)
 
     def _computes(self, args, kwargs) -> tuple:
-        """The dtypes NumPy's loop computes a call in, its operands' and its
-        results' (``log2`` of int32 data: float64), for the dispatcher's
-        capability table; () where JAX's dtype rules apply or the operands
-        are not plain arrays and Python numbers."""
-        if not config.numpy_dtypes() or len(args) < self.nin:
-            return ()
-        key = []
-        for a in args[: self.nin]:
-            t = type(a)
-            if t is NamedArray or t is View or isinstance(a, (onp.ndarray, onp.generic,
-                                                              jax.Array)):
-                key.append(onp.dtype(a.dtype))
-            elif t is bool:     # (an array of NumPy's bool to the loop)
-                key.append(_BOOL)
-            elif t in (int, float, complex):
-                key.append(t)
-            else:
-                return ()
-        try:
-            ins, outs = self._loop((*key, kwargs.get("dtype")))
-        except (TypeError, ValueError):
-            return ()
-        return tuple(d for d in (*ins, *outs) if isinstance(d, onp.dtype))
+        """The dtypes NumPy's loop computes a call in (:func:`loop_dtypes`)."""
+        return loop_dtypes(self, args, kwargs)
 
     def _call(self, *args, **kw):
+        if len(kw) == 1 and "out" in kw and len(args) == self.nin and \
+                self.nout == 1 and config._state["mode"] == "numpy" and \
+                fperr.state() is None:
+            r = self._into_host(args, kw["out"])
+            if r is not None:
+                return r
+        if kw.get("out", None) is Ellipsis:     # NumPy's out=...: arrays, never scalars
+            del kw["out"]
+            r = self._call(*args, **kw)
+            return tuple(map(_array, r)) if type(r) is tuple else _array(r)
         try:
             return self._routed(*args, **kw)
         except (TypeError, ValueError) as e:    # Python values JAX cannot hold (Fractions, None)
@@ -701,10 +740,14 @@ class ufunc(UfuncMethods):
             if nin < n <= most and out is None:
                 out = args[nin:] if n - nin > 1 else args[nin]
                 args = args[:nin]
+            elif nin < n <= most:
+                raise TypeError(f"{self.__name__}: cannot specify 'out' as both a "
+                                "positional and keyword argument")
             else:
                 raise TypeError(f"{self.__name__}: {self.__name__}() takes from {nin} to "
                                 f"{most} positional arguments but {n} "
                                 f"{'was' if n == 1 else 'were'} given")
+        out = out_entries(self.__name__, out, self.nout)
         _check_out(self.__name__, out)
         ops = [operand(a) for a in args]
         out_dts = None
@@ -766,6 +809,9 @@ class ufunc(UfuncMethods):
             res = _where(where, res, out)
         res = store_out(self.__name__, out, res)
         st = fperr.state()
+        if st is None and self._checks_int(out_dts or (r.dtype for r in (
+                res if isinstance(res, tuple) else (res,)))):
+            st = fperr.int_state()
         if st is not None and (self._np.__name__ in fperr.INT_DIVIDE or any(
                 onp.dtype(d).kind in "fc" for d in (out_dts or (r.dtype for r in (
                     res if isinstance(res, tuple) else (res,)))))):
@@ -783,6 +829,11 @@ class ufunc(UfuncMethods):
             datas, mask = align(self.__name__, ops)[0], None
         fperr.check(self._np.__name__, jfn, datas, mask, st)
 
+def _array(r):
+    """A ufunc's result ``r`` with a scalar as a 0-d array (``out=...``)."""
+    return zero_dim_array(r) if isinstance(r, NamedArray) and is_value(r) else r
+
+
 def _fast_named(r, out_dt, dims, mapped):
     """The fast path's result: ``r`` (cast to ``out_dt`` unless None) as a
     NamedArray of ``dims``."""
@@ -791,95 +842,8 @@ def _fast_named(r, out_dt, dims, mapped):
     return new(r, dims, mapped)
 
 
-def _check_int_power(fn, base, exp, dtype):
-    """NumPy's ``ValueError`` for an integer array to a negative integer power
-    (eager calls; under ``jax.jit`` JAX's integer power of a negative exponent
-    is 0 except for bases 1 and -1)."""
-    if type(exp) in (float, complex) and dtype is not None and onp.dtype(dtype).kind == "i":
-        # NumPy casts the exponent into the integer loop dtype= names (toward zero)
-        if exp.real <= -1 and not (isinstance(base, (NamedArray, onp.ndarray)) and
-                                   base.size == 0):
-            raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
-        return
-    if isinstance(exp, onp.ndarray):      # NumPy's array (checked on the host)
-        d = exp
-    elif isinstance(exp, NamedArray) and not isinstance(exp.data, jax.core.Tracer):
-        d = exp.data
-    else:
-        return
-    b = base.dtype if hasattr(base, "dtype") else onp.result_type(base)
-    if isinstance(base, (int, bool)):
-        b = onp.dtype(onp.int_) if isinstance(base, int) and not isinstance(base, bool) \
-            else onp.dtype(bool)
-    if exp.dtype.kind != "i" or exp.size == 0 or (dtype is not None and onp.dtype(
-            dtype).kind not in "iu") or onp.result_type(b, exp.dtype).kind not in "iu":
-        return
-    if isinstance(base, (NamedArray, onp.ndarray)) and base.size == 0:
-        return
-    if bool((d < 0).any() if isinstance(d, onp.ndarray) else _any_negative(d)):
-        raise ValueError(f"{fn}: integers to negative integer powers are not allowed")
-
-
-def _numpy_scalar(fn, v):
-    """A NumPy scalar operand: a strongly typed 0-d array (NumPy 2's rule)."""
-    if not config.holds(v.dtype):        # an ML scalar (np.bfloat16(2.0)) is numeric
-        raise TypeError(f"{fn}: operands of dtype {v.dtype} are not supported (namedarray "
-                        "holds numeric, ML (bfloat16, float8_*) and bool data only)")
-    return positional(jnp.asarray(v))
-
-
-def _signed_and_uint64(dts) -> bool:
-    """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
-    kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
-    return kinds == ["i", "u"] and onp.dtype("uint64") in dts
-
-
-def _mixed_sign(ops):
-    """For a comparison of a signed integer array with a uint64 one: the index
-    of the signed operand (NumPy compares them exactly, not through float64)."""
-    dts = [o.dtype if isinstance(o, NamedArray) else None for o in ops]
-    if len(dts) != 2 or None in dts:
-        return None
-    kinds = [d.kind for d in dts]
-    if sorted(kinds) == ["i", "u"] and onp.dtype(dts[kinds.index("u")]).itemsize == 8:
-        return kinds.index("i")
-    return None
-
-
-@functools.lru_cache(maxsize=None)
-def _exact_compare(jfn, name, signed):
-    """``jfn`` comparing a signed and a uint64 array exactly: a negative signed
-    value is below every unsigned one; the others compare as uint64."""
-    below = name in ("less", "less_equal", "not_equal")     # signed < unsigned
-    above = name in ("greater", "greater_equal", "not_equal")
-
-    def f(a, b):
-        s = (a, b)[signed]
-        neg = s < 0
-        r = jfn(a.astype(jnp.uint64), b.astype(jnp.uint64))
-        return jnp.where(neg, below if signed == 0 else above, r)
-    return f
-
-
 def _broadcastable(s, t) -> bool:
     return all(a == b or a == 1 or b == 1 for a, b in zip(s[::-1], t[::-1]))
-
-
-def _to_inexact(fn, v: int, dt):
-    """The Python int ``v`` in the inexact loop dtype ``dt`` (inf beyond its range,
-    as NumPy casts it); an int beyond every float raises NumPy's OverflowError."""
-    try:
-        f = float(v)
-    except OverflowError:
-        raise OverflowError(f"{fn}: Python integer {v} too large to convert to "
-                            f"{onp.dtype(dt)}") from None
-    with onp.errstate(over="ignore"):
-        return onp.asarray(f).astype(dt)
-
-
-def _fits(v: int, dt) -> bool:
-    info = onp.iinfo(dt)
-    return info.min <= v <= info.max
 
 
 def _where(where, res, out):

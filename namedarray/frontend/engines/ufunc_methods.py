@@ -192,6 +192,10 @@ class UfuncMethods:
         a = a if isinstance(a, NamedArray) else positional(jnp.asarray(a))
         b = b if isinstance(b, NamedArray) else positional(jnp.asarray(b))
         na, nb = a.ndim, b.ndim
+        if na + nb > 64:
+            raise ValueError(f"{self.__name__}.outer: maximum supported dimension for an "
+                             f"ndarray is 64, but the result would have {na + nb} (NumPy's "
+                             "limit)")
         ea = a.data.reshape(a.shape + (1,) * nb + a.data.shape[na:]) if nb else a.data
         b2 = rewrap(b, b.data)
         a2 = new(ea, (None,) * (na + nb) + a.names, a.mapped)
