@@ -111,7 +111,7 @@ def _survey(args, kwargs, out):
         else:
             continue
         if isinstance(d, jax.core.Tracer):
-            out.append((d.dtype, None, False, True))
+            out.append((d.dtype, _eager_device(d), False, True))
         else:
             s = d.sharding
             out.append((d.dtype, next(iter(s.device_set)) if len(s.device_set) == 1 else s,
@@ -133,6 +133,28 @@ _DOUBLE_AT_LEAST = frozenset(("cov", "corrcoef", "interp"))
 #: functions whose result is complex for real data (complex64 for 8- and
 #: 16-bit integers, else complex128)
 _COMPLEX_OF_REAL = frozenset(("sort_complex",))
+
+
+def _eager_device(t):
+    """The device of the value beneath an eager transform's tracer (an
+    eager ``vmap``'s or ``grad``'s, whose operations run at once on it), or
+    None (a staged value, or one on several devices)."""
+    while isinstance(t, jax.core.Tracer):
+        v = getattr(t, "val", None)
+        t = v if v is not None else getattr(t, "primal", None)
+    if isinstance(t, jax.Array) and not isinstance(t, jax.core.Tracer):
+        devices = t.devices()
+        if len(devices) == 1:
+            return next(iter(devices))
+    return None
+
+
+def _checked(found) -> bool:
+    """Whether a traced call is checked against the capability table: a
+    trace that compiles is, and so is an eager transform's unless all its
+    traced values lie on a CPU device (where its operations then run)."""
+    return staged() or not all(e[1] is not None and backends.platform_of(e[1]) == "cpu"
+                               for e in found if e[3])
 
 
 def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
@@ -283,9 +305,9 @@ def routed(f, name, family, computes=None):
         if computes is not None:
             dts = [*dts, *computes(args, kwargs)]
         elif strict and any(type(v) is complex for v in (*args, *kwargs.values())):
-            dts.append(_C128)       # (a function reads a Python complex as complex128)
+            dts = [*dts, _C128]     # (a function reads a Python complex as complex128)
         if traced:      # (an eager vmap's or grad's operations run where the data is)
-            if staged():
+            if _checked(found):
                 backends.check_traced(name, fam, dts)
             return call(args, kwargs)
         acc = backends.accelerator()
@@ -313,7 +335,7 @@ def on_cpu_where_lacking(fn, name, dtypes):
             return fn(*args)
         found = _survey(args, {}, [])
         if any(e[3] for e in found) or not untraced():
-            if staged():
+            if _checked(found):
                 backends.check_traced(name, family, dtypes)
             return fn(*args)
         if _on_a_mesh(found):
