@@ -362,3 +362,13 @@ def test_whole_functions_out_of_host_data(k):
     assert f(*args, **kw, out=out) is out
     assert _COMPILES[0] == c0
     assert onp.asarray(out).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dt", ["c8", "f4", "f8"])
+def test_out_and_dtype_together_are_numpys_error(dt):
+    """NumPy refuses ``out=`` beside ``dtype=`` even where the dtypes agree;
+    so does the host path that writes NumPy's answer into a host ``out``."""
+    pieces = (np.array([1.1, 2.2]), np.array([3.3, 4.4]))
+    out = np.empty(4, dtype=dt)
+    with pytest.raises(TypeError, match="concatenate: .*only takes `out` or `dtype`"):
+        np.concatenate(pieces, out=out, dtype=dt)

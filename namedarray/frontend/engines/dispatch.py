@@ -444,7 +444,8 @@ def _into_host_out(np_fn, name, args, kwargs, any_order, warns):
     (the bits the call without ``out=`` gives); None where it cannot (the
     answer's dtype or shape is not ``out``'s: the compiled path casts)."""
     out = kwargs["out"]
-    if type(out) is not NamedArray and type(out) is not View or is_value(out):
+    if type(out) is not NamedArray and type(out) is not View or is_value(out) or \
+            kwargs.get("dtype") is not None:    # (NumPy refuses out= with dtype=)
         return None
     buf, root = host_root(out)
     if buf is None or root._dev is not None or not writeable(out) or \
