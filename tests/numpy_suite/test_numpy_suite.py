@@ -44,8 +44,17 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: host on 2189 of 2419 (90.5%), host off 2176 of 2418 with 39 timeouts (its
 #: five files with timeouts rerun alone: 2189), no mismatch besides the
 #: deviations either way.
+#: Measured again after the integer-division warnings, the ufunc out= forms,
+#: host out= written in place and NumPy's small arrays and seeded draws
+#: answered on the host (timeouts of fftshift, the strided log/exp and
+#: test_linalg's collection gone): host on 2239 of 2419 (92.6%), 685 s, alone
+#: on the machine; 3 mismatches besides the deviations, all
+#: test_fftn_out_argument[True-complex-*]: an in-place ifftn into a Fortran-
+#: order out made on a device (zeros_like of a transposed host view) is
+#: compiled, and XLA's FFT differs from NumPy's pocketfft, which gave the
+#: expected value on the host, in the last bits (4e-16).
 BOUNDS = {
-    (True, True): (2400, 2180, 2),
+    (True, True): (2400, 2230, 3),
     (True, False): (2400, 2160, 2),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
