@@ -531,6 +531,7 @@ def install(ns: dict):
     View.strides = property(views.view_strides)
     def fill(self, value):
         if not is_value(self):     # (a scalar's fill fills a copy, as NumPy's)
+            check_writeable("fill", self)
             if type(value) in (int, float, bool) and index_assign.resident_set(
                     self, Ellipsis, value):
                 return      # (NumPy's, into data living on the host)
