@@ -17,7 +17,8 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ..core import config
-from ..core.array import NamedArray, View, new, operand, positional, rewrap, zero_dim_array
+from ..core.array import (NamedArray, View, host_root, new, on_host, operand, positional,
+                          rewrap, zero_dim_array)
 from ..core.derived import read_only
 from .elementwise import UFUNCS, exact_divide
 from .engines import host
@@ -569,6 +570,20 @@ _zeros_like, _ones_like, _empty_like = (_decl(n) for n in ("zeros_like", "ones_l
                                                              "empty_like"))
 
 
+def _made_like(fn, a, dtype, shape, device):
+    """``fn`` (``zeros_like``, ``ones_like``, ``empty_like``) of ``a``, in C
+    order: NumPy's, living on the host where ``a`` does (a view of data there
+    too) and no device is asked for; else the compiled declaration's."""
+    h = host_root(a)[0] if device is None and isinstance(a, NamedArray) else None
+    if h is not None and host.creates(h.shape if shape is None else shape):
+        r = (onp.ones_like if fn == "ones_like" else onp.zeros_like)(
+            h, dtype, order="C", shape=shape)
+        if r.dtype in host.RESIDENT_DTYPES:
+            return on_host(r)
+    return {"zeros_like": _zeros_like, "ones_like": _ones_like,
+            "empty_like": _empty_like}[fn](a, dtype, shape=shape, device=device)
+
+
 def _like_order(fn, a, r, order, shape):
     """``r``, the result of ``fn(a, ..., shape=shape)``, in NumPy's memory
     ``order``: ``"C"``, ``"F"``, ``"A"`` (``"F"`` where ``a`` is Fortran- and
@@ -607,22 +622,22 @@ def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
     True
     """
     check_dtype("zeros_like", dtype)
-    return _like_order("zeros_like", a, _zeros_like(a, dtype, shape=shape, device=device),
+    return _like_order("zeros_like", a, _made_like("zeros_like", a, dtype, shape, device),
                        order, shape)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.ones_like``, laid out in NumPy's memory ``order``."""
     check_dtype("ones_like", dtype)
-    return _like_order("ones_like", a, _ones_like(a, dtype, shape=shape, device=device),
+    return _like_order("ones_like", a, _made_like("ones_like", a, dtype, shape, device),
                        order, shape)
 
 
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.empty_like`` (zeros here), laid out in NumPy's memory ``order``."""
     check_dtype("empty_like", dtype)
-    return _like_order("empty_like", prototype, _empty_like(
-        prototype, dtype, shape=shape, device=device), order, shape)
+    return _like_order("empty_like", prototype, _made_like(
+        "empty_like", prototype, dtype, shape, device), order, shape)
 
 
 _fromfunction = _decl("fromfunction")

@@ -492,3 +492,28 @@ def test_astype_of_host_data_copies_as_numpys():
         same_ = x.astype(m.float64, copy=False)
         same_[1] = 9.0
         assert x.tolist() == [0.0, 9.0, 2.0] and y.dtype == onp.float32, m.__name__
+
+
+@pytest.mark.parametrize("fn", ["zeros_like", "ones_like", "empty_like"])
+@pytest.mark.parametrize("order", ["F", "K", "A"])
+def test_like_of_host_data_in_another_memory_order_lives_on_the_host(fn, order):
+    """``zeros_like`` (``ones_like``, ``empty_like``) of a view of host data
+    in Fortran or another memory order: NumPy's strides, on the host, so an
+    FFT written into it in place is NumPy's bit for bit (it was made on the
+    device, and XLA's FFT differs from pocketfft in the last bits)."""
+    from namedarray.core.array import host_root
+    h = onp.random.default_rng(0).random((4, 5, 6)) + 1j
+    for v, hv in ((np.asarray(h).T, h.T), (np.asarray(h).transpose(2, 0, 1),
+                                          h.transpose(2, 0, 1))):
+        got, want = getattr(np, fn)(v, order=order), getattr(onp, fn)(hv, order=order)
+        assert got.strides == want.strides and got.dtype == want.dtype
+        assert host_root(got)[0] is not None, "made on a device"
+        if fn != "empty_like":
+            onp.testing.assert_array_equal(onp.asarray(got), want)
+        got[1, 2, 3] = 7
+        assert complex(got[1, 2, 3]) == 7 and int((onp.asarray(got) != 0).sum()) >= 1
+    x = np.asarray(h)
+    out = np.zeros_like(x.T).T
+    r = np.fft.ifftn(np.fft.fftn(x, out=out), out=out)
+    assert r is out
+    onp.testing.assert_array_equal(onp.asarray(r), onp.fft.ifftn(onp.fft.fftn(h)))

@@ -133,9 +133,24 @@ def fortran(x):
     if x.ndim < 2 or x.names:
         return x
     t = lambda a: new(a.data.T, a.dims, a.mapped)  # noqa: E731
-    v = viewed("order='F'", t(x), t, lambda b, w: t(w))
+    v = _on_host_in_order(x, tuple(range(x.ndim))[::-1], "order='F'", t, lambda b, w: t(w))
+    if v is None:
+        v = viewed("order='F'", t(x), t, lambda b, w: t(w))
     v._owns = "F"       # (its own memory, in Fortran order)
     return v
+
+
+def _on_host_in_order(x, axes, fn, f, inv):
+    """``x`` living on the host, with its memory in the order of ``axes``:
+    the view ``f`` of a new buffer there (``x`` transposed by ``axes``, in C
+    order), NumPy's view of it its data, so that it stays on the host as
+    NumPy's array in that order does; None where ``x`` is not on the host."""
+    if type(x) is not NamedArray or x._dev is not None or x._host is None or x.mapped:
+        return None
+    h = onp.asarray(x._host)
+    base = on_host(onp.ascontiguousarray(h.transpose(axes)))
+    hv = base._host.transpose(tuple(onp.argsort(axes).tolist()))
+    return viewed(fn, base, f, inv, result=on_host(hv), hosted=(hv, base))
 
 
 def laid_out(x, axes):
@@ -150,7 +165,9 @@ def laid_out(x, axes):
         return fortran(x)
     inv = tuple(onp.argsort(axes).tolist())
     t = lambda a, p: new(a.data.transpose(p), a.dims, a.mapped)  # noqa: E731
-    v = viewed("order='K'", t(x, axes), lambda a: t(a, inv), lambda b, w: t(w, axes))
+    v = _on_host_in_order(x, axes, "order='K'", lambda a: t(a, inv), lambda b, w: t(w, axes))
+    if v is None:
+        v = viewed("order='K'", t(x, axes), lambda a: t(a, inv), lambda b, w: t(w, axes))
     v._owns = True
     return v
 
