@@ -371,6 +371,18 @@ _edges = wrap(lambda a, bins, range, weights: _edges_only(
     "histogram_bin_edges", a, bins, range, weights), "histogram_bin_edges")
 
 
+def _densities_at(i):
+    """The ``computes`` rule (``engines.dispatch.routed``) of a histogram
+    function whose ``density`` is its argument ``i`` (-1: every result):
+    densities are float64 under NumPy's dtype rules, whatever the data (a
+    TPU only emulates float64, not to the last bit)."""
+    def computes(args, kwargs):
+        density = i < 0 or (kwargs["density"] if "density" in kwargs else (
+            args[i] if len(args) > i else None))
+        return (onp.dtype(onp.float64),) if density and config.numpy_dtypes() else ()
+    return computes
+
+
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """``numpy.histogram``: counts ``intp`` (the weights' dtype when given),
     densities float64, edges in NumPy's dtype (float64 for bool and integer
@@ -552,6 +564,11 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         bins = [bins, bins]
     hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
+
+
+histogram.computes = _densities_at(3)
+# (histogramdd's counts are float64 whatever the data, NumPy's)
+histogramdd.computes = histogram2d.computes = _densities_at(-1)
 
 
 __all__ = ["histogram", "histogram_bin_edges", "bincount", "digitize", "histogram2d",

@@ -549,6 +549,50 @@ def test_no_eager_call_computes_on_the_tpu_in_a_dtype_it_lacks(tpu, monkeypatch)
     assert not bad, bad
 
 
+def test_a_python_float_enters_a_narrower_float_loop_as_its_dtype(tpu, monkeypatch):
+    """A Python float beside float32, float16 or bfloat16 data is cast to the
+    loop's dtype at once (NumPy's cast), eager and under ``jax.jit``: nothing
+    computes in float64 (as a jitted argument it was float64, and the sign of
+    a floor quotient's zero, ``copysign``, ``heaviside`` took its bits there,
+    which a TPU's compiler fails on: "shift-right-arithmetic with different
+    element types: s32 and u32"); float32's answers are NumPy's."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([1.5, -2.0, 3.25, -0.0])
+    bad = []
+    with onp.errstate(all="ignore"):
+        for n in sorted(np.UFUNCS):
+            u = getattr(np, n)
+            if u.nin != 2:
+                continue
+            for dt in ("float32", "float16", "bfloat16"):
+                x = np.asarray(jax.device_put(h.astype(dt), acc))
+                for s in (1.5, -0.0):
+                    for args in ((x, s), (s, x)):
+                        runs.clear()
+                        try:
+                            got = u(*args)
+                            text = jax.jit(lambda v, args=args: u(
+                                *[v if a is x else a for a in args])).lower(x).as_text()
+                        except (TypeError, ValueError):     # (NumPy's: not these types)
+                            continue
+                        if any(onp.dtype(g.dtype) == onp.float64 for g in (
+                                got if isinstance(got, tuple) else (got,))):
+                            continue    # (a float64 loop: float_power's)
+                        if any("f64" in t for _, t, _ in runs) or "f64" in text:
+                            bad.append((n, dt, "scalar first" if args[1] is x else "second"))
+                        want = getattr(onp, n)(*[h.astype(onp.float32) if a is x else
+                                                 onp.float32(a) for a in args])
+                        if dt == "float32":
+                            for g, w in zip(got if isinstance(got, tuple) else (got,),
+                                            want if isinstance(want, tuple) else (want,)):
+                                onp.testing.assert_allclose(onp.asarray(g), w, rtol=1e-6,
+                                                            err_msg=n)
+    assert not bad, bad
+
+
 def test_the_fuzz_on_a_simulated_tpu_machine():
     """The API-wide fuzz's CI slice (every public function; Python scalars,
     masked arrays and objects as operands) on a TPU machine as the dispatcher

@@ -14,6 +14,7 @@ import pytest
 from jax.test_util import check_grads
 
 import namedarray as np
+from namedarray.core import backends
 from support import make_mesh
 
 RNG = onp.random.default_rng(7)
@@ -230,7 +231,11 @@ def test_complex_division_is_numpys_loop_bit_for_bit(dt):
     ]
     a, b = np.asarray(z), np.asarray(w)
     for name, f, want in cases:
-        _assert_bits(f(a, b), want, name)
+        if name == "by a real array" and jax.default_backend() != "cpu":
+            # (two real divisions: a TPU's float32 division is within an ulp)
+            onp.testing.assert_allclose(onp.asarray(f(a, b)), want, rtol=2 ** -23)
+        else:
+            _assert_bits(f(a, b), want, name)
         # compiled, XLA may fuse a product into an addition: NumPy's up to rounding
         onp.testing.assert_allclose(onp.asarray(jax.jit(f)(a, b)), want,
                                     rtol=1e-5 if dt == "complex64" else 1e-14,
@@ -291,7 +296,13 @@ def test_complex_means_divide_as_numpy():
     named = a.tag("i", None)
     _same_parts(np.mean(named, axis="i"), want, "over a name")
     _same_parts(np.nmap(lambda v: np.mean(v, axis="i"))(named), want, "inside nmap")
-    _same_parts(jax.jit(lambda v: np.mean(v, axis=0))(a), want, "jax.jit")
+    jitted = jax.jit(lambda v: np.mean(v, axis=0))
+    if backends.cpu_only() or backends.status(backends.accelerator(), "any",
+                                              "complex128") != backends.ABSENT:
+        _same_parts(jitted(a), want, "jax.jit")
+    else:       # (complex128 under jax.jit on a TPU: the capability table's error)
+        with pytest.raises(TypeError, match="mean: TPU's XLA backend has no implementation"):
+            jitted(a)
 
 
 @pytest.mark.cpu_only("complex128 under jax.jit: a TPU has no implementation of it "

@@ -75,7 +75,14 @@ def test_histogram_under_jit_is_the_eager_result():
     for kw in ({"bins": 3, "density": True}, {"bins": 4, "range": (0, 3)},
                {"bins": [0.0, 1.0, 3.0]}):
         got = jax.jit(lambda v, kw=kw: np.histogram(v, **kw))(np.asarray(x))
-        _identical(got, onp.histogram(x, **kw))
+        if jax.default_backend() == "cpu":
+            _identical(got, onp.histogram(x, **kw))
+        else:   # (compiled for an accelerator, float16 steps may keep float32's
+            # precision, XLA's excess precision, and float64 is emulated: NumPy's
+            # answer to float16's precision; eager calls are NumPy's bit for bit)
+            for g, e in zip(got, onp.histogram(x, **kw)):
+                assert onp.asarray(g).dtype == e.dtype
+                onp.testing.assert_allclose(onp.asarray(g), e, rtol=1e-3)
     same = onp.full(3, 2, onp.int8)      # one value: the edges span it +- 0.5
     got = jax.jit(lambda v: np.histogram_bin_edges(v, bins=4))(np.asarray(same))
     _identical(got, onp.histogram_bin_edges(same, bins=4))

@@ -265,10 +265,21 @@ def _on_cpu(name, call, args, kwargs, found, dts, strict):
             "float32/int32 first")
     back = next((e[1] for e in found if e[2] and isinstance(e[1], jax.Device)
                  and backends.platform_of(e[1]) != "cpu"), None)
+    # data living on the host keeps no device array made of it under the
+    # call's default device (uncommitted there: the array's later calls would
+    # compute on that device, not the machine's default)
+    hosted = [a for v in (*args, *kwargs.values())
+              for a in (v if type(v) is list or type(v) is tuple else (v,))
+              if type(a) is NamedArray and a._dev is None and a._host is not None]
     args = tuple(_to(cpu, a) for a in args)
     kwargs = {k: _to(cpu, v) if k != "out" else v for k, v in kwargs.items()}
-    with jax.default_device(cpu):
-        r = call(args, kwargs)
+    try:
+        with jax.default_device(cpu):
+            r = call(args, kwargs)
+    finally:
+        for a in hosted:
+            if a._host is not None:     # (not written in place meanwhile)
+                a._dev = None
     return _home(r, strict, back)
 
 

@@ -184,8 +184,7 @@ def _cmul_c99(a, b, c, d):
 
     def box(u, v):       # an infinite part becomes ±1, a NaN part ±0, the rest 0
         iu, iv = jnp.isinf(u), jnp.isinf(v)
-        return (jnp.copysign(jnp.where(iu, 1.0, 0.0).astype(u.dtype), u),
-                jnp.copysign(jnp.where(iv, 1.0, 0.0).astype(v.dtype), v))
+        return (jnp.copysign(iu.astype(u.dtype), u), jnp.copysign(iv.astype(v.dtype), v))
 
     def unnan(u):
         return jnp.where(jnp.isnan(u), jnp.copysign(jnp.zeros_like(u), u), u)

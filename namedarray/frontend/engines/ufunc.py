@@ -39,7 +39,7 @@ from .select import where as _select
 from .selection import apply_ufunc, lazy
 from .ufunc_methods import _ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds
 from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _mixed_sign,
-                             _numpy_scalar, _signed_and_uint64, _to_inexact, loop_dtypes)
+                             _narrowed, _numpy_scalar, _signed_and_uint64, _to_inexact, loop_dtypes)
 
 _I32 = 2 ** 31
 _C64 = onp.dtype(onp.complex64)
@@ -200,7 +200,7 @@ class ufunc(UfuncMethods):
                         for t, d in zip(ins, loop[0]) if t is int)):
                 self._fast[ins] = loop[1][0]
                 self._fastfn[ins[0] if self.nin == 1 else ins] = self._fast_entry(
-                    ins, loop[1][0])
+                    ins, loop[1][0], loop[0])
         return loop
 
     def _checks_int(self, outs):
@@ -209,9 +209,11 @@ class ufunc(UfuncMethods):
         return self._np.__name__ in fperr.INT_DIVIDE and any(
             onp.dtype(d).kind in "iub" for d in outs)
 
-    def _fast_entry(self, ins, out_dt):
-        """The fast path's entry for operands of types ``ins``: (``out_dt``, or
-        None where the function's result has that dtype already; the function)."""
+    def _fast_entry(self, ins, out_dt, loop_ins):
+        """The fast path's entry for operands of types ``ins`` (the loop's
+        ``loop_ins``): (``out_dt``, or None where the function's result has
+        that dtype already; the function, which takes a Python scalar in a
+        narrower loop as its dtype, ``_narrowed``)."""
         fn = self._impl
         if self._for_types is not None:
             fn = self._for_types(self._jfn, ins)
@@ -229,6 +231,12 @@ class ufunc(UfuncMethods):
                 on_cpu_where_lacking, name=self.__name__, dtypes=dts))
         else:
             fn = on_cpu_where_lacking(fn, self.__name__, dts)
+        casts = [d.type if _narrowed(t, d) else None for t, d in zip(ins, loop_ins)]
+        if any(casts):
+            inner = fn
+
+            def fn(*args):
+                return inner(*[a if c is None else c(a) for a, c in zip(args, casts)])
         return (None if got == out_dt else out_dt, fn)
 
     def __call__(self, *args, **kwargs):
@@ -767,11 +775,8 @@ class ufunc(UfuncMethods):
                         ops[i] = new(o.data.astype(in_dts[i]), o.dims, o.mapped)
                 elif not any(isinstance(p, NamedArray) for p in ops):
                     ops[i] = positional(jnp.asarray(o, in_dts[i]))
-                elif type(o) is complex and (in_dts[i] == _C64 or in_dts[i].kind == "b"):
-                    # the loop's dtype at once (NumPy's cast): as a jitted argument
-                    # a Python complex is complex128, whose conversion aborts a
-                    # TPU's compiler
-                    ops[i] = in_dts[i].type(o)
+                elif _narrowed(type(o), in_dts[i]):
+                    ops[i] = in_dts[i].type(o)      # (NumPy's cast, _narrowed)
                 elif dtype is not None and (type(o) is complex and in_dts[i].kind != "c" or
                                             type(o) is float and in_dts[i].kind in "biu"):
                     # a Python scalar above the loop dtype= asks for: NumPy's cast

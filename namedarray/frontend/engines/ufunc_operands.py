@@ -52,6 +52,18 @@ def _numpy_scalar(fn, v):
     return positional(jnp.asarray(v))
 
 
+def _narrowed(t, loop_dtype) -> bool:
+    """Whether a Python scalar of type ``t`` enters a loop of ``loop_dtype``
+    narrower than its own (a float into float32, float16, bfloat16; a complex
+    into complex64; any number into a bool loop, ``logical_and``'s): it is
+    cast to the loop's dtype at once, as NumPy casts it.  As a jitted
+    argument it would be float64 (complex128), and the kernel would compute
+    some steps in it (the sign of a floor quotient's zero, a complex power,
+    a truth value), which a TPU's compiler fails on or aborts at."""
+    return (t is float and loop_dtype.kind in "fV" and loop_dtype.itemsize < 8 or
+            t is complex and loop_dtype == onp.dtype(onp.complex64) or
+            t in (int, float, complex) and loop_dtype.kind == "b")
+
 def _signed_and_uint64(dts) -> bool:
     """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
     kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
