@@ -24,6 +24,7 @@ from .elementwise import UFUNCS, exact_divide
 from .engines import host
 from .engines.args import check_dtype, np_asarray, numpy_args, to_device, unsupported_dtype
 from .engines.declare import _decl
+from .engines.dispatch import FLOATS
 from .engines.generic import generic, wrap
 from .engines.loops import runtime_zero, unfused
 from .engines.results import allocating
@@ -734,6 +735,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     res = _jmeshgrid(*xs, copy=True, sparse=sparse, indexing=indexing)
     return res if copy else tuple(read_only(r, "meshgrid(copy=False)") for r in res)
 
+
+linspace.computes = logspace.computes = geomspace.computes = FLOATS   # (integers: float64)
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]   # (wrap's declarations: the package's __module__)

@@ -27,6 +27,7 @@ from .elementwise import exact_divide
 from .engines.args import numpy_args
 from .engines.assign import assigned
 from .engines.declare import _checked, _decl, _real_only
+from .engines.dispatch import DOUBLES, FLOATS
 from .engines.generic import generic, wrap
 from .manipulation import _inplace
 
@@ -618,6 +619,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         _inplace("nan_to_num", x, res)
     return x
 
+
+gradient.computes = trapezoid.computes = FLOATS     # (bool and integer data in float64)
+interp.computes = DOUBLES
 
 __all__ = ["select", "nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "cross",
            "trace", "angle",

@@ -33,6 +33,7 @@ from .creation import asarray
 from .elementwise import exact_divide
 from .engines.assign import check_cast
 from .engines.declare import _checked, _decl, _host
+from .engines.dispatch import FLOATS, Computes
 from .engines.fperr import _stacklevel
 from .engines.generic import wrap
 
@@ -372,8 +373,7 @@ _edges = wrap(lambda a, bins, range, weights: _edges_only(
 
 
 def _densities_at(i):
-    """The ``computes`` rule (``engines.dispatch.routed``) of a histogram
-    function whose ``density`` is its argument ``i`` (-1: every result):
+    """The dtypes (``engines.dispatch.Computes``) of a histogram function whose ``density`` is its argument ``i`` (-1: every result):
     densities are float64 under NumPy's dtype rules, whatever the data (a
     TPU only emulates float64, not to the last bit)."""
     def computes(args, kwargs):
@@ -566,9 +566,10 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return hist, edges[0], edges[1]
 
 
-histogram.computes = _densities_at(3)
+histogram.computes = Computes(True, _densities_at(3))
 # (histogramdd's counts are float64 whatever the data, NumPy's)
-histogramdd.computes = histogram2d.computes = _densities_at(-1)
+histogramdd.computes = histogram2d.computes = Computes(True, _densities_at(-1))
+digitize.computes = FLOATS
 
 
 __all__ = ["histogram", "histogram_bin_edges", "bincount", "digitize", "histogram2d",

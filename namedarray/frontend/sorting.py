@@ -20,6 +20,7 @@ from ..core.array import NamedArray, canonical, new, rewrap
 from ..core.sharding import mesh_axes, sortable
 from .creation import asarray
 from .engines.declare import _decl
+from .engines.dispatch import COMPLEXES
 from .engines.generic import generic, wrap
 
 
@@ -218,6 +219,8 @@ def _complex_sorted(d):
     keys = (jnp.where(jnp.isnan(im), 0, im), jnp.where(jnp.isnan(re), 0, re), group)
     return jnp.take_along_axis(d, jnp.lexsort(keys, axis=-1), axis=-1)
 
+
+sort_complex.computes = COMPLEXES
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", "") == __name__]

@@ -22,6 +22,7 @@ from ..core.array import NamedArray, normalize_axis, operand, positional, zero_d
 from ..frontend.elementwise import UFUNCS
 from ..frontend.elementwise import exact_divide
 from ..frontend.engines.args import check_dtype, np_asarray, unsupported
+from ..frontend.engines.dispatch import DOUBLES, FLOATS
 from ..frontend.creation import asarray
 from ..frontend.engines.generic import generic, wrap
 from ..frontend.engines.out import store_out
@@ -501,6 +502,11 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     x, y = _data_args((x, y))
     return _corrcoef(x, y, rowvar, dtype)
 
+
+for _f in (average, quantile, percentile, nanquantile, nanpercentile):
+    _f.computes = FLOATS     # (bool and integer data in float64)
+del _f
+cov.computes = corrcoef.computes = DOUBLES
 
 __all__ = ["average", "quantile", "percentile", "nanquantile", "nanpercentile", "cov",
            "corrcoef"]

@@ -37,6 +37,7 @@ from ..core.array import NamedArray, View, new, normalize_axis, operand
 from ..frontend.elementwise import UFUNCS, _barrier_div, exact_divide
 from ..frontend.engines import fperr
 from ..frontend.engines.args import np_asarray, numpy_args
+from ..frontend.engines.dispatch import FLOATS
 from ..frontend.engines.loops import cmul
 from ..frontend.engines.generic import wrap
 from .engine import (REDUCE_OF_UFUNC, index_axis, numpy_dtype, reduction,
@@ -835,6 +836,10 @@ nanargmax = _reduction("nanargmax", _nan_arg(jnp.nanargmax), flat_none=True,
                        takes_tuple=False, scalar_axis=True)
 nanargmin = _reduction("nanargmin", _nan_arg(jnp.nanargmin), flat_none=True,
                        takes_tuple=False, scalar_axis=True)
+
+for _f in (mean, nanmean, var, nanvar, std, nanstd, median, nanmedian):
+    _f.computes = FLOATS     # (bool and integer data in float64)
+del _f
 
 REDUCTIONS = {
     "sum": sum, "prod": prod, "mean": mean, "max": max, "min": min, "amax": amax,

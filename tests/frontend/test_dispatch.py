@@ -549,6 +549,32 @@ def test_no_eager_call_computes_on_the_tpu_in_a_dtype_it_lacks(tpu, monkeypatch)
     assert not bad, bad
 
 
+def test_histogram_densities_of_data_on_the_tpu_are_numpys_float64(tpu, monkeypatch):
+    """``histogram``'s densities (and ``histogramdd``'s counts) are float64
+    whatever the data (``Computes``, declared with the function): of float16
+    data on the TPU they are computed on the CPU backend, NumPy's bit for bit
+    (a TPU only emulates float64), and sent back; counts alone run there."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.random.default_rng(1).normal(size=40).astype(onp.float16)
+    w = onp.random.default_rng(2).normal(size=40).astype(onp.float16)
+    x, xw = (np.asarray(jax.device_put(v, acc)) for v in (h, w))
+    got, edges = np.histogram(x, bins=5, weights=xw, density=True)
+    dd, _ = np.histogramdd(np.stack([x, x], axis=1), bins=3)
+    assert not [n for n, _, outs in runs if "float64" in outs], runs
+    want, want_edges = onp.histogram(h, bins=5, weights=w, density=True)
+    assert got.dtype == onp.float64 and _on(got, acc) and _on(edges, acc)
+    onp.testing.assert_array_equal(onp.asarray(got), want)
+    onp.testing.assert_array_equal(onp.asarray(edges), want_edges)
+    runs.clear()
+    np.histogram(x, bins=5)
+    assert runs, "counts alone run on the TPU"
+    assert np.histogram.computes.floats and np.mean.computes.floats is True
+    assert np.cov.computes.floats == "double" and np.sort_complex.computes.floats == "complex"
+
+
 def test_a_python_float_enters_a_narrower_float_loop_as_its_dtype(tpu, monkeypatch):
     """A Python float beside float32, float16 or bfloat16 data is cast to the
     loop's dtype at once (NumPy's cast), eager and under ``jax.jit``: nothing

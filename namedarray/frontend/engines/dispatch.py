@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import typing
 
 import jax
 import numpy as onp
@@ -119,20 +120,24 @@ def _survey(args, kwargs, out):
     return out
 
 
-#: functions that compute bool and integer data in float64 under NumPy's
-#: dtype rules (the statistics), beside the floating families
-_FLOAT_OF_INTEGERS = frozenset((
-    "mean", "nanmean", "average", "var", "nanvar", "std", "nanstd", "median",
-    "nanmedian", "percentile", "nanpercentile", "quantile", "nanquantile", "gradient", "trapezoid", "histogram", "histogram2d",
-    "histogramdd", "digitize", "linspace", "logspace", "geomspace"))
+class Computes(typing.NamedTuple):
+    """What a public function computes in beyond its operands' dtypes under
+    NumPy's dtype rules, declared with the function as its ``computes``
+    attribute (read by :func:`dispatched`): ``floats``, bool and integer data
+    as float64 (``FLOATS``: the statistics, ``linspace``), any data in double
+    precision (``"double"``: ``cov``, ``interp``) or real data as complex
+    (``"complex"``: ``sort_complex``); ``more(args, kwargs)``, further dtypes
+    the arguments decide (``histogram``'s float64 densities)."""
+    floats: bool | str = False
+    more: typing.Callable | None = None
 
 
-#: functions that compute in double precision at least under NumPy's dtype
-#: rules (float32 data in float64, complex64 in complex128)
-_DOUBLE_AT_LEAST = frozenset(("cov", "corrcoef", "interp"))
-#: functions whose result is complex for real data (complex64 for 8- and
-#: 16-bit integers, else complex128)
-_COMPLEX_OF_REAL = frozenset(("sort_complex",))
+#: bool and integer data computed in float64 (the statistics)
+FLOATS = Computes(True)
+#: any data in double precision (float32 in float64, complex64 in complex128)
+DOUBLES = Computes("double")
+#: real data computed as complex (complex64 for 8- and 16-bit integers)
+COMPLEXES = Computes("complex")
 
 
 def _eager_device(t):
@@ -290,10 +295,10 @@ def routed(f, name, family, computes=None):
     dtype the call computes in, not only its operands': ``computes(args,
     kwargs)`` gives those its operands do not show (a ufunc's loop: ``log2``
     of int32 data computes in float64, int8 data plus a Python complex in
-    complex128, which a TPU lacks)."""
+    complex128, which a TPU lacks); a public function declares its own
+    (:class:`Computes`)."""
     by_call = family if callable(family) else None
-    floats = "double" if name in _DOUBLE_AT_LEAST else "complex" if name in \
-        _COMPLEX_OF_REAL else name in _FLOAT_OF_INTEGERS
+    floats, computes = computes if isinstance(computes, Computes) else (False, computes)
     precise = (by_call is not None or family in _PRECISE) and name not in _OWN_PRECISION
 
     def call(args, kwargs):
@@ -406,7 +411,7 @@ def dispatched(f, name, module=onp):
     # (a conversion reads array_likes itself)
     converts_arrays = not converts and name not in _AS_GIVEN
     out_at, sequence = _out_position(np_fn), name in _SEQUENCE_FIRST
-    compiled = routed(f, name, _family(name, module))
+    compiled = routed(f, name, _family(name, module), getattr(f, "computes", None))
     host_view = getattr(f, "host_view", None)      # (a view function's: views.py)
 
     @functools.wraps(f)
