@@ -52,9 +52,13 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: test_fftn_out_argument[True-complex-*]: an in-place ifftn into a Fortran-
 #: order out made on a device (zeros_like of a transposed host view) is
 #: compiled, and XLA's FFT differs from NumPy's pocketfft, which gave the
-#: expected value on the host, in the last bits (4e-16).
+#: expected value on the host, in the last bits (4e-16).  Measured again
+#: after zeros_like of host data in another memory order lives on the host
+#: (those three pass): 2242 of 2419, 699 s, no mismatch besides the
+#: deviations; three einsum/full tests ran just over the 20 s limit there
+#: that pass alone (test_einsum.py alone: 57 of 59), so 2245.
 BOUNDS = {
-    (True, True): (2400, 2230, 3),
+    (True, True): (2400, 2235, 0),
     (True, False): (2400, 2160, 2),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
