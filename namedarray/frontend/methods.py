@@ -28,6 +28,7 @@ from .engines import host, views
 from .engines.views import viewed
 from .engines.index_rules import FLAT
 from .engines.args import check_dtype, host_data_error, subclass_refused
+from .engines.dispatch import on_cpu_where_lacking
 from .engines.generic import generic
 from .engines.host import HOST_CLASSES
 from .engines.scalar_operands import numpys_answer, python_answers
@@ -384,11 +385,11 @@ def install(ns: dict):
             return f(self)
         return _viewed("ravel", self, f, back)
 
-    def re(a):
-        return generic("real", jnp.real, (a,), {})
+    def re(a):      # (complex128 data a user put on a TPU: its parts on the CPU)
+        return generic("real", on_cpu_where_lacking(jnp.real, "real", (a.dtype,)), (a,), {})
 
     def im(a):
-        return generic("imag", jnp.imag, (a,), {})
+        return generic("imag", on_cpu_where_lacking(jnp.imag, "imag", (a.dtype,)), (a,), {})
 
     def _real(self):
         if not jnp.iscomplexobj(self.data):

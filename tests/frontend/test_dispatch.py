@@ -549,6 +549,31 @@ def test_no_eager_call_computes_on_the_tpu_in_a_dtype_it_lacks(tpu, monkeypatch)
     assert not bad, bad
 
 
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "divmod"])
+def test_float64_zeros_signs_compile_for_a_tpu_without_its_bits(tpu, name):
+    """Under ``jax.jit`` on a TPU machine, float64 ``floor_divide``,
+    ``remainder`` and ``divmod`` give their zeros NumPy's signs by
+    comparisons, not by the sign bit (``signbit``/``copysign`` of float64 do
+    not compile there: the table's ``float_bits``); NumPy's values."""
+    acc, cpu = tpu
+    h = onp.array([-0.0, 0.0, 3.0, -3.0, onp.inf, -onp.inf, 0.5, -7.5])
+    d = onp.array([2.0, -2.0, onp.inf, -onp.inf, 2.0, -2.0, -0.25, 2.5])
+    f = getattr(np, name)
+    args = (h, d)
+    text = jax.jit(lambda *a: f(*a)).lower(*args).as_text()
+    assert "bitcast_convert" not in text, text
+    got = jax.jit(lambda *a: f(*a))(*[np.asarray(a) for a in args])
+    with onp.errstate(all="ignore"):
+        want = getattr(onp, name)(*args)
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        g = onp.asarray(g)
+        if name == "floor_divide":      # (infinities: floor(x / y), docs/differences.md)
+            w = onp.where(onp.isinf(h) | onp.isinf(d), onp.floor(h / d), w)
+        onp.testing.assert_array_equal(g, w)
+        assert (onp.signbit(g) == onp.signbit(w)).all(), (g, w)
+
+
 def test_histogram_densities_of_data_on_the_tpu_are_numpys_float64(tpu, monkeypatch):
     """``histogram``'s densities (and ``histogramdd``'s counts) are float64
     whatever the data (``Computes``, declared with the function): of float16

@@ -197,8 +197,14 @@ def test_errors():
 
 
 # -- gradients ---------------------------------------------------------------
+_NO_TPU_SCAN = pytest.mark.cpu_only("float64 cumulative scans under a transform: a TPU "
+                                     "has none (the capability table's TypeError)")
+
+
 @pytest.mark.parametrize("name", ["sum", "prod", "mean", "max", "min", "std", "var",
-                                  "logsumexp", "median", "ptp", "cumsum", "cumprod",
+                                  "logsumexp", "median", "ptp",
+                                  pytest.param("cumsum", marks=_NO_TPU_SCAN),
+                                  pytest.param("cumprod", marks=_NO_TPU_SCAN),
                                   "nansum", "nanmean", "amax"])
 def test_named_reduction_gradients(name):
     rng = onp.random.default_rng(0)
@@ -528,7 +534,12 @@ def test_mean_is_numpy_s_correctly_rounded_quotient(dt):
         assert got.dtype == want.dtype
         onp.testing.assert_array_equal(got, want)
     assert repr(x[0].mean()) == repr(a[0].mean())
-    assert float(jax.jit(lambda v: v.mean())(x[0])) == float(a[0].mean())
+    jitted = float(jax.jit(lambda v: v.mean())(x[0]))
+    if jax.default_backend() == "cpu":
+        assert jitted == float(a[0].mean())
+    else:   # (compiled for a TPU: its division, float64's emulated one too, is not
+        # correctly rounded; docs/differences.md)
+        assert jitted == pytest.approx(float(a[0].mean()), rel=1e-6)
     b = a.astype(onp.float64)
     b[0, 1] = onp.nan
     onp.testing.assert_array_equal(np.nanmean(np.asarray(b), axis=1), onp.nanmean(b, axis=1))

@@ -217,7 +217,9 @@ def _to(device, v):
     if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
         return jax.device_put(v, _single(device))
     if type(v) is list or type(v) is tuple:
-        return type(v)(_to(device, e) for e in v)
+        moved = [_to(device, e) for e in v]
+        # (a sequence with nothing to move is itself: diff(seq, n=0) returns it)
+        return v if all(m is e for m, e in zip(moved, v)) else type(v)(moved)
     return v
 
 

@@ -37,6 +37,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ...core import backends
+
 _NAN = float("nan")
 _INF = float("inf")
 
@@ -444,8 +446,26 @@ _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_
         "exp2": _exp2}
 
 
+def _signbit(x):
+    """``jnp.signbit(x)`` of real floats; where the default device cannot
+    take float64 apart by its bits (a TPU: the capability table's
+    ``float_bits``, under ``jax.jit`` too), the sign read by comparisons
+    instead (a zero's by the sign of ``1 / x``; a NaN's counts as positive,
+    never asked here: these fixes look at zeros and infinities only)."""
+    if x.dtype == onp.float64 and not backends.cpu_only() and backends.status(
+            backends.accelerator(), "float_bits", "float64") == backends.ABSENT:
+        return (x < 0) | ((x == 0) & (1 / x < 0))
+    return jnp.signbit(x)
+
+
+def _signed_zero(like, s):
+    """A zero of ``like``'s dtype and shape with the sign of ``s``."""
+    zero = jnp.zeros_like(like)
+    return jnp.where(_signbit(s), -zero, zero)
+
+
 def _fix_remainder(x, y, r):
-    return jnp.where(r == 0, jnp.copysign(jnp.zeros_like(r), y), r)
+    return jnp.where(r == 0, _signed_zero(r, y), r)
 
 
 def _zero_quotient(x, y, r):
@@ -453,7 +473,7 @@ def _zero_quotient(x, y, r):
     ``r`` is 0): negative where the signs of ``x`` and ``y`` differ.  No
     division: a second use of one would keep XLA from fusing it."""
     zero = jnp.zeros_like(r)
-    return jnp.where(r == 0, jnp.where(jnp.signbit(x) != jnp.signbit(y), -zero, zero), r)
+    return jnp.where(r == 0, jnp.where(_signbit(x) != _signbit(y), -zero, zero), r)
 
 
 def _fix_floor_divide(x, y, r):
@@ -474,7 +494,7 @@ def _fix_modf(x, r):
     """A zero fractional part (of an integer, of an infinity: jnp gives NaN)
     has the sign of ``x`` (``modf(-3.0) == (-0.0, -3.0)``)."""
     frac = jnp.where(jnp.isinf(x), jnp.zeros_like(x), r[0])
-    return jnp.where(frac == 0, jnp.copysign(jnp.zeros_like(x), x), frac), r[1]
+    return jnp.where(frac == 0, _signed_zero(x, x), frac), r[1]
 
 
 def _fix_spacing(x, r):
