@@ -549,6 +549,22 @@ def test_no_eager_call_computes_on_the_tpu_in_a_dtype_it_lacks(tpu, monkeypatch)
     assert not bad, bad
 
 
+def test_parts_of_complex128_data_on_the_tpu_run_on_the_cpu(tpu, monkeypatch):
+    """``.real``/``.imag`` of complex128 data a user put on the TPU (which
+    has no complex128: any computation of it aborts the process there) run
+    on the CPU backend, NumPy's parts."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([1 + 2j, -3.5 - 0.25j])
+    x = np.asarray(jax.device_put(h, acc))
+    re, im = x.real, x.imag
+    assert not [n for n, text, _ in runs if "c128" in text], runs
+    onp.testing.assert_array_equal(onp.asarray(re), h.real)
+    onp.testing.assert_array_equal(onp.asarray(im), h.imag)
+
+
 @pytest.mark.parametrize("name", ["floor_divide", "remainder", "divmod"])
 def test_float64_zeros_signs_compile_for_a_tpu_without_its_bits(tpu, name):
     """Under ``jax.jit`` on a TPU machine, float64 ``floor_divide``,
