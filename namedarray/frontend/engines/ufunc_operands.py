@@ -64,6 +64,7 @@ def _narrowed(t, loop_dtype) -> bool:
             t is complex and loop_dtype == onp.dtype(onp.complex64) or
             t in (int, float, complex) and loop_dtype.kind == "b")
 
+
 def _signed_and_uint64(dts) -> bool:
     """Whether ``dts`` (dtypes, Python types) are a signed integer dtype and uint64."""
     kinds = sorted(d.kind for d in dts if isinstance(d, onp.dtype))
