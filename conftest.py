@@ -81,10 +81,28 @@ def _simulated_tpu():
         yield cpus[8]
 
 
+def _takes_float64_apart(jaxpr) -> bool:
+    """Whether ``jaxpr`` (nested ones too) reads float64 data's bits (a
+    bitcast of float64: ``signbit``, ``copysign``, ``frexp``; a TPU's compiler
+    fails on what follows it, the capability table's ``float_bits``)."""
+    import numpy
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "bitcast_convert_type" and \
+                getattr(eqn.invars[0].aval, "dtype", None) == numpy.float64:
+            return True
+        for p in eqn.params.values():
+            for sub in p if isinstance(p, (tuple, list)) else (p,):
+                sub = getattr(sub, "jaxpr", sub)
+                if hasattr(sub, "eqns") and _takes_float64_apart(sub):
+                    return True
+    return False
+
+
 @pytest.fixture(autouse=_PLATFORM == "simtpu")
-def _nothing_in_complex128_on_the_tpu(_simulated_tpu, monkeypatch):
-    """``simtpu``: the test fails where a computation ran on the stand-in TPU
-    in complex128 (a TPU's compiler aborts the process on it)."""
+def _nothing_the_tpu_lacks(_simulated_tpu, monkeypatch):
+    """``simtpu``: the test fails where namedarray ran a computation on the
+    stand-in TPU in complex128 (a TPU's compiler aborts the process on it) or
+    taking float64 apart by its bits (it fails to compile there)."""
     from jax._src import pjit
     import namedarray
     _PACKAGE = os.path.dirname(os.path.abspath(namedarray.__file__))
@@ -94,7 +112,8 @@ def _nothing_in_complex128_on_the_tpu(_simulated_tpu, monkeypatch):
         committed = [a for a in args if hasattr(a, "devices") and a.committed]
         there = any(_simulated_tpu in a.devices() for a in committed) if committed else (
             jax.config.jax_default_device is _simulated_tpu)
-        if there and "c128" in str(kw["jaxpr"]):
+        j = kw["jaxpr"]
+        if there and ("c128" in str(j) or _takes_float64_apart(j.jaxpr)):
             at = [f"{os.path.relpath(f.filename, _PACKAGE)}:{f.lineno} {f.name}"
                   for f in traceback.extract_stack()
                   if f.filename.startswith(_PACKAGE + os.sep)]
@@ -103,4 +122,4 @@ def _nothing_in_complex128_on_the_tpu(_simulated_tpu, monkeypatch):
         return real(*args, **kw)
     monkeypatch.setattr(pjit, "_pjit_call_impl_python", spy)
     yield
-    assert not seen, f"computed in complex128 on the (simulated) TPU: {seen}"
+    assert not seen, f"computed in complex128 or on float64 bits on the (simulated) TPU: {seen}"

@@ -12,6 +12,7 @@ methods over them are declared in the package's ``__init__``.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 
@@ -21,6 +22,7 @@ import jax.numpy as jnp
 import numpy as onp
 from numpy.random import BitGenerator, SeedSequence
 
+from ..core import backends, config
 from ..core.array import NamedArray, check_name, new, positional, rewrap
 from ..core.align import align_plan, meet
 from ..core.vmap import nested_vmap
@@ -235,8 +237,10 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
                     f"shape {seen[n][1]}) but size {s} in {where} (named shape {nshape})")
             seen.setdefault(n, (where, nshape))
     if not sizes:
-        return positional(_jitted(draw)(key, shape, dtype, *[
-            o.data if isinstance(o, NamedArray) else o for o in ops]))
+        datas = [o.data if isinstance(o, NamedArray) else o for o in ops]
+        where, key, datas = _where_drawn(dtype, key, datas)
+        with where:
+            return positional(_jitted(draw)(key, shape, dtype, *datas))
     names = tuple(sorted(sizes))
     local = _local(draw, shape, sizes)
     datas, layouts = [], []
@@ -263,11 +267,35 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
         else jnp.zeros((), jnp.uint32) for n in order])
     drop = tuple(len(shape) + i for i, n in enumerate(order)
                  if n in local and not local[n].physical)
-    data = _block_jit(draw, full, dtype, len(shape), order, perm, glob, drop, tuple(layouts),
-                      key, offsets, *datas)
+    where = contextlib.nullcontext()
+    if not local:
+        where, key, datas = _where_drawn(dtype, key, datas)
+    with where:
+        data = _block_jit(draw, full, dtype, len(shape), order, perm, glob, drop,
+                          tuple(layouts), key, offsets, *datas)
     dims = (None,) * len(shape) + tuple(n for n in order if n not in local
                                         or local[n].physical)
     return localize(fn, new(data, dims, tuple((n, sizes[n]) for n in local)), names)
+
+
+def _where_drawn(dtype, key, datas):
+    """(a context, ``key``, ``datas``) for an eager draw in ``dtype``: on a
+    machine whose default device lacks ``dtype`` (a TPU's float64 under
+    NumPy's dtype defaults, as for every eager call), the CPU device's, with
+    the key and the parameters moved there, so that the draw runs where data
+    of its dtype lives; else nothing changes."""
+    nothing = contextlib.nullcontext(), key, datas
+    if backends.cpu_only() or not untraced() or any(
+            isinstance(v, _Tracer) for v in (key, *datas)):
+        return nothing
+    if backends.lacks(backends.accelerator(), "any", (onp.dtype(dtype),),
+                      config.numpy_dtypes()) is None:
+        return nothing
+    cpu = backends.cpu_device()
+    if cpu is None:
+        return nothing
+    put = (lambda v: jax.device_put(v, cpu) if isinstance(v, jax.Array) else v)
+    return jax.default_device(cpu), put(key), [put(v) for v in datas]
 
 
 def _counter_draw(draw, shape, sizes):

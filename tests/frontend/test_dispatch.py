@@ -565,6 +565,40 @@ def test_parts_of_complex128_data_on_the_tpu_run_on_the_cpu(tpu, monkeypatch):
     onp.testing.assert_array_equal(onp.asarray(im), h.imag)
 
 
+def test_methods_selections_and_draws_in_a_dtype_the_tpu_lacks_run_on_the_cpu(
+        tpu, monkeypatch):
+    """A ufunc method's ``dtype=`` (``copysign.reduce(x, dtype=float64)`` of
+    float32 data reads float64's sign bits, which a TPU fails to compile),
+    a masked selection's program on complex128 data (a TPU's compiler aborts
+    on it) and an eager draw from a JAX key in float64 (NumPy's dtype; some
+    float64 samplers abort a TPU's compiler) run on the CPU backend, with
+    NumPy's answers; float32 draws stay on the accelerator."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([[-1.5, 0.0, 2.0], [3.0, -0.0, -4.0]], onp.float32)
+    x = np.asarray(jax.device_put(h, acc))
+    for name in ("copysign", "multiply", "add", "maximum"):
+        got = getattr(np, name).reduce(x, axis=1, dtype="float64")
+        want = getattr(onp, name).reduce(h, axis=1, dtype="float64")
+        assert got.dtype == want.dtype and onp.asarray(got).tobytes() == want.tobytes(), name
+    z = np.asarray(onp.array([1 + 2j, -3j, 0.5]))
+    m = onp.array([True, False, True])
+    assert onp.asarray(abs(z[m] * 2 + 1j)).tolist() == onp.abs(
+        onp.array([1 + 2j, 0.5])[...] * 2 + 1j).tolist()
+    key = jax.device_put(jax.random.key(7), acc)
+    g = np.random.default_rng(key)
+    draws = {"normal": g.normal(size=3), "gamma": g.gamma(2.0, size=3),
+             "named": g.normal(size={"b": 2}), "integers": g.integers(0, 9, size=4)}
+    for what, d in draws.items():
+        assert d.data.devices() == {cpu}, what
+    assert np.random.default_rng(key).random(3, dtype=onp.float32).data.devices() == {acc}
+    bad = [(n, o) for n, text, o in runs
+           if "c128" in text or n != "stage" and ("float64" in o or "int64" in o)]
+    assert not bad, bad
+
+
 @pytest.mark.parametrize("name", ["floor_divide", "remainder", "divmod"])
 def test_float64_zeros_signs_compile_for_a_tpu_without_its_bits(tpu, name):
     """Under ``jax.jit`` on a TPU machine, float64 ``floor_divide``,
@@ -665,8 +699,8 @@ def test_the_fuzz_on_a_simulated_tpu_machine():
     masked arrays and objects as operands) on a TPU machine as the dispatcher
     sees it (``NAMEDARRAY_TEST_PLATFORM=simtpu``, in a process of its own):
     NumPy's answers, and nothing computed on the stand-in TPU in complex128,
-    which a TPU's compiler aborts the process on (the root conftest fails
-    the test that does it)."""
+    which a TPU's compiler aborts the process on, or on float64's bits, which
+    it fails to compile (the root conftest fails the test that does either)."""
     if os.environ.get("NAMEDARRAY_TEST_PLATFORM", "cpu") != "cpu":
         pytest.skip("runs from the CPU suite")
     env = {**os.environ, "NAMEDARRAY_TEST_PLATFORM": "simtpu", "HYPOTHESIS_PROFILE": "ci"}

@@ -205,3 +205,28 @@ def test_a_constant_divisor_under_jit_is_numpys(name, v):
         for g, w in zip(got if isinstance(got, tuple) else (got,),
                         want if isinstance(want, tuple) else (want,)):
             onp.testing.assert_array_equal(onp.asarray(g), w)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_remainders_by_an_infinity_do_not_trust_the_backends_remainder(dt, monkeypatch):
+    """A TPU's float remainder (``lax.rem``) of a finite number by an infinity
+    is NaN (seen on a TPU v5e: ``fmod.outer`` and ``divmod.outer`` of float32
+    data gave NaN where NumPy gives ``x``, 0 and -1).  With a remainder that
+    does so here, ``fmod``, ``remainder`` and ``divmod``, called and as
+    ``outer``, still give NumPy's bits."""
+    from jax._src.lax import lax as _lax
+    real = _lax.rem
+
+    def tpus_rem(x, y):
+        return jax.numpy.where(jax.numpy.isinf(y) & jax.numpy.isfinite(x), NAN, real(x, y))
+    monkeypatch.setattr(_lax, "rem", tpus_rem)
+    vals = onp.array([-0.0, 0.0, 1.5, -2.5, INF, -INF, NAN, 3.0, -7.25], dt)  # (a new shape: traced anew)
+    a, b = (v.ravel() for v in onp.meshgrid(vals, vals))
+    x, y, v = (np.asarray(jax.device_put(u)) for u in (a, b, vals))
+    with onp.errstate(all="ignore"):
+        for name in ("fmod", "remainder", "divmod"):
+            for got, want in ((getattr(np, name)(x, y), getattr(onp, name)(a, b)),
+                              (getattr(np, name).outer(v, v),
+                               getattr(onp, name).outer(vals, vals))):
+                for g, w in zip(*(r if isinstance(r, tuple) else (r,) for r in (got, want))):
+                    _same(g, w)

@@ -241,11 +241,11 @@ def _home(r, strict, back):
         return r
     if isinstance(r, jax.Array):
         return r if isinstance(r, jax.core.Tracer) else _placed(r, strict, back)
-    if isinstance(r, tuple):
+    if isinstance(r, (tuple, list)):
         items = [_home(e, strict, back) for e in r]
+        if all(i is e for i, e in zip(items, r)):
+            return r        # (a call may return its argument: diff(seq, n=0))
         return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
-    if isinstance(r, list):
-        return [_home(e, strict, back) for e in r]
     return r
 
 

@@ -464,8 +464,23 @@ def _signed_zero(like, s):
     return jnp.where(_signbit(s), -zero, zero)
 
 
+def _by_infinity(x, y, r):
+    """``r`` where ``y`` is infinite and ``x`` finite made NumPy's remainder
+    (``x``, or ``y`` where their signs differ and ``x`` is not 0): a TPU's
+    float remainder by an infinity is NaN, where NumPy's ``fmod`` is ``x``."""
+    fin = jnp.isinf(y) & jnp.isfinite(x)
+    at = jnp.where((x == 0) | (_signbit(x) == _signbit(y)), x, y)
+    return jnp.where(fin, at.astype(r.dtype), r), fin
+
+
 def _fix_remainder(x, y, r):
+    r, _ = _by_infinity(x, y, r)
     return jnp.where(r == 0, _signed_zero(r, y), r)
+
+
+def _fix_fmod(x, y, r):
+    """``fmod(x, ±inf)`` of finite ``x`` is ``x`` (a TPU's is NaN)."""
+    return jnp.where(jnp.isinf(y) & jnp.isfinite(x), jnp.asarray(x).astype(r.dtype), r)
 
 
 def _zero_quotient(x, y, r):
@@ -486,8 +501,12 @@ def _fix_floor_divide(x, y, r):
 
 def _fix_divmod(x, y, r):
     """NumPy's zeros of both parts (its NaN and -1.0 quotients at infinities
-    stay: ``divmod`` is NumPy's, as ``remainder`` is)."""
-    return _zero_quotient(x, y, r[0]), _fix_remainder(x, y, r[1])
+    stay: ``divmod`` is NumPy's, as ``remainder`` is); a finite ``x`` by an
+    infinity is NumPy's ``(0, x)`` or ``(-1, y)`` (a TPU's remainder there is
+    NaN, and the quotient made of it)."""
+    m, fin = _by_infinity(x, y, r[1])
+    q = jnp.where(fin, jnp.where(m == y, -1, 0).astype(r[0].dtype), r[0])
+    return _zero_quotient(x, y, q), jnp.where(m == 0, _signed_zero(m, y), m)
 
 
 def _fix_modf(x, r):
@@ -505,6 +524,7 @@ def _fix_spacing(x, r):
 
 _FLOAT = {"remainder": _fix_remainder, "mod": _fix_remainder,
           "floor_divide": _fix_floor_divide, "divmod": _fix_divmod, "modf": _fix_modf,
+          "fmod": _fix_fmod,
           "spacing": _fix_spacing}
 
 

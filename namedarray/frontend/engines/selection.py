@@ -86,7 +86,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config
+from ...core import backends, config
 from ...core.cache import Cache
 from ...core.array import NamedArray, new, operand, positional
 from ...core.align import align
@@ -425,6 +425,23 @@ def pending(x) -> bool:
 _PROGRAMS = Cache(1024)
 
 
+def _cpu_where_lacking(leaves, dtypes, consts):
+    """The CPU device, where a compiled program of ``leaves`` computing in
+    ``dtypes`` runs (the default device lacks one of them: complex128 on a
+    TPU; float64 too under NumPy's dtype defaults, as for every eager call);
+    else None."""
+    if backends.cpu_only() or traced(*leaves):
+        return None
+    dts = {*dtypes, *(a.dtype for a in leaves), *([_C128] if consts[complex] else [])}
+    if backends.lacks(backends.accelerator(), "any", tuple(dts),
+                      config.numpy_dtypes()) is None:
+        return None
+    return backends.cpu_device()
+
+
+_C128 = onp.dtype(onp.complex128)
+
+
 def evaluate(roots):
     """Evaluate the deferred ``roots`` (and what they share) in one compiled
     call, or, on small exact CPU data within the host budget, in NumPy on the
@@ -466,7 +483,12 @@ def evaluate(roots):
         fn = _PROGRAMS.get(key)
         if fn is None:
             fn = _PROGRAMS.put(key, _program(*key))
-        vals = _concrete(fn, *leaves, *packs)
+        cpu = _cpu_where_lacking(leaves, dtypes, consts)
+        if cpu is None:
+            vals = _concrete(fn, *leaves, *packs)
+        else:
+            with jax.default_device(cpu):
+                vals = _concrete(fn, *(jax.device_put(a, cpu) for a in leaves), *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
         for r, v in zip(roots, vals):
             r.data = v

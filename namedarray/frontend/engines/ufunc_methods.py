@@ -14,6 +14,7 @@ override protocol (``_defers``) and answers NumPy's classes with NumPy
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import warnings
 
@@ -21,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core import config, hooks
+from ...core import backends, config, hooks
 from ...core.array import (NamedArray, View, check_writeable, is_value, new,
                            normalize_axis, operand, positional, rewrap)
 from .generic import generic
@@ -37,6 +38,29 @@ _ARRAYS = (NamedArray, View)
 _PY_NUMBERS = frozenset((float, int, bool, complex))
 
 _KNOWN_OVERRIDES = (NamedArray.__array_ufunc__, onp.ndarray.__array_ufunc__)
+
+
+def _cast(x, dt):
+    """``x`` with its data cast to ``dt`` (a method's ``dtype=``, NumPy's loop),
+    at ``dt``'s home as every new array of an eager call: NumPy's float64 made
+    from float32 data on a TPU goes to the CPU backend, where the method then
+    runs (``copysign.reduce(.., dtype=float64)`` reads float64 sign bits,
+    which a TPU lacks)."""
+    d = x.data
+    if not isinstance(d, jax.core.Tracer) and not backends.cpu_only():
+        home = backends.home_device(onp.dtype(dt), config.numpy_dtypes())
+        if home is not None:
+            d = jax.device_put(d, home)
+    return rewrap(x, d.astype(dt))
+
+
+def _beside(d):
+    """A context making new arrays on the one device ``d`` is committed to
+    (else nothing changes)."""
+    if isinstance(d, jax.Array) and not isinstance(d, jax.core.Tracer) and \
+            d.committed and len(d.devices()) == 1:
+        return jax.default_device(next(iter(d.devices())))
+    return contextlib.nullcontext()
 
 
 def _overrides(args, kwargs) -> bool:
@@ -78,7 +102,10 @@ class UfuncMethods:
         if dtype is not None and dt is not None and config.numpy_dtypes() and \
                 self.__name__ not in ("add", "multiply"):     # (sum, prod take dtype=)
             # the operand cast to NumPy's loop (a complex is true where either part is)
-            x, dtype = rewrap(x, x.data != 0 if dt == bool else x.data.astype(dt)), None
+            x, dtype = rewrap(x, x.data != 0) if dt == bool else _cast(x, dt), None
+        elif dtype is not None and dt is not None and not backends.cpu_only() and \
+                onp.dtype(dt) != x.dtype and dt != bool:
+            x = _cast(x, dt)    # (the sum's dtype at its home: float64 on the CPU off a TPU)
         if isinstance(initial, NamedArray):
             initial = initial._plain(f"{self.__name__}.reduce")
         if hasattr(initial, "dtype"):       # in the reduction's dtype, as NumPy casts it
@@ -127,7 +154,7 @@ class UfuncMethods:
         dt = self._probe(fn, meth, (onp.ones(2, x.dtype),) + (
             ([0],) if meth == "reduceat" else ()), {"dtype": dtype})
         if dtype is None and dt != x.dtype:
-            x = rewrap(x, x.data.astype(dt))
+            x = _cast(x, dt)
         return x, dt
 
     def _probe(self, fn, meth, args, kwargs):
@@ -174,7 +201,7 @@ class UfuncMethods:
             if dtype is None:
                 dtype = self._loop((x.dtype, x.dtype, None))[1][0] if self.nin == 2 else None
         if dtype is not None and x.dtype != dtype:
-            x = rewrap(x, x.data.astype(dtype))
+            x = _cast(x, dtype)
         res = generic(f"{self.__name__}.accumulate",
                       lambda d, axis: self._jfn.accumulate(d, axis=axis),
                       (x,), {"axis": axis}, axis_pos=1, named="keep")
@@ -330,9 +357,10 @@ class _Folds:
                 raise ValueError(f"zero-size array to reduction operation {self.__name__} "
                                  "which has no identity")
             initial = self._u.identity
-        seen = jnp.full(rest, initial is not None)
-        start = jnp.zeros(rest, d.dtype) if initial is None else jnp.full(rest, initial,
-                                                                          d.dtype)
+        with _beside(d):    # (made where ``d`` lies: float64 off a TPU)
+            seen = jnp.full(rest, initial is not None)
+            start = jnp.zeros(rest, d.dtype) if initial is None else jnp.full(
+                rest, initial, d.dtype)
 
         def step(c, xw):    # (the fold so far, whether it has a first element)
             acc, seen = c
