@@ -149,6 +149,15 @@ def traced_lacks(family: str, dtype) -> bool:
         backends.accelerator(), family, dtype) == backends.ABSENT
 
 
+def emulates(dtype) -> bool:
+    """Whether the default backend only emulates ``dtype`` (float64 on a TPU:
+    a jitted computation there is off by up to hundreds of units in the last
+    place, docs/differences.md)."""
+    from namedarray.core import backends
+    return not backends.cpu_only() and backends.status(
+        backends.accelerator(), "any", dtype) == backends.EMULATED
+
+
 def subprocess_env(**env) -> dict:
     """The environment for a test's Python subprocess that runs JAX: this
     process's, with JAX on the CPU where this process holds an accelerator

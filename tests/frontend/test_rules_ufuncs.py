@@ -18,7 +18,7 @@ import numpy as onp
 import pytest
 
 import namedarray as np
-from support import ci_slice
+from support import ci_slice, emulates, traced_lacks
 
 NAMES = sorted(n for n in dir(np) if not n.startswith("_")
                and isinstance(getattr(onp, n, None), onp.ufunc)
@@ -494,16 +494,25 @@ def test_out_ellipsis_gives_arrays(name, kind):
         r = uf(*a, out=...)
         traced.append(r)
         return r
-    jitted = jax.jit(f)(*ours)
-    # (a jitted function's 0-d output is a scalar again: NumPy's scalar rule)
-    for got, kept in ((uf(*ours, out=...), True), (traced[0], True), (jitted, False)):
+    if name == "modf" and traced_lacks("float_bits", onp.float64):
+        with pytest.raises(TypeError, match="^modf: TPU's XLA backend has no implementation"):
+            jax.jit(f)(*ours)
+        runs = [(uf(*ours, out=...), True)]
+    else:
+        jitted = jax.jit(f)(*ours)
+        # (a jitted function's 0-d output is a scalar again: NumPy's scalar rule)
+        runs = [(uf(*ours, out=...), True), (traced[0], True), (jitted, False)]
+    for got, kept in runs:
         pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
         for g, w in pairs:
             assert isinstance(w, onp.ndarray)
             assert g.shape == w.shape and g.dtype == w.dtype
             assert not kept or not np.isscalar(g)
-            if got is not traced[0]:
-                assert onp.array_equal(onp.asarray(g), w)
+            if kept or not emulates(w.dtype):
+                if not traced or got is not traced[0]:
+                    assert onp.array_equal(onp.asarray(g), w)
+            else:   # (jitted float64 on a TPU: its emulation, docs/differences.md)
+                onp.testing.assert_allclose(onp.asarray(g), w, rtol=1e-11)
 
 
 _OUT_FORMS = [

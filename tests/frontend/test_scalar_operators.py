@@ -33,6 +33,7 @@ import pytest
 
 import namedarray as np
 from namedarray.core.array import is_value
+from support import traced_lacks
 
 EXHAUSTIVE = bool(os.environ.get("NAMEDARRAY_EXHAUSTIVE")) or \
     os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
@@ -341,6 +342,8 @@ def test_scalar_operators_under_jit_are_numpys(dt, name):
                 assert isinstance(errors[i], _standard(want[1])), (what, errors[i], want[1])
                 continue
             w = want[1]
+            if i in errors and _refused_by_the_table(errors[i], x, w, ref):
+                continue
             assert i not in errors, (what, errors.get(i))
             if i in consts:         # (an answer that does not depend on the value)
                 _same(consts[i], w, what)
@@ -364,6 +367,23 @@ def test_scalar_operators_under_jit_are_numpys(dt, name):
                             if xla is None or not _same_number(
                                     onp.asarray(g)[()], onp.asarray(xla).astype(g.dtype)[()]):
                                 raise
+
+
+def _refused_by_the_table(err, x, w, s) -> bool:
+    """Whether ``err`` is the capability table's TypeError at trace time for a
+    traced call with the scalar ``s`` that computes in complex128 (a Python
+    complex operand, NumPy's loop or result), which the default device lacks
+    (a TPU)."""
+    if not traced_lacks("any", onp.complex128) or type(err) is not TypeError:
+        return False
+    c128 = onp.dtype(onp.complex128)
+    try:
+        loop = onp.result_type(s, x)
+    except TypeError:
+        loop = None
+    return (type(x) is complex or loop == c128 or any(
+        onp.asarray(e).dtype == c128 for e in (w if isinstance(w, tuple) else (w,)))) \
+        and "XLA backend has no implementation" in str(err)
 
 
 def _near(g, e) -> bool:
