@@ -149,13 +149,14 @@ def traced_lacks(family: str, dtype) -> bool:
         backends.accelerator(), family, dtype) == backends.ABSENT
 
 
-def emulates(dtype) -> bool:
-    """Whether the default backend only emulates ``dtype`` (float64 on a TPU:
-    a jitted computation there is off by up to hundreds of units in the last
-    place, docs/differences.md)."""
+def emulates(dtype, family="any") -> bool:
+    """Whether the default backend only emulates ``family`` on ``dtype``
+    (float64 on a TPU: a jitted computation there is off by up to hundreds of
+    units in the last place; its float32 remainder is inexact;
+    docs/differences.md)."""
     from namedarray.core import backends
     return not backends.cpu_only() and backends.status(
-        backends.accelerator(), "any", dtype) == backends.EMULATED
+        backends.accelerator(), family, dtype) == backends.EMULATED
 
 
 def subprocess_env(**env) -> dict:

@@ -86,7 +86,7 @@ def to_jax(x, dtype=None):
             return to_jax(x, dtype)
     if isinstance(x, (onp.ndarray, onp.generic)) and not backends.cpu_only():
         h = onp.asarray(x, dtype=dtype)
-        home = backends.home_device(jax.dtypes.canonicalize_dtype(h.dtype),
+        home = backends.home_device((jax.dtypes.canonicalize_dtype(h.dtype),),
                                     config.numpy_dtypes())
         if home is not None:    # NumPy's data of a dtype the default device lacks
             return jax.device_put(h, home)

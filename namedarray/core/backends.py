@@ -50,7 +50,8 @@ NATIVE, EMULATED, ABSENT = "native", "emulated", "absent"
 #: decompositions, Fourier transforms, cumulative scans and the collectives
 #: that reduce over devices by max or min (``lax.pmax``/``pmin``) and by sum
 FAMILIES = ("any", "dot", "conv", "lu", "qr", "cholesky", "triangular", "eigh", "svd",
-            "eig", "fft", "cumulative", "allreduce_max", "allreduce_sum", "float_bits")
+            "eig", "fft", "cumulative", "allreduce_max", "allreduce_sum", "float_bits",
+            "remainder")
 
 #: the public functions of each family (by NumPy's name; ``numpy.linalg``'s
 #: and ``numpy.fft``'s by their own names, which do not collide with these)
@@ -74,6 +75,10 @@ FAMILY_OF = {
     # different element types: s32 and u32")
     **dict.fromkeys(("copysign", "frexp", "ldexp", "log2", "modf", "nextafter", "signbit",
                      "spacing"), "float_bits"),
+    # a float remainder and the floor of a quotient (XLA's TPU backend takes
+    # ``x - trunc(x / y) * y`` in the data's precision: float32 ``fmod(1,
+    # 7.018846e-07)`` was 4.7683716e-07, NumPy's exact remainder 4.820706e-07)
+    **dict.fromkeys(("fmod", "remainder", "mod", "divmod", "floor_divide"), "remainder"),
 }
 
 #: families that compute in floating point whatever the input (NumPy casts
@@ -90,10 +95,10 @@ TABLE = {
         "int64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT},
         "uint64": {"any": EMULATED, "dot": ABSENT, "conv": ABSENT, "allreduce_max": ABSENT,
                    "allreduce_sum": ABSENT},
-        "float32": {"eig": ABSENT},
+        "float32": {"eig": ABSENT, "remainder": EMULATED},
         "complex64": {"eig": ABSENT},
-        "float16": {"lu": ABSENT, "eig": ABSENT},
-        "bfloat16": {"lu": ABSENT, "eig": ABSENT},
+        "float16": {"lu": ABSENT, "eig": ABSENT, "remainder": EMULATED},
+        "bfloat16": {"lu": ABSENT, "eig": ABSENT, "remainder": EMULATED},
     },
     "gpu": {},
     "cpu": {},
@@ -107,6 +112,7 @@ _WORDS = {"dot": "dot (dot_general)", "conv": "conv (convolutions)",
           "allreduce_max": "max/min all-reduce", "allreduce_sum": "sum all-reduce",
           "float_bits": "the bit-level float operations (copysign, frexp, ldexp, log2, "
                         "modf, nextafter, signbit, spacing)",
+          "remainder": "float remainders (fmod, remainder, divmod, floor_divide)",
           "any": "this operation"}
 
 
@@ -276,17 +282,39 @@ def cpu_device():
     return d
 
 
-def home_device(dtype, strict: bool):
-    """Where a new array of ``dtype`` made by an eager call lives, where that
-    is not JAX's default device: the CPU device, on a machine whose default
-    device cannot run the dtype (:data:`EMULATED` for every family, with
-    ``strict``: NumPy's dtype defaults), else None."""
+def home_device(dtypes, strict: bool):
+    """Where a new array of one of ``dtypes`` made by an eager call lives, and
+    where an eager computation in ``dtypes`` runs, where that is not JAX's
+    default device: the CPU device, on a machine whose default device cannot
+    run one of them (:data:`EMULATED` for every family, with ``strict``:
+    NumPy's dtype defaults), else None."""
     if cpu_only():
         return None
-    p = accelerator()
-    if lacks(p, "any", (dtype,), strict) is None:
+    if lacks(accelerator(), "any", dtypes, strict) is None:
         return None
     return cpu_device()
+
+
+def at_home(dtypes, arrays, strict: bool):
+    """``(context, arrays)`` for an eager computation in ``dtypes`` over the
+    JAX ``arrays`` (other values pass as they are): where the computation's
+    home is not the default device (:func:`home_device`: the CPU where the
+    default device lacks one of the dtypes), JAX's default-device context of
+    the CPU device and the arrays moved there, so that what the computation
+    makes is made there too; else nothing changes.  Traced arrays stay where
+    the trace puts them.
+
+    >>> import jax.numpy as jnp
+    >>> ctx, (a, b) = at_home(("float64",), (jnp.ones(2), 3), True)
+    >>> b
+    3
+    """
+    dev = None if any(isinstance(a, jax.core.Tracer) for a in arrays) \
+        else home_device(dtypes, strict)
+    if dev is None:
+        return contextlib.nullcontext(), tuple(arrays)
+    return jax.default_device(dev), tuple(
+        jax.device_put(a, dev) if isinstance(a, jax.Array) else a for a in arrays)
 
 
 def runs_double() -> bool:

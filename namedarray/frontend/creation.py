@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 
@@ -544,7 +545,19 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     return positional(jnp.tri(N, M, k, dtype=dtype))
 
 
-_frombuffer = wrap(numpy_args(jnp.frombuffer, "frombuffer"), "frombuffer")
+def _host_frombuffer(buffer, dtype=float, count=-1, offset=0):
+    """``jnp.frombuffer`` whose data goes to its dtype's home (``to_device``:
+    NumPy's float64 read from a buffer stays on the CPU backend of a TPU
+    machine, whose float64 is an emulation)."""
+    if isinstance(buffer, jax.Array) and not isinstance(buffer, jax.core.Tracer):
+        buffer = onp.asarray(buffer)
+    if isinstance(buffer, jax.Array):
+        return jnp.frombuffer(buffer, dtype, count, offset)
+    return to_device(onp.frombuffer(buffer, dtype, count, offset))
+
+
+_host_frombuffer.__signature__ = inspect.signature(jnp.frombuffer)
+_frombuffer = wrap(numpy_args(_host_frombuffer, "frombuffer"), "frombuffer")
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):

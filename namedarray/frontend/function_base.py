@@ -620,9 +620,14 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return x
 
 
-gradient.computes = trapezoid.computes = FLOATS     # (bool and integer data in float64)
+# jax.numpy: float32 for small integer dtypes (NumPy: float64)
+sinc = wrap(numpy_args(jnp.sinc, "sinc"), "sinc")
+
+# (bool and integer data in float64)
+gradient.computes = trapezoid.computes = angle.computes = unwrap.computes = FLOATS
+i0.computes = sinc.computes = FLOATS
 interp.computes = DOUBLES
 
 __all__ = ["select", "nan_to_num", "frompyfunc", "piecewise", "convolve", "correlate", "cross",
            "trace", "angle",
-           "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid"]
+           "unwrap", "interp", "diff", "gradient", "around", "round", "i0", "trapezoid", "sinc"]

@@ -569,7 +569,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 histogram.computes = Computes(True, _densities_at(3))
 # (histogramdd's counts are float64 whatever the data, NumPy's)
 histogramdd.computes = histogram2d.computes = Computes(True, _densities_at(-1))
-digitize.computes = FLOATS
+digitize.computes = histogram_bin_edges.computes = FLOATS   # (NumPy's float64 edges)
 
 
 __all__ = ["histogram", "histogram_bin_edges", "bincount", "digitize", "histogram2d",

@@ -279,23 +279,15 @@ def _block(fn, key, draw, shape, dtype, ops, like=None, named=None):
 
 
 def _where_drawn(dtype, key, datas):
-    """(a context, ``key``, ``datas``) for an eager draw in ``dtype``: on a
-    machine whose default device lacks ``dtype`` (a TPU's float64 under
-    NumPy's dtype defaults, as for every eager call), the CPU device's, with
-    the key and the parameters moved there, so that the draw runs where data
-    of its dtype lives; else nothing changes."""
-    nothing = contextlib.nullcontext(), key, datas
-    if backends.cpu_only() or not untraced() or any(
-            isinstance(v, _Tracer) for v in (key, *datas)):
-        return nothing
-    if backends.lacks(backends.accelerator(), "any", (onp.dtype(dtype),),
-                      config.numpy_dtypes()) is None:
-        return nothing
-    cpu = backends.cpu_device()
-    if cpu is None:
-        return nothing
-    put = (lambda v: jax.device_put(v, cpu) if isinstance(v, jax.Array) else v)
-    return jax.default_device(cpu), put(key), [put(v) for v in datas]
+    """(a context, ``key``, ``datas``) for an eager draw in ``dtype``: where
+    the default device lacks ``dtype`` (a TPU's float64 under NumPy's dtype
+    defaults, as for every eager call), the CPU device's, with the key and
+    the parameters moved there (``backends.at_home``); else nothing changes."""
+    if not untraced():
+        return contextlib.nullcontext(), key, datas
+    where, (key, *datas) = backends.at_home((onp.dtype(dtype),), (key, *datas),
+                                            config.numpy_dtypes())
+    return where, key, datas
 
 
 def _counter_draw(draw, shape, sizes):

@@ -188,22 +188,31 @@ def _complex_arg(jfn, is_max):
     def f(a, axis=None, out=None, keepdims=False):
         if not jnp.iscomplexobj(a):
             return jfn(a, axis=axis, keepdims=keepdims)
-        if axis is None:     # the flat index; keepdims keeps every axis as 1
-            r = f(a.ravel(), 0)
-            return r.reshape((1,) * a.ndim) if keepdims else r
-        re, im = jnp.real(a), jnp.imag(a)
-        best = jnp.max if is_max else jnp.min
-        m = best(re, axis=axis, keepdims=True)
-        inf = -jnp.inf if is_max else jnp.inf
-        tied = re == m
-        # the first of the tied real parts with the extreme imaginary part (a
-        # filler would tie with an infinite one: max([0, 1-infj]) is 1-infj)
-        mi = best(jnp.where(tied, im, inf), axis=axis, keepdims=True)
-        r = jnp.argmax(tied & (im == mi), axis=axis, keepdims=keepdims)
+        r = _lexicographic_arg(jnp.real(a), jnp.imag(a), axis, keepdims, is_max)
+        if axis is None:
+            a = a.ravel() if not keepdims else a.reshape((1,) * (a.ndim - 1) + (-1,))
+            axis = -1
         nan = jnp.isnan(a)
         first_nan = jnp.argmax(nan, axis=axis, keepdims=keepdims)
         return jnp.where(jnp.any(nan, axis=axis, keepdims=keepdims), first_nan, r)
     return f
+
+
+def _lexicographic_arg(re, im, axis, keepdims, is_max):
+    """The index of the lexicographic extreme of ``re + im j`` (real part, then
+    imaginary part; the first of ties), on the parts: no complex operation is
+    compiled (a TPU's compiler aborted on ``nanargmax`` of complex64 data)."""
+    if axis is None:     # the flat index; keepdims keeps every axis as 1
+        r = _lexicographic_arg(re.ravel(), im.ravel(), 0, False, is_max)
+        return r.reshape((1,) * re.ndim) if keepdims else r
+    best = jnp.max if is_max else jnp.min
+    m = best(re, axis=axis, keepdims=True)
+    inf = -jnp.inf if is_max else jnp.inf
+    tied = re == m
+    # the first of the tied real parts with the extreme imaginary part (a
+    # filler would tie with an infinite one: max([0, 1-infj]) is 1-infj)
+    mi = best(jnp.where(tied, im, inf), axis=axis, keepdims=True)
+    return jnp.argmax(tied & (im == mi), axis=axis, keepdims=keepdims)
 
 
 def _moment_in(name, a, axis, dtype, ddof, keepdims, where, in_place=False):
@@ -338,11 +347,14 @@ def _nan_arg(jfn):
     @functools.wraps(jfn)
     def f(a, axis=None, out=None, keepdims=False):
         if jnp.iscomplexobj(a):     # NumPy's steps: a NaN is -inf (+inf) + 0j, then
-            nan = jnp.isnan(a)      # argmax (argmin) in NumPy's order
-            fill = complex(-jnp.inf, 0.0) if is_max else complex(jnp.inf, 0.0)
-            r = _complex_arg(jnp.argmax if is_max else jnp.argmin, is_max)(
-                jnp.where(nan, fill, a), axis=axis, keepdims=keepdims)
-            r = jnp.where(jnp.all(nan, axis=axis, keepdims=keepdims), -1, r)
+            nan = jnp.isnan(a)      # argmax (argmin) in NumPy's order, on the parts
+            r = _lexicographic_arg(jnp.where(nan, -jnp.inf if is_max else jnp.inf, a.real),
+                                   jnp.where(nan, 0, a.imag), axis, keepdims, is_max)
+            all_nan = jnp.all(nan.ravel() if axis is None else nan, axis=axis,
+                              keepdims=keepdims and axis is not None)
+            if axis is None and keepdims:
+                all_nan = all_nan.reshape((1,) * a.ndim)
+            r = jnp.where(all_nan, -1, r)
         else:
             r = jfn(a, axis=axis, keepdims=keepdims)
         if not isinstance(a, jax.core.Tracer) and jnp.issubdtype(a.dtype, jnp.inexact) \
@@ -837,7 +849,7 @@ nanargmax = _reduction("nanargmax", _nan_arg(jnp.nanargmax), flat_none=True,
 nanargmin = _reduction("nanargmin", _nan_arg(jnp.nanargmin), flat_none=True,
                        takes_tuple=False, scalar_axis=True)
 
-for _f in (mean, nanmean, var, nanvar, std, nanstd, median, nanmedian):
+for _f in (mean, nanmean, var, nanvar, std, nanstd, median, nanmedian, logsumexp):
     _f.computes = FLOATS     # (bool and integer data in float64)
 del _f
 

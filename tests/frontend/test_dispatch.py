@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import jax
+from jax._src import pjit
 import jax.numpy as jnp
 import numpy as onp
 import pytest
@@ -103,6 +104,8 @@ _C64 = onp.array([1 + 2j, -3 + 0.5j, 0.25j], onp.complex64)
     ("add", (1 + 2j, _INT32.astype(onp.int8)), "complex128", True),   # the TPU)
     ("float_power", (_C64, _C64), "complex128", True),
     ("mean", (_INT32,), "float64", False),
+    ("histogram_bin_edges", (_INT32,), "float64", False),   # (its edges: NumPy's
+    ("histogram_bin_edges", (_INT32 > 0,), "float64", False),   # float64 linspace)
 ])
 def test_calls_computing_in_a_dtype_the_accelerator_lacks_run_on_the_cpu(
         tpu, monkeypatch, name, args, computes, traced_raises):
@@ -596,6 +599,118 @@ def test_methods_selections_and_draws_in_a_dtype_the_tpu_lacks_run_on_the_cpu(
     assert np.random.default_rng(key).random(3, dtype=onp.float32).data.devices() == {acc}
     bad = [(n, o) for n, text, o in runs
            if "c128" in text or n != "stage" and ("float64" in o or "int64" in o)]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("dt", ["float32", "float16"])
+def test_float_remainders_run_on_the_cpu_where_the_tpu_is_inexact(tpu, monkeypatch, dt):
+    """A TPU's float remainder is ``x - trunc(x / y) * y`` in the data's
+    precision: float32 ``fmod(1, 7.018846e-07)`` was 4.7683716e-07 there, NumPy's
+    exact remainder 4.820706e-07.  Under NumPy's dtype defaults every float
+    remainder and floor of a quotient of data on the TPU (the functions, the
+    operators, the ufunc methods) runs on the CPU backend, its result back
+    on the TPU; under ``jax.jit`` it compiles for the TPU (the table's
+    "emulated")."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    assert backends.status("tpu", "remainder", dt) == backends.EMULATED
+    h = onp.array([1.0, 5.5, -3.0, 0.25], dt)
+    d = onp.array([7.018846e-07, 2.0, 0.7, -0.1], dt)
+    x, y = np.asarray(jax.device_put(h, acc)), np.asarray(jax.device_put(d, acc))
+    calls = {
+        "fmod": (lambda: np.fmod(x, y), lambda: onp.fmod(h, d)),
+        "remainder": (lambda: np.remainder(x, y), lambda: onp.remainder(h, d)),
+        "%": (lambda: x % y, lambda: h % d),
+        "//": (lambda: x // y, lambda: h // d),
+        "divmod": (lambda: divmod(x, y), lambda: divmod(h, d)),
+        "% 0.7": (lambda: x % 0.7, lambda: h % onp.asarray(0.7, dt)),
+        "fmod.reduce": (lambda: np.fmod.reduce(x), lambda: onp.fmod.reduce(h)),
+        "remainder.accumulate": (lambda: np.remainder.accumulate(x),
+                                 lambda: onp.remainder.accumulate(h)),
+        "fmod.reduceat": (lambda: np.fmod.reduceat(x, [0, 2]),
+                          lambda: onp.fmod.reduceat(h, [0, 2])),
+        "floor_divide.outer": (lambda: np.floor_divide.outer(x, y),
+                               lambda: onp.floor_divide.outer(h, d)),
+    }
+    for what, (ours, numpys) in calls.items():
+        runs = []
+        monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+        got = ours()
+        with onp.errstate(all="ignore"):
+            want = numpys()
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            assert _on(g, acc), what
+            assert onp.asarray(g).tobytes() == onp.asarray(w).tobytes(), what
+        computed = [n for n, text, o in runs if " rem " in f" {text} " or "rem(" in text
+                    or "scan" in str(n) or "accumulate" in str(n)]
+        assert not computed, (what, computed)
+    text = jax.jit(lambda a, b: np.fmod(a, b)).lower(x, y).as_text()
+    assert "stablehlo.remainder" in text
+
+
+#: functions whose float64 steps on integer data are exact (index masks)
+_EXACT_FLOAT_STEPS = {"tril_indices_from", "triu_indices_from"}
+
+
+@pytest.mark.parametrize("dt", ["int32", "bool"])
+def test_no_function_computes_numpys_float64_of_integers_on_the_tpu(tpu, monkeypatch, dt):
+    """Every function of the namespace whose NumPy result for integer (bool)
+    data is float64 or complex128 computes it on the CPU backend when the
+    data lies on the TPU (its ``computes`` declaration, or its ufunc's loop):
+    the TPU's float64 is an emulation (``histogram_bin_edges``, ``angle``,
+    ``i0``, ``sinc`` and ``unwrap`` computed there)."""
+    import warnings
+    acc, cpu = tpu
+    h = onp.array([[1, 2, 3, 4], [0, 5, 2, 1]], dt)
+    x = np.asarray(jax.device_put(h, acc))
+    bad = []
+    with warnings.catch_warnings(), onp.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for name in sorted(set(dir(np)) & set(dir(onp)) - _EXACT_FLOAT_STEPS):
+            f, g = getattr(np, name), getattr(onp, name)
+            if name.startswith("_") or isinstance(g, type) or not callable(g):
+                continue
+            try:
+                want = g(h)
+            except Exception:       # noqa: BLE001 -- (needs other arguments)
+                continue
+            if not isinstance(want, onp.ndarray) or want.dtype not in (
+                    onp.float64, onp.complex128):
+                continue
+            runs = []
+            monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+            try:
+                f(x)
+            except Exception:       # noqa: BLE001 -- (checked elsewhere)
+                continue
+            wide = [n for n, text, o in runs if "f64" in text or "c128" in text]
+            if wide:
+                bad.append((name, wide[:3]))
+    assert not bad, bad
+
+
+def test_float64_selections_and_their_programs_stay_on_the_cpu(tpu, monkeypatch):
+    """A TPU holds float64 as a pair of float32 values: a NumPy float64 array
+    put there and read back has lost its last bits (``x[m]`` of 1.0411185583304645
+    read 1.0411185583304636 on a TPU v5e).  A masked selection of NumPy's
+    float64 data, the deferred program over it and that program's Python
+    scalars are made and computed on the CPU backend, with NumPy's bits."""
+    from jax._src import pjit
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([1.0411185583304645, -2.2, 0.1, 3.3, 7.0])
+    m = onp.array([True, False, True, True, False])
+    s = np.asarray(h)[m]
+    assert _on(s, cpu)
+    onp.testing.assert_array_equal(s, h[m])
+    t = np.sin(np.asarray(h)[m]) * 1.1 + 0.3        # (a compiled deferred program)
+    assert _on(t, cpu)
+    assert onp.asarray(t).tobytes() == (onp.sin(h[m]) * 1.1 + 0.3).tobytes()
+    u, inv = np.unique(np.asarray(h), return_inverse=True)
+    assert _on(u, cpu)
+    bad = [(n, o) for n, text, o in runs if "f64" in text or "float64" in o]
     assert not bad, bad
 
 

@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 import namedarray as np
 from namedarray.testing import strategies as nst
+from support import emulates
 
 INF, NAN = float("inf"), float("nan")
 FLOATS = ["float16", "float32", "float64"]
@@ -100,8 +101,9 @@ def test_spec_cases_keep_names_and_hold_under_vmap():
     assert r.named_shape == {"i": 5}
     _same(r.untag("i"), want)
     f = jax.vmap(lambda a, b: np.floor_divide(a, b).data)
-    _same(f(x1, x2), want)
-    _same(jax.jit(f)(x1, x2), want)
+    if not emulates(onp.float64):   # (there vmap computes on the emulation, whose
+        _same(f(x1, x2), want)      # division of infinities is NaN: docs/differences.md)
+        _same(jax.jit(f)(x1, x2), want)
     # a boolean-mask selection goes through the same definition
     a = np.asarray(x1)
     m = onp.array([True, True, True, True, False])
@@ -138,7 +140,10 @@ def _pairs(draw, elements):
 
 
 def _results(x, y):
-    for r in (np.floor_divide(x, y), x // y, FORMS["jit"](x, y)):
+    # (compiled for a backend whose float remainder is inexact, a TPU's, the
+    # quotient is that backend's: docs/differences.md)
+    traced = () if emulates(x.dtype, "remainder") else (FORMS["jit"](x, y),)
+    for r in (np.floor_divide(x, y), x // y, *traced):
         assert r.dims == x.dims
         yield r.data
 
@@ -222,7 +227,10 @@ def test_remainders_by_an_infinity_do_not_trust_the_backends_remainder(dt, monke
     monkeypatch.setattr(_lax, "rem", tpus_rem)
     vals = onp.array([-0.0, 0.0, 1.5, -2.5, INF, -INF, NAN, 3.0, -7.25], dt)  # (a new shape: traced anew)
     a, b = (v.ravel() for v in onp.meshgrid(vals, vals))
-    x, y, v = (np.asarray(jax.device_put(u)) for u in (a, b, vals))
+    # (on the device; float64 at its home where the device only emulates it:
+    # a TPU's float64 loses a zero's sign in the transfer itself)
+    put = (lambda u: u) if emulates(onp.dtype(dt)) else jax.device_put
+    x, y, v = (np.asarray(put(u)) for u in (a, b, vals))
     with onp.errstate(all="ignore"):
         for name in ("fmod", "remainder", "divmod"):
             for got, want in ((getattr(np, name)(x, y), getattr(onp, name)(a, b)),

@@ -283,6 +283,17 @@ def _jkey(i):
     return jax.random.key(i)
 
 
+def _same_draws(got, want):
+    """The same float64 draws: bit for bit, or within the emulation's error
+    where a backend only emulates float64 and one of them was compiled there
+    (a TPU: docs/differences.md)."""
+    got, want = onp.asarray(got), onp.asarray(want)
+    if emulates(onp.float64) and got.dtype == onp.float64:
+        onp.testing.assert_allclose(got, want, rtol=1e-11)
+    else:
+        onp.testing.assert_array_equal(got, want)
+
+
 def test_keyed_generator_under_jit():
     """default_rng(key) with a traced key: a fresh draw per key, the eager
     draw's values for the same key, every method available."""
@@ -290,7 +301,7 @@ def test_keyed_generator_under_jit():
     a, b = f(_jkey(0)), f(_jkey(1))
     assert isinstance(a, na.NamedArray) and a.shape == (3,) and a.dtype == onp.float64
     assert not onp.allclose(onp.asarray(a), onp.asarray(b))
-    onp.testing.assert_array_equal(a, na.random.default_rng(_jkey(0)).normal(size=(3,)))
+    _same_draws(a, na.random.default_rng(_jkey(0)).normal(size=(3,)))
     onp.testing.assert_array_equal(a, f(_jkey(0)))
     # raw key data (jax.random.PRNGKey) is the same key
     onp.testing.assert_array_equal(f(jax.random.PRNGKey(0)), a)
@@ -694,7 +705,7 @@ def test_named_size():
     r = na.random.default_rng(jax.random.key(3)).random(size=x.named_shape)
     assert (r.shape, r.named_shape, r.dtype) == ((), {"b": B, "c": C}, onp.float64)
     want = jax.random.uniform(jax.random.split(jax.random.key(3))[1], (B, C), "float64")
-    onp.testing.assert_array_equal(onp.asarray(r.untag("b", "c")), onp.asarray(want))
+    _same_draws(r.untag("b", "c"), want)
     m = na.random.default_rng(0).normal(size=(2, {"c": C}, K, {"b": B}))
     assert (m.shape, m.named_shape) == ((2, K), {"c": C, "b": B})
     assert len(set(onp.asarray(m.untag("b", "c")).ravel().tolist())) == 2 * K * B * C

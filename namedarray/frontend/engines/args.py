@@ -233,7 +233,7 @@ def to_device(h, fresh=False):
             and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
         h = h if fresh else onp.array(h, order="C")
         if not backends.cpu_only():
-            home = backends.home_device(h.dtype, config.numpy_dtypes())
+            home = backends.home_device((h.dtype,), config.numpy_dtypes())
             if home is not None:    # committed: eager computations follow it there
                 return jax.device_put(h, home)
         if _FAST[0]:

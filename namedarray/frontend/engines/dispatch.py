@@ -250,7 +250,7 @@ def _home(r, strict, back):
 
 
 def _placed(d, strict, back):
-    dev = back or backends.home_device(d.dtype, strict)
+    dev = back or backends.home_device((d.dtype,), strict)
     return d if dev is None else jax.device_put(d, dev)
 
 

@@ -116,6 +116,12 @@ def _fix_atanh(z, r):
     return jnp.where(zero, _c(jnp.copysign(0.0, a), jnp.full_like(a, _NAN)), r)
 
 
+def _sinh(x):
+    """``sinh`` keeping a zero's sign (a TPU's ``sinh(-0.0)`` is ``+0.0``;
+    NumPy's is ``-0.0``)."""
+    return jnp.where(x == 0, x, jnp.sinh(x))
+
+
 def _finite_hyperbolic(a, b, r, re, im):
     """``re(a) * cos(b) + im(a) * sin(b) j`` where ``a + bj`` is finite with
     ``|a| < 22``, NumPy's formula for ``sinh`` (``re, im = sinh, cosh``) and
@@ -128,7 +134,7 @@ def _finite_hyperbolic(a, b, r, re, im):
 
 def _fix_cosh(z, r):
     a, b = z.real, z.imag
-    r = _finite_hyperbolic(a, b, r, jnp.cosh, jnp.sinh)
+    r = _finite_hyperbolic(a, b, r, jnp.cosh, _sinh)
     odd = jnp.isinf(b) | jnp.isnan(b)
     r = jnp.where((a == 0) & odd, _c(jnp.full_like(a, _NAN), jnp.zeros_like(a)), r)
     return jnp.where(jnp.isinf(a) & odd, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
@@ -136,7 +142,7 @@ def _fix_cosh(z, r):
 
 def _fix_sinh(z, r):
     a, b = z.real, z.imag
-    r = _finite_hyperbolic(a, b, r, jnp.sinh, jnp.cosh)
+    r = _finite_hyperbolic(a, b, r, _sinh, jnp.cosh)
     odd = jnp.isinf(b) | jnp.isnan(b)
     return jnp.where(((a == 0) | jnp.isinf(a)) & odd, _c(a, jnp.full_like(a, _NAN)), r)
 
@@ -634,7 +640,7 @@ def _log2(x):
 
 
 # real floating: computed whole by another formula (the complex fixes apply after)
-_REAL = {"log2": _log2}
+_REAL = {"log2": _log2, "sinh": _sinh}
 
 
 def special(name, jfn):

@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core.array import NamedArray, new, positional
+from .args import to_device
 
 
 _Tracer = jax.core.Tracer
@@ -49,8 +50,11 @@ def _concrete(f, *args):
 
 
 def _to_device(h):
-    """The host array ``h`` on the device, concrete even inside a trace."""
-    return _concrete(jax.device_put, h)
+    """The host array ``h`` on a device, concrete even inside a trace: its
+    dtype's home (``core.backends.home_device``: NumPy's float64 stays on the
+    CPU backend of a TPU machine, whose float64 is an approximation), else
+    the default device."""
+    return _concrete(to_device, h)
 
 
 def traced(*arrays) -> bool:

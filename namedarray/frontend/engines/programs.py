@@ -19,7 +19,7 @@ from ...core.cache import Cache
 from . import host
 from .args import to_device
 from .loops import unfused
-from .masks import _to_device
+from .masks import _concrete
 
 
 def _on_host(prog, dtypes, outs, leaves, consts):
@@ -64,9 +64,10 @@ def _pack(t, values):
     key = (t, struct.pack(f"<{len(values)}d", *values) if t is float else struct.pack(
         f"<{2 * len(values)}d", *(p for v in values for p in (v.real, v.imag)))
         if t is complex else tuple(values))
+    key = (key, jax.config.jax_default_device)     # (made where the program runs)
     d = _PACKS.get(key)
     if d is None:
-        d = _PACKS.put(key, _to_device(onp.asarray(values, _PACK_DTYPES[t])))
+        d = _PACKS.put(key, _concrete(jax.device_put, onp.asarray(values, _PACK_DTYPES[t])))
     return d
 
 

@@ -425,20 +425,6 @@ def pending(x) -> bool:
 _PROGRAMS = Cache(1024)
 
 
-def _cpu_where_lacking(leaves, dtypes, consts):
-    """The CPU device, where a compiled program of ``leaves`` computing in
-    ``dtypes`` runs (the default device lacks one of them: complex128 on a
-    TPU; float64 too under NumPy's dtype defaults, as for every eager call);
-    else None."""
-    if backends.cpu_only() or traced(*leaves):
-        return None
-    dts = {*dtypes, *(a.dtype for a in leaves), *([_C128] if consts[complex] else [])}
-    if backends.lacks(backends.accelerator(), "any", tuple(dts),
-                      config.numpy_dtypes()) is None:
-        return None
-    return backends.cpu_device()
-
-
 _C128 = onp.dtype(onp.complex128)
 
 
@@ -479,16 +465,18 @@ def evaluate(roots):
                                   _on_host, prog, dtypes, outs, leaves, consts)
     if vals is None:
         consts[int].append(0)       # the runtime zero of `unfused`
-        packs = tuple(_pack(t, v) for t, v in consts.items() if v)
         fn = _PROGRAMS.get(key)
         if fn is None:
             fn = _PROGRAMS.put(key, _program(*key))
-        cpu = _cpu_where_lacking(leaves, dtypes, consts)
-        if cpu is None:
+        # the program runs at its dtypes' home (a TPU lacks complex128, and
+        # float64 under NumPy's dtype defaults: the CPU backend), its Python
+        # scalars packed there
+        where, leaves = backends.at_home(
+            (*dtypes, *(a.dtype for a in leaves), *([_C128] if consts[complex] else [])),
+            leaves, config.numpy_dtypes())
+        with where:
+            packs = tuple(_pack(t, v) for t, v in consts.items() if v)
             vals = _concrete(fn, *leaves, *packs)
-        else:
-            with jax.default_device(cpu):
-                vals = _concrete(fn, *(jax.device_put(a, cpu) for a in leaves), *packs)
     if not traced(*vals):       # (traced leaves: the value is the trace's)
         for r, v in zip(roots, vals):
             r.data = v

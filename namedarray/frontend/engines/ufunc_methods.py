@@ -25,6 +25,7 @@ import numpy as onp
 from ...core import backends, config, hooks
 from ...core.array import (NamedArray, View, check_writeable, is_value, new,
                            normalize_axis, operand, positional, rewrap)
+from .dispatch import routed
 from .generic import generic
 from .host import host_method
 from .index_rules import check_index
@@ -46,12 +47,31 @@ def _cast(x, dt):
     from float32 data on a TPU goes to the CPU backend, where the method then
     runs (``copysign.reduce(.., dtype=float64)`` reads float64 sign bits,
     which a TPU lacks)."""
-    d = x.data
-    if not isinstance(d, jax.core.Tracer) and not backends.cpu_only():
-        home = backends.home_device(onp.dtype(dt), config.numpy_dtypes())
-        if home is not None:
-            d = jax.device_put(d, home)
+    _, (d,) = backends.at_home((onp.dtype(dt),), (x.data,), config.numpy_dtypes())
     return rewrap(x, d.astype(dt))
+
+
+def _routed(method):
+    """``method`` of a ufunc of a family of its own in the capability table
+    (``core/backends.py``: a float remainder, the bit-level float functions)
+    run where the table allows that family on its operands (``dispatch.routed``):
+    a TPU's float32 remainder is inexact, so ``fmod.reduce`` of float32 data
+    folds on the CPU backend under NumPy's dtype defaults, as ``fmod`` runs
+    there.  Other ufuncs' methods run where their operands are (each array
+    at its dtype's home already)."""
+    calls = {}
+
+    @functools.wraps(method)
+    def m(self, *args, **kwargs):
+        family = backends.FAMILY_OF.get(self.__name__, "any")
+        if family == "any" or backends.cpu_only():
+            return method(self, *args, **kwargs)
+        f = calls.get(self.__name__)
+        if f is None:
+            f = calls[self.__name__] = routed(functools.partial(method, self),
+                                              f"{self.__name__}.{method.__name__}", family)
+        return f(*args, **kwargs)
+    return m
 
 
 def _beside(d):
@@ -95,6 +115,7 @@ class UfuncMethods:
 
     @host_method
     @_defers
+    @_routed
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=True):
         _check_out(f"{self.__name__}.reduce", out)
@@ -193,6 +214,7 @@ class UfuncMethods:
 
     @host_method
     @_defers
+    @_routed
     def accumulate(self, a, axis=0, dtype=None, out=None):
         _check_out(f"{self.__name__}.accumulate", out)
         x, _ = self._reduction("accumulate", a, dtype)
@@ -296,6 +318,7 @@ class UfuncMethods:
 
     @host_method
     @_defers
+    @_routed
     def reduceat(self, a, indices, axis=0, dtype=None, out=None):
         """``numpy.ufunc.reduceat`` with concrete ``indices`` (positional axis)."""
         fn = f"{self.__name__}.reduceat"
