@@ -189,9 +189,6 @@ def _complex_arg(jfn, is_max):
         if not jnp.iscomplexobj(a):
             return jfn(a, axis=axis, keepdims=keepdims)
         r = _lexicographic_arg(jnp.real(a), jnp.imag(a), axis, keepdims, is_max)
-        if axis is None:
-            a = a.ravel() if not keepdims else a.reshape((1,) * (a.ndim - 1) + (-1,))
-            axis = -1
         nan = jnp.isnan(a)
         first_nan = jnp.argmax(nan, axis=axis, keepdims=keepdims)
         return jnp.where(jnp.any(nan, axis=axis, keepdims=keepdims), first_nan, r)
@@ -350,11 +347,7 @@ def _nan_arg(jfn):
             nan = jnp.isnan(a)      # argmax (argmin) in NumPy's order, on the parts
             r = _lexicographic_arg(jnp.where(nan, -jnp.inf if is_max else jnp.inf, a.real),
                                    jnp.where(nan, 0, a.imag), axis, keepdims, is_max)
-            all_nan = jnp.all(nan.ravel() if axis is None else nan, axis=axis,
-                              keepdims=keepdims and axis is not None)
-            if axis is None and keepdims:
-                all_nan = all_nan.reshape((1,) * a.ndim)
-            r = jnp.where(all_nan, -1, r)
+            r = jnp.where(jnp.all(nan, axis=axis, keepdims=keepdims), -1, r)
         else:
             r = jfn(a, axis=axis, keepdims=keepdims)
         if not isinstance(a, jax.core.Tracer) and jnp.issubdtype(a.dtype, jnp.inexact) \
@@ -849,7 +842,7 @@ nanargmax = _reduction("nanargmax", _nan_arg(jnp.nanargmax), flat_none=True,
 nanargmin = _reduction("nanargmin", _nan_arg(jnp.nanargmin), flat_none=True,
                        takes_tuple=False, scalar_axis=True)
 
-for _f in (mean, nanmean, var, nanvar, std, nanstd, median, nanmedian, logsumexp):
+for _f in (mean, nanmean, var, nanvar, std, nanstd, median, nanmedian):
     _f.computes = FLOATS     # (bool and integer data in float64)
 del _f
 
