@@ -256,3 +256,16 @@ def ci_slice(items, always=(), every=3):
         return items
     rest = [v for v in items if v not in always]
     return [v for v in items if v in always or rest.index(v) % every == 0]
+
+
+@pytest.fixture
+def tpu():
+    """A TPU machine as the dispatcher sees it, on the CPU: CPU device 1
+    stands in for the TPU and is the default device, CPU device 0 is the CPU
+    backend's; yields ``(tpu, cpu)``."""
+    from namedarray.core import backends
+    cpus = jax.devices("cpu")
+    if len(cpus) < 2:
+        pytest.skip("needs 2 CPU devices (the test suite simulates 8)")
+    with jax.default_device(cpus[1]), backends.simulated({cpus[1]: "tpu"}, cpus[0]):
+        yield cpus[1], cpus[0]

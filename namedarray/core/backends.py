@@ -138,9 +138,12 @@ def status(platform: str, family: str, dtype) -> str:
 
 def lacks(platform: str, family: str, dtypes, strict: bool) -> object:
     """The first of ``dtypes`` that ``platform`` cannot run ``family`` on
-    (:data:`ABSENT`; with ``strict``, :data:`EMULATED` too), or None."""
+    (:data:`ABSENT`; with ``strict``, :data:`EMULATED` too), or None.  With
+    64-bit types off, a dtype is asked about as JAX holds it (int64 data is
+    int32, complex128 complex64: what the device runs)."""
+    narrow = not jax.config.jax_enable_x64
     for dt in dtypes:
-        s = status(platform, family, dt)
+        s = status(platform, family, jax.dtypes.canonicalize_dtype(dt) if narrow else dt)
         if s is ABSENT or strict and s is EMULATED:
             return dt
     return None
@@ -315,6 +318,37 @@ def at_home(dtypes, arrays, strict: bool):
         return contextlib.nullcontext(), tuple(arrays)
     return jax.default_device(dev), tuple(
         jax.device_put(a, dev) if isinstance(a, jax.Array) else a for a in arrays)
+
+
+def beside(anchor, arrays, strict: bool):
+    """The JAX ``arrays`` of one eager computation with the JAX array
+    ``anchor`` (its data: the array indexed or written), each moved to
+    ``anchor``'s device where it is committed to another one and holds the
+    same values there: an index or a value made at its dtype's home (the CPU
+    device of a TPU machine, :func:`home_device`) meeting data on the
+    accelerator, which JAX refuses to compute across devices.  Integers and
+    bools move anywhere, other dtypes onto a CPU device or onto an
+    accelerator that is their home; the rest, traced values, Python values
+    and everything on a CPU-only machine pass as they are.
+
+    >>> import jax.numpy as jnp
+    >>> beside(jnp.ones(2), (jnp.zeros(2), 3), True)[1]
+    3
+    """
+    if cpu_only() or not isinstance(anchor, jax.Array) or isinstance(
+            anchor, jax.core.Tracer) or not anchor.committed or len(anchor.devices()) != 1:
+        return tuple(arrays)
+    (dev,) = anchor.devices()
+    to_cpu = platform_of(dev) == "cpu"
+
+    def moved(a):
+        if not isinstance(a, jax.Array) or isinstance(a, jax.core.Tracer) or \
+                not a.committed or dev in a.devices():
+            return a
+        if a.dtype.kind in "biu" or to_cpu or home_device((a.dtype,), strict) is None:
+            return jax.device_put(a, dev)
+        return a
+    return tuple(moved(a) for a in arrays)
 
 
 def runs_double() -> bool:

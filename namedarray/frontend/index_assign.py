@@ -14,7 +14,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import (NamedArray, View, check_writeable, host_root, operand, positional,
+from ..core import backends, config
+from ..core.array import (NamedArray, View, check_writeable, host_root, new, operand, positional,
                           writeable)
 from ..core.sharding import explicit_mesh
 from .engines import host, selection
@@ -97,9 +98,12 @@ def _setitem(x: NamedArray, idx, value, flat=True):
         _setitem(x2, idx2, value)
         x.data = x2.data.reshape(x.data.shape)
         return
-    idx = _data_index(idx, x.shape)
+    idx = _data_index(idx, x.shape, x.data)
     value = assigned("__setitem__", x.dtype, value if type(value) in (
         list, tuple, onp.ndarray) else operand(value))   # (host data: converted on the host)
+    vd, = backends.beside(x.data, (value.data,), config.numpy_dtypes())
+    if vd is not value.data:        # (a copy: the caller's value stays where it is)
+        value = new(vd, value.dims, value.mapped)
     k = len(x.dims) - x.dims.count(None)
     if not k and not value.names:
         try:

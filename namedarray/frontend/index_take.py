@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax
 import numpy as onp
 
+from ..core import backends, config
 from ..core.array import NamedArray, View, host_view_of, new, positional
 from .engines import host
 from .engines.args import to_device
@@ -18,9 +19,17 @@ from .engines.gather import advanced_block, index_names
 from .engines.index_rules import FLAT, check_index, scalar_bools, wide_index
 
 
-def _data_index(idx, shape=None):
+def _data_index(idx, shape=None, like=None):
     """The index as ``jax.numpy`` takes it (arrays and lists as arrays, wide
-    enough for the axes of ``shape``; None: for any axis)."""
+    enough for the axes of ``shape``; None: for any axis), its arrays on the
+    device of the data ``like`` indexes where given (``backends.beside``: an
+    index made at int64's home, the CPU of a TPU machine, meets data there)."""
+    if like is not None:
+        d = _data_index(idx, shape)
+        if backends.cpu_only():
+            return d
+        items = backends.beside(like, d if type(d) is tuple else (d,), config.numpy_dtypes())
+        return items if type(d) is tuple else items[0]
     if isinstance(idx, NamedArray):
         return wide_index(idx.data, shape)
     if isinstance(idx, (jax.Array, onp.ndarray)):
@@ -124,10 +133,10 @@ def _take(x: NamedArray, idx):
     if _named_index(idx):
         # named index arrays: one gather, their names folded in, x's ride along
         idx = _lists_as_arrays(idx)
-        return index_names("__getitem__", lambda d, i: d[_full(_data_index(i, x.shape),
+        return index_names("__getitem__", lambda d, i: d[_full(_data_index(i, x.shape, d),
                                                                    d.ndim - x.ndim)],
                            x, idx, lambda i: advanced_block(x.ndim, i))
-    idx = _data_index(idx, x.shape)
+    idx = _data_index(idx, x.shape, x.data)
     k = len(x.dims) - x.dims.count(None)
     if not k:
         return new(x.data[idx], (None,) * x.data[idx].ndim, x.mapped) if x.mapped else \

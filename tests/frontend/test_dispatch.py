@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import jax
 from jax._src import pjit
@@ -19,6 +20,7 @@ import pytest
 
 import namedarray as np
 from namedarray.core import backends, config
+from support import tpu  # noqa: F401  (a fixture: a simulated TPU machine)
 
 N = 70_000      # above the host tier's size: the call compiles
 
@@ -28,15 +30,6 @@ def _devices():
     if len(cpus) < 2:
         pytest.skip("needs 2 CPU devices (the test suite simulates 8)")
     return cpus[0], cpus[1]
-
-
-@pytest.fixture
-def tpu():
-    """A TPU machine as the dispatcher sees it: CPU device 1 is the TPU and
-    the default device, CPU device 0 the CPU backend's."""
-    cpu, acc = _devices()
-    with jax.default_device(acc), backends.simulated({acc: "tpu"}, cpu):
-        yield acc, cpu
 
 
 def _on(x, dev):
@@ -602,6 +595,101 @@ def test_methods_selections_and_draws_in_a_dtype_the_tpu_lacks_run_on_the_cpu(
     assert not bad, bad
 
 
+_INDEXINGS = [
+    ("a[[1, 4]]", "h[[1, 4]]"), ("a[np.asarray([1, 4])]", "h[[1, 4]]"),
+    ("a[onp.array([1, 4])]", "h[[1, 4]]"), ("a.reshape(4, 4)[[0, 1], [2, 3]]",
+                                            "h.reshape(4, 4)[[0, 1], [2, 3]]"),
+    ("a.reshape(4, 4)[np.asarray([0, 1]), 1:]", "h.reshape(4, 4)[[0, 1], 1:]"),
+    ("a.tag('t')[{'t': np.asarray([1, 2])}].untag('t')", "h[[1, 2]]"),
+    ("a.tag('t')[{'t': [1, 2]}].untag('t')", "h[[1, 2]]"),
+    ("a.reshape(4, 4).tag('r', 'c')[{'r': np.asarray([1, 2]).tag('k')}].untag('k', 'c')",
+     "h.reshape(4, 4)[[1, 2]]"),
+    ("a.at[np.asarray([1, 2])].set(5.0)", "_set(h, [1, 2], 5.0)"),
+    ("a.tag('t').at[{'t': np.asarray([1, 2])}].set(onp.float64(3.5)).untag('t')",
+     "_set(h, [1, 2], 3.5)"),
+    ("_setitem(a, [1, 4], onp.array([1.5, 2.5]))", "_set(h, [1, 4], onp.array([1.5, 2.5]))"),
+    ("_setitem(a, np.asarray([1, 4]), onp.float64(7))", "_set(h, [1, 4], 7)"),
+    ("_setitem(a.tag('t'), {'t': np.asarray([1, 2])}, onp.float64(7)).untag('t')",
+     "_set(h, [1, 2], 7)"),
+]
+
+
+def _set(h, i, v):
+    h = h.copy()
+    h[i] = v
+    return h
+
+
+def _setitem(a, i, v):
+    a = a.copy()
+    a[i] = v
+    return a
+
+
+@pytest.mark.parametrize("dt", ["float32", "int32", "float64"])
+def test_indices_made_at_their_home_meet_data_on_the_accelerator(tpu, dt):
+    """An index array made from NumPy's int64 data (a list, NumPy's array, a
+    NamedArray of it), or a value of float64, lives on the CPU device of a
+    TPU machine (int64's home), and JAX refuses to compute across devices:
+    every spelling of a gather or a write moves it to the device of the data
+    it indexes (integers are the same there), whose result stays there;
+    NumPy's values.  (``a[[1, 4]]`` of data on the TPU raised JAX's
+    "incompatible devices" error.)"""
+    acc, cpu = tpu
+    h = onp.arange(16).astype(dt)
+    a = np.asarray(jax.device_put(h, acc) if dt != "float64" else h)
+    home = a.data.devices()
+    for mine, numpys in _INDEXINGS:
+        got = eval(mine)
+        want = eval(numpys)
+        assert got.data.devices() == home, mine
+        assert onp.asarray(got).tolist() == want.astype(dt).tolist(), mine
+
+
+_WRITERS = {
+    "put": lambda m, a, v: m.put(a, [0, 3], v),
+    "place": lambda m, a, v: m.place(a, a > 1, v),
+    "putmask": lambda m, a, v: m.putmask(a, a > 1, v),
+    "copyto": lambda m, a, v: m.copyto(a, v, where=a > 1, casting="unsafe"),
+    "fill_diagonal": lambda m, a, v: m.fill_diagonal(a.reshape(2, 2), v),
+    "put_along_axis": lambda m, a, v: m.put_along_axis(
+        a, m.asarray(onp.array([1, 2])), v, 0),
+    "add.at": lambda m, a, v: m.add.at(a, [0, 0, 2], v),
+    "x[mask] = v": lambda m, a, v: a.__setitem__(a > 1, v),
+}
+
+
+@pytest.mark.parametrize("writer", list(_WRITERS))
+@pytest.mark.parametrize("dt", ["float16", "float32", "int32", "float64", "complex128"])
+def test_functions_writing_in_place_on_the_cpu_backend_write_the_callers_array(
+        tpu, writer, dt):
+    """A function that writes into its argument (``put``, ``place``,
+    ``copyto``, ...) and computes in a dtype the TPU lacks (a float64 value
+    into float16 data) runs on the CPU backend on a copy of the caller's
+    array: what it writes there reaches the caller's array, which stays on its
+    device; NumPy's values.  (The writes into the copy were lost: a silent
+    no-op on a TPU machine.)"""
+    acc, cpu = tpu
+    values = [onp.array(2.5), onp.array([2.5, -1.25]), 7, onp.array(1.5 - 2j)]
+    for v in values if dt == "complex128" else values[:3]:
+        h = onp.arange(4).astype(dt)
+        # (a copy: a CPU device may share a NumPy array's buffer)
+        a = np.asarray(jax.device_put(h.copy(), acc) if dt in ("float16", "float32", "int32")
+                       else h.copy())
+        where = a.data.devices()
+        with onp.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                _WRITERS[writer](onp, h, v)
+            except (TypeError, ValueError) as e:     # (NumPy refuses: so must we)
+                with pytest.raises(type(e)):
+                    _WRITERS[writer](np, a, v)
+                continue
+            _WRITERS[writer](np, a, v)
+        assert a.data.devices() == where, (writer, v)
+        assert onp.asarray(a).tolist() == h.tolist(), (writer, v)
+
+
 @pytest.mark.parametrize("dt", ["float32", "float16"])
 def test_float_remainders_run_on_the_cpu_where_the_tpu_is_inexact(tpu, monkeypatch, dt):
     """A TPU's float remainder is ``x - trunc(x / y) * y`` in the data's
@@ -717,6 +805,22 @@ def test_float64_selections_and_their_programs_stay_on_the_cpu(tpu, monkeypatch)
     assert not bad, bad
 
 
+@pytest.mark.parametrize("expr", [
+    "np.concatenate([np.asarray(a), np.linspace(0.0, 1.0, 2)])",
+    "np.linspace(a[0], a[1], 7)", "np.linspace(0.0, a, 5, endpoint=False)"])
+def test_float64_compiles_for_a_tpu_without_its_bits_linspace(tpu, expr):
+    """``linspace`` keeps XLA from fusing its product and sum by passing the
+    samples' bits through an integer operation; a TPU's float64 has no bits
+    to pass (a pair of float32s: its compiler failed on that ``xor`` under
+    ``jax.jit``), so there the samples go on as they are; NumPy's values."""
+    a = onp.array([0.25, 3.0])
+    fn = eval(f"lambda a: {expr}")
+    text = jax.jit(fn).lower(a).as_text()
+    assert "bitcast_convert" not in text and "xor" not in text, text
+    want = eval(expr, {"np": onp, "a": a})
+    onp.testing.assert_allclose(onp.asarray(jax.jit(fn)(a)), want, rtol=1e-15)
+
+
 @pytest.mark.parametrize("name", ["floor_divide", "remainder", "divmod"])
 def test_float64_zeros_signs_compile_for_a_tpu_without_its_bits(tpu, name):
     """Under ``jax.jit`` on a TPU machine, float64 ``floor_divide``,
@@ -814,7 +918,9 @@ def test_a_python_float_enters_a_narrower_float_loop_as_its_dtype(tpu, monkeypat
 
 def test_the_fuzz_on_a_simulated_tpu_machine():
     """The API-wide fuzz's CI slice (every public function; Python scalars,
-    masked arrays and objects as operands) on a TPU machine as the dispatcher
+    masked arrays and objects as operands) and the value-rule tables as a
+    user meets them (every writer of every value into every dtype: a TPU's
+    compiler aborted on one, and writes into float16 were lost) on a TPU machine as the dispatcher
     sees it (``NAMEDARRAY_TEST_PLATFORM=simtpu``, in a process of its own):
     NumPy's answers, and nothing computed on the stand-in TPU in complex128,
     which a TPU's compiler aborts the process on, or on float64's bits, which
@@ -826,6 +932,7 @@ def test_the_fuzz_on_a_simulated_tpu_machine():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
-         "tests/frontend/test_fuzz_numpy.py", "tests/frontend/test_fuzz_operands.py"],
+         "tests/frontend/test_fuzz_numpy.py", "tests/frontend/test_fuzz_operands.py",
+         "tests/frontend/test_value_rules.py::test_table_as_a_user_meets_it"],
         cwd=root, env=env, capture_output=True, text=True, timeout=1500)
     assert out.returncode == 0, out.stdout[-4000:]

@@ -218,10 +218,11 @@ def to_device(h, fresh=False):
     small program per shape and dtype).  ``device_put`` may keep using the
     host buffer on a CPU, so unless ``h`` is ``fresh`` (made here, held by no
     one else) it goes as a host copy: writing into ``h`` later leaves the
-    array alone.  Anything else (a dtype JAX narrows when x64 is off, a masked
-    array, inside ``jax.jit``) goes through ``jnp.asarray``.  Data of a dtype
-    the default device only emulates goes to the CPU device, committed there
-    (``core.backends.home_device``).
+    array alone.  NumPy's scalar goes as its 0-d array.  Anything else (a
+    dtype JAX narrows when x64 is off, a masked array, inside ``jax.jit``)
+    goes through ``jnp.asarray``.  Data of a dtype the default device only
+    emulates goes to the CPU device, committed there
+    (``core.backends.home_device``), NumPy's bits as they are.
 
     >>> import numpy
     >>> h = numpy.arange(3.0)
@@ -229,6 +230,8 @@ def to_device(h, fresh=False):
     >>> x.dtype, float(x[0])
     (dtype('float64'), 0.0)
     """
+    if type(h) is not onp.ndarray and isinstance(h, onp.generic):
+        h, fresh = onp.asarray(h), True     # (a new 0-d array: no one else's)
     if (type(h) is onp.ndarray and untraced()
             and jax.dtypes.canonicalize_dtype(h.dtype) == h.dtype):
         h = h if fresh else onp.array(h, order="C")

@@ -32,6 +32,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ...core import backends, config
 from ...core.array import NamedArray, is_scalar, positional, rewrap
 from .args import to_device
 from .fperr import _stacklevel
@@ -65,7 +66,8 @@ def assigned(fn, dtype, value, casting="unsafe") -> NamedArray:
             check_cast(fn, value.dtype, dt, casting)
         if value.dtype == dt:
             return value
-        d = value.data
+        # (cast where ``dt`` lives: a TPU's compiler aborts on complex128)
+        where, (d,) = backends.at_home((dt,), (value.data,), config.numpy_dtypes())
         if jnp.iscomplexobj(d) and dt.kind != "c":
             if dt.kind == "b":
                 d = d != 0
@@ -73,7 +75,8 @@ def assigned(fn, dtype, value, casting="unsafe") -> NamedArray:
                 warnings.warn(f"{fn}: Casting complex values to real discards the imaginary "
                               "part", onp.exceptions.ComplexWarning, stacklevel=_stacklevel())
                 d = jnp.real(d)
-        return rewrap(value, d.astype(dt))
+        with where:
+            return rewrap(value, d.astype(dt))
     if isinstance(value, jax.Array):
         return assigned(fn, dt, positional(value), casting)
     if not _host_leaves(value):     # (a list holding NamedArrays or traced values)

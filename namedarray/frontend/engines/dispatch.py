@@ -213,6 +213,7 @@ def _to(device, v):
             return v
         y = NamedArray(jax.device_put(v._dev, _single(device)), v.dims)
         y._array0d = v._array0d         # (a 0-d array stays one, not a scalar)
+        y._ro = v._ro                   # (a write into a read-only array raises)
         return y
     if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
         return jax.device_put(v, _single(device))
@@ -278,8 +279,13 @@ def _on_cpu(name, call, args, kwargs, found, dts, strict):
     hosted = [a for v in (*args, *kwargs.values())
               for a in (v if type(v) is list or type(v) is tuple else (v,))
               if type(a) is NamedArray and a._dev is None and a._host is not None]
+    given = (*args, *kwargs.values())
     args = tuple(_to(cpu, a) for a in args)
     kwargs = {k: _to(cpu, v) if k != "out" else v for k, v in kwargs.items()}
+    # the copies of the caller's arrays, to write back what a function writes
+    # in place (put, place, copyto, fill_diagonal, ...) into its target's copy
+    copies = [(a, c, c._dev) for a, c in zip(given, (*args, *kwargs.values()))
+              if c is not a and type(c) is NamedArray]
     try:
         with jax.default_device(cpu):
             r = call(args, kwargs)
@@ -287,6 +293,9 @@ def _on_cpu(name, call, args, kwargs, found, dts, strict):
         for a in hosted:
             if a._host is not None:     # (not written in place meanwhile)
                 a._dev = None
+    for a, c, moved in copies:
+        if c._dev is not moved:         # written in place: the caller's array, where it lies
+            a.data = jax.device_put(c._dev, a._dev.sharding)
     return _home(r, strict, back)
 
 
