@@ -2,8 +2,8 @@
 declarations (``frontend/elementwise.py``) and the selection engine: the
 special values of elementwise functions that ``jax.numpy`` gets wrong and
 NumPy gets right: complex infinities, NaNs and signed zeros of ``exp``,
-``log``, ``sqrt``, the hyperbolic and inverse functions (C99 Annex G, which the
-Array API standard requires), complex ``sign`` and ``power`` computed as
+``log``, ``sqrt``, the circular, hyperbolic and inverse functions (C99 Annex G,
+which the Array API standard requires), complex ``sign`` and ``power`` computed as
 NumPy computes them, and the signed zeros of float ``remainder`` (the sign of
 the divisor), ``floor_divide`` (the sign of the quotient; ``floor(x1 / x2)``
 where an operand is infinite, as the Array API requires), ``divmod`` (both)
@@ -122,6 +122,17 @@ def _sinh(x):
     return jnp.where(x == 0, x, jnp.sinh(x))
 
 
+def _expm1(x):
+    """``expm1`` keeping a zero's sign (a TPU's ``expm1(-0.0)`` is ``+0.0``,
+    float32, bfloat16 and float16; NumPy's is ``-0.0``)."""
+    return jnp.where(x == 0, x, jnp.expm1(x))
+
+
+def _tanh(x):
+    """``tanh`` keeping a zero's sign, as ``_sinh``."""
+    return jnp.where(x == 0, x, jnp.tanh(x))
+
+
 def _finite_hyperbolic(a, b, r, re, im):
     """``re(a) * cos(b) + im(a) * sin(b) j`` where ``a + bj`` is finite with
     ``|a| < 22``, NumPy's formula for ``sinh`` (``re, im = sinh, cosh``) and
@@ -132,27 +143,55 @@ def _finite_hyperbolic(a, b, r, re, im):
     return jnp.where(near, _c(re(a) * jnp.cos(b), im(a) * jnp.sin(b)), r)
 
 
-def _fix_cosh(z, r):
+def _cosh_special(z, r):
+    """``r``, ``cosh(z)``, with C99's special values (NumPy's zero signs):
+    ``cosh(±0 + iy) = cos(y) ± 0i sin(y)`` and ``cosh(x ± 0i) = cosh(x) ±
+    0i sinh(x)``, an infinite or NaN ``x`` too.  (A TPU's ``cos(1-0j)`` was
+    ``0.5403023-0j``, its ``sinh(-0.0)`` being ``+0.0``.)"""
     a, b = z.real, z.imag
-    r = _finite_hyperbolic(a, b, r, jnp.cosh, _sinh)
     odd = jnp.isinf(b) | jnp.isnan(b)
+    r = jnp.where(a == 0, _c(r.real, a * jnp.sin(b)), r)
     r = jnp.where((a == 0) & odd, _c(jnp.full_like(a, _NAN), jnp.zeros_like(a)), r)
-    return jnp.where(jnp.isinf(a) & odd, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
+    r = jnp.where(jnp.isinf(a) & odd, _c(jnp.full_like(a, _INF), jnp.full_like(a, _NAN)), r)
+    # (the zero's sign times x's; a NaN x: the zero's)
+    return jnp.where(b == 0, _c(jnp.cosh(a), jnp.where(_signbit(a) & ~jnp.isnan(a), -b, b)), r)
+
+
+def _sinh_special(z, r):
+    """``r``, ``sinh(z)``, with C99's special values (NumPy's signs):
+    ``sinh(±0 + i inf) = ±0 + i NaN``, ``sinh(±inf + i inf) = +inf + i NaN``
+    (an infinite or NaN imaginary part), ``sinh(±0 + iy) = ±0 cos(y) + i
+    sin(y)``, ``sinh(x ± 0i) = sinh(x) ± 0i`` (an infinite or NaN ``x`` too).
+    (A TPU's ``sin(1-0j)`` was ``0.84147096+0j``.)"""
+    a, b = z.real, z.imag
+    odd = jnp.isinf(b) | jnp.isnan(b)
+    r = jnp.where(a == 0, _c(a * jnp.cos(b), r.imag), r)
+    r = jnp.where(((a == 0) | jnp.isinf(a)) & odd,
+                  _c(jnp.where(a == 0, a, jnp.abs(a)), jnp.full_like(a, _NAN)), r)
+    return jnp.where(b == 0, _c(_sinh(a), b), r)
+
+
+def _fix_cosh(z, r):
+    return _cosh_special(z, _finite_hyperbolic(z.real, z.imag, r, jnp.cosh, _sinh))
 
 
 def _fix_sinh(z, r):
-    a, b = z.real, z.imag
-    r = _finite_hyperbolic(a, b, r, _sinh, jnp.cosh)
-    odd = jnp.isinf(b) | jnp.isnan(b)
-    return jnp.where(((a == 0) | jnp.isinf(a)) & odd, _c(a, jnp.full_like(a, _NAN)), r)
+    return _sinh_special(z, _finite_hyperbolic(z.real, z.imag, r, _sinh, jnp.cosh))
 
 
 def _fix_tanh(z, r):
+    """C99's ``tanh`` at the special values, with NumPy's signs of zeros:
+    ``tanh(±0 + iy) = ±0 + i tan(y)``, ``tanh(x ± 0i) = tanh(x) ± 0i`` (``x``
+    infinite or NaN too), ``tanh(±inf + iy) = ±1 + 0i sin(2y)`` (``y``
+    infinite or NaN: the sign of ``y``, as the C library; a TPU's
+    ``tanh(inf+nanj)`` was ``nan+nanj``)."""
     a, b = z.real, z.imag
     odd = jnp.isinf(b) | jnp.isnan(b)
+    r = _c(jnp.where(a == 0, a, r.real), r.imag)
     r = jnp.where((a == 0) & odd, _c(a, jnp.full_like(a, _NAN)), r)
-    return jnp.where(jnp.isinf(a) & jnp.isfinite(b),
-                     _c(jnp.copysign(1.0, a), jnp.copysign(0.0, jnp.sin(2 * b))), r)
+    r = jnp.where(jnp.isinf(a), _c(jnp.copysign(1.0, a), jnp.copysign(
+        0.0, jnp.where(jnp.isfinite(b), jnp.sin(2 * b), b))), r)
+    return jnp.where(b == 0, _c(_tanh(a), b), r)
 
 
 def _fix_sign(z, r):
@@ -303,6 +342,30 @@ def _via(inner, fix):
     return f
 
 
+def _rotated(jfn, special):
+    """``jfn(z)`` (``sin``, ``tan``) with the special values of ``-i f(i z)``
+    (C99's definition from ``f``: ``sinh``, ``tanh``): ``special(w, r)`` fixes
+    ``r = f(w)`` at ``w = i z``, here ``i jfn(z)``."""
+    def f(z):
+        v = special(_times_i(z), _times_i(jfn(z)))
+        return _c(v.imag, -v.real)
+    return f
+
+
+def _sin(z):
+    """``sin`` with the special values of ``-i sinh(i z)``, and NumPy's
+    ``NaN + inf j`` where the imaginary part is infinite and the real part is
+    not finite (C99 leaves that infinity's sign open)."""
+    r = _rotated(jnp.sin, _sinh_special)(z)
+    return jnp.where(jnp.isinf(z.imag) & ~jnp.isfinite(z.real),
+                     _c(r.real, jnp.abs(r.imag)), r)
+
+
+def _cos(z):
+    """``cos`` with the special values of ``cosh(i z)`` (C99)."""
+    return _cosh_special(_times_i(z), jnp.cos(z))
+
+
 _COMPLEX = {
     "exp": _fix_exp(0.0), "expm1": _fix_exp(-1.0), "log": _fix_log, "log1p": _fix_log,
     "sqrt": _fix_sqrt, "arccos": _fix_acos, "acos": _fix_acos, "arccosh": _fix_acosh,
@@ -340,8 +403,8 @@ def unfused(x, zero):
     if x.dtype.kind == "c":
         return _c(unfused(x.real, zero), unfused(x.imag, zero))
     it = _BITS.get(x.dtype)
-    if it is None:
-        return x
+    if it is None or x.dtype == onp.float64 and _lacks_float64_bits():
+        return x        # (a TPU's float64 is a pair of float32s: no bits to pass)
     return jax.lax.bitcast_convert_type(
         jax.lax.bitcast_convert_type(x, it) ^ zero.astype(it), x.dtype)
 
@@ -449,7 +512,14 @@ _COMPLEX.update(fmax=_fix_nan_extreme(True), fmin=_fix_nan_extreme(False))
 _VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
         "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
         "power": _power, "pow": _power, "float_power": _power, "sign": _sign, "reciprocal": _reciprocal,
-        "exp2": _exp2}
+        "exp2": _exp2, "sin": _sin, "cos": _cos, "tan": _rotated(jnp.tan, _fix_tanh)}
+
+
+def _lacks_float64_bits() -> bool:
+    """Whether the default device cannot take float64 apart by its bits (a
+    TPU: the capability table's ``float_bits``, under ``jax.jit`` too)."""
+    return not backends.cpu_only() and backends.status(
+        backends.accelerator(), "float_bits", "float64") == backends.ABSENT
 
 
 def _signbit(x):
@@ -458,8 +528,7 @@ def _signbit(x):
     ``float_bits``, under ``jax.jit`` too), the sign read by comparisons
     instead (a zero's by the sign of ``1 / x``; a NaN's counts as positive,
     never asked here: these fixes look at zeros and infinities only)."""
-    if x.dtype == onp.float64 and not backends.cpu_only() and backends.status(
-            backends.accelerator(), "float_bits", "float64") == backends.ABSENT:
+    if x.dtype == onp.float64 and _lacks_float64_bits():
         return (x < 0) | ((x == 0) & (1 / x < 0))
     return jnp.signbit(x)
 
@@ -640,7 +709,7 @@ def _log2(x):
 
 
 # real floating: computed whole by another formula (the complex fixes apply after)
-_REAL = {"log2": _log2, "sinh": _sinh}
+_REAL = {"log2": _log2, "sinh": _sinh, "expm1": _expm1}
 
 
 def special(name, jfn):
