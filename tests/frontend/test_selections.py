@@ -676,6 +676,7 @@ def test_exact_programs_give_the_same_bits_on_the_host_and_compiled(dt, monkeypa
     # programs compile)
     on_host = backends.home_device((onp.dtype(dt),), True) is None and \
         _default_device().platform == "cpu"
+    compiled_division_is_inexact = _default_device().platform == "tpu"
     for f in CHAINS:
         eager = selection._defer
         try:
@@ -694,7 +695,15 @@ def test_exact_programs_give_the_same_bits_on_the_host_and_compiled(dt, monkeypa
             # 5e-324 is subnormal in float64, which XLA flushes to zero: compiled
             assert (counts["host"] > n) == (budget > 0 and on_host and dt is not onp.float64)
         for o in outs:
-            _same_bits(o, ref)
+            if compiled_division_is_inexact and dt is onp.float32 and f is CHAINS[0]:
+                # (compiled for a TPU: its float32 division is an ulp off NumPy's
+                # on about a third of quotients, docs/differences.md; on the
+                # host, or eager, the quotient is NumPy's)
+                nan = onp.isnan(ref)
+                assert (onp.isnan(o) == nan).all()
+                onp.testing.assert_array_max_ulp(o[~nan], ref[~nan], maxulp=1)
+            else:
+                _same_bits(o, ref)
 
 
 def test_a_program_compiles_once_its_host_runs_cost_the_budget(monkeypatch):
