@@ -243,6 +243,14 @@ def _store(fn, x, result):
         x._assign(fn, result)
 
 
+def _defers(other) -> bool:
+    """Whether an operator of an array with ``other`` returns NotImplemented,
+    so that Python asks ``other`` (NumPy's rule, NEP 13: a class whose
+    ``__array_ufunc__`` is None, ``pytest.approx``'s for one, takes over
+    the operators; NumPy's functions refuse it)."""
+    return getattr(type(other), "__array_ufunc__", False) is None
+
+
 def install(ns: dict):
     uf = ns["UFUNCS"]
 
@@ -255,6 +263,8 @@ def install(ns: dict):
         # Python complex: Python's arithmetic on NumPy's scalar (scalar_operands.py)
         def op(self, other):
             if type(other) is not NamedArray:
+                if _defers(other):
+                    return NotImplemented
                 if isinstance(other, HOST_CLASSES):
                     return py(onp.asarray(self), other)
                 if is_value(self) and python_answers(py, self, other, False):
@@ -263,6 +273,8 @@ def install(ns: dict):
 
         def rop(self, other):
             if type(other) is not NamedArray:
+                if _defers(other):
+                    return NotImplemented
                 if isinstance(other, HOST_CLASSES):
                     return py(other, onp.asarray(self))
                 if is_value(self) and python_answers(py, self, other, True):
@@ -301,8 +313,10 @@ def install(ns: dict):
         setattr(NamedArray, f"__{short}__", (lambda f: lambda self: f(self))(uf[name]))
 
     matmul = ns["matmul"]
-    NamedArray.__matmul__ = lambda self, other: matmul(self, other)
-    NamedArray.__rmatmul__ = lambda self, other: matmul(other, self)
+    NamedArray.__matmul__ = lambda self, other: \
+        NotImplemented if _defers(other) else matmul(self, other)
+    NamedArray.__rmatmul__ = lambda self, other: \
+        NotImplemented if _defers(other) else matmul(other, self)
 
     def imatmul(self, other):
         if is_value(self):
@@ -597,6 +611,8 @@ def install(ns: dict):
     # (``x == s`` calls ``s.__eq__(x)`` once x's ``__eq__`` declines: a scalar
     # cannot tell the sides apart, so both are NumPy's scalar's ``s == x``)
     def eq(self, other):
+        if type(other) is not NamedArray and _defers(other):
+            return NotImplemented
         if type(other) is not NamedArray and is_value(self) and python_answers(
                 operator.eq, self, other, False):
             r = numpys_answer(operator.eq, self, other, False, "equal")
@@ -608,6 +624,8 @@ def install(ns: dict):
         return ns["equal"](self, other)
 
     def ne(self, other):
+        if type(other) is not NamedArray and _defers(other):
+            return NotImplemented
         if type(other) is not NamedArray and is_value(self) and python_answers(
                 operator.ne, self, other, False):
             r = numpys_answer(operator.ne, self, other, False, "not_equal")

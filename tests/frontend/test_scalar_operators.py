@@ -456,3 +456,54 @@ def _close(g, w, name, what, jit=False, huge=False):
         if onp.isfinite(b):
             scale = max(1.0, abs(math.log2(abs(b)))) if name == "pow" and b else 1.0
             assert abs(a - b) <= 8 * fi.eps * scale * max(abs(b), fi.tiny), (what, g, w)
+
+
+class _TakesOver:
+    """An operand that takes NumPy's operators over (``__array_ufunc__ =
+    None``, as ``pytest.approx``'s classes do): each reflected operator
+    answers with its name."""
+    __array_ufunc__ = None
+
+    def __eq__(self, other):
+        return "eq"
+
+    def __ne__(self, other):
+        return "ne"
+
+    __hash__ = object.__hash__
+
+
+for _n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and",
+           "or", "xor", "lshift", "rshift", "divmod"):
+    setattr(_TakesOver, f"__r{_n}__", (lambda n: lambda self, other: "r" + n)(_n))
+for _n, _r in (("lt", "gt"), ("le", "ge"), ("gt", "lt"), ("ge", "le")):
+    setattr(_TakesOver, f"__{_n}__", (lambda n: lambda self, other: n)(_n))
+
+_TAKEN_OVER = ["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>", "==",
+               "!=", "<", "<=", ">", ">="]
+
+
+@pytest.mark.parametrize("make", ["scalar", "0-d", "array"])
+def test_an_operand_with_array_ufunc_none_takes_the_operators_over(make):
+    """NumPy's rule (NEP 13): an operator of an array or a scalar with an
+    operand whose ``__array_ufunc__`` is None returns NotImplemented, so
+    Python asks the operand (``s == pytest.approx(3.0)`` is approx's answer,
+    not a TypeError); NumPy's functions refuse it, and so does ``+=``."""
+    h = {"scalar": onp.float64(3.0), "0-d": onp.array(3.0),
+         "array": onp.array([1, 2])}[make]
+    x = np.asarray(h)[()] if make == "scalar" else np.asarray(h)
+    other = _TakesOver()
+    for op in _TAKEN_OVER:
+        want = eval(f"h {op} other")
+        assert eval(f"x {op} other") == want, op
+    assert divmod(x, other) == divmod(h, other) == "rdivmod"
+    with pytest.raises(TypeError, match="__array_ufunc__=None"):
+        onp.add(h, other)
+    with pytest.raises(TypeError, match="__array_ufunc__=None"):
+        np.add(x, other)
+    if make != "scalar":
+        with pytest.raises(TypeError):
+            h += other
+        with pytest.raises(TypeError):
+            x += other
+    assert (x == pytest.approx(h)) is True and (x != pytest.approx(h)) is False
