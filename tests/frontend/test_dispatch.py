@@ -604,26 +604,21 @@ _INDEXINGS = [
     ("a.tag('t')[{'t': [1, 2]}].untag('t')", "h[[1, 2]]"),
     ("a.reshape(4, 4).tag('r', 'c')[{'r': np.asarray([1, 2]).tag('k')}].untag('k', 'c')",
      "h.reshape(4, 4)[[1, 2]]"),
-    ("a.at[np.asarray([1, 2])].set(5.0)", "_set(h, [1, 2], 5.0)"),
+    ("a.at[np.asarray([1, 2])].set(5.0)", "_written(h, [1, 2], 5.0)"),
     ("a.tag('t').at[{'t': np.asarray([1, 2])}].set(onp.float64(3.5)).untag('t')",
-     "_set(h, [1, 2], 3.5)"),
-    ("_setitem(a, [1, 4], onp.array([1.5, 2.5]))", "_set(h, [1, 4], onp.array([1.5, 2.5]))"),
-    ("_setitem(a, np.asarray([1, 4]), onp.float64(7))", "_set(h, [1, 4], 7)"),
-    ("_setitem(a.tag('t'), {'t': np.asarray([1, 2])}, onp.float64(7)).untag('t')",
-     "_set(h, [1, 2], 7)"),
+     "_written(h, [1, 2], 3.5)"),
+    ("_written(a, [1, 4], onp.array([1.5, 2.5]))", "_written(h, [1, 4], onp.array([1.5, 2.5]))"),
+    ("_written(a, np.asarray([1, 4]), onp.float64(7))", "_written(h, [1, 4], 7)"),
+    ("_written(a.tag('t'), {'t': np.asarray([1, 2])}, onp.float64(7)).untag('t')",
+     "_written(h, [1, 2], 7)"),
 ]
 
 
-def _set(h, i, v):
-    h = h.copy()
-    h[i] = v
-    return h
-
-
-def _setitem(a, i, v):
-    a = a.copy()
-    a[i] = v
-    return a
+def _written(x, i, v):
+    """A copy of ``x`` (NumPy's array or a NamedArray) with ``x[i] = v``."""
+    x = x.copy()
+    x[i] = v
+    return x
 
 
 @pytest.mark.parametrize("dt", ["float32", "int32", "float64"])
