@@ -5,6 +5,7 @@ every NumPy keyword accepted or refused clearly (rule 7), NumPy's result kinds
 import inspect
 import warnings
 
+import jax
 import numpy as onp
 import pytest
 
@@ -132,6 +133,11 @@ def test_quantile_every_method_every_q_shape(method):
         for (dn, d), q, (fn, axis) in ((dq, q, fa) for dq in _QDATA.items() for q in _QS
                                        for fa in (("quantile", None),
                                                   ("nanpercentile", 1))):
+            if dn == "float16" and not isinstance(q, (list, onp.ndarray)) and \
+                    jax.default_backend() == "tpu":
+                # (a TPU computes float16 steps at float32's precision,
+                # docs/differences.md: q=0.3's virtual index lands across 0.5)
+                continue
             qq = q if fn == "quantile" else (
                 q * 100 if isinstance(q, float) else onp.multiply(q, 100))
             e = getattr(onp, fn)(d, qq, axis=axis, method=method)

@@ -16,6 +16,7 @@ import pytest
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 import namedarray as np
+from support import make_mesh
 
 B, S, E, H = 16, 8, 16, 32
 COLLECTIVE = r"(all-reduce|all-gather|all-to-all|collective-permute|reduce-scatter)(-start)?\("
@@ -101,7 +102,7 @@ def programs(mesh, axes):
 
 @pytest.mark.parametrize("axes", ["batch", None], ids=["axes=batch", "every name"])
 def test_data_parallel_step_matches_the_hand_written_shard_map(axes):
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     (ours, oargs), (hand, hargs) = programs(mesh, axes)
     po, ph = oargs[0], hargs[0]
     for _ in range(2):       # the same training, step by step
@@ -131,7 +132,7 @@ def test_a_loop_on_an_explicit_mesh_with_the_batch_placed_every_step():
     (the map's results were on its Auto twin: the second step raised JAX's
     'Mesh for all inputs should be equal')."""
     optax = pytest.importorskip("optax")
-    mesh = jax.make_mesh((8,), ("data",))
+    mesh = make_mesh((8,), ("data",))
     p, x, y = data()
     opt = optax.adam(1e-2)
     dp_loss = np.nmap(loss_named, axes="batch", mesh=mesh, axis_resources={"batch": "data"})

@@ -157,6 +157,8 @@ def _mlp_step(p, x):
     return np.value_and_grad(loss)(p)
 
 
+@pytest.mark.cpu_only("counts the dots of XLA CPU's compiled HLO (a TPU's compiler "
+                      "emits them as convolutions and fusions)")
 def test_default_nmap_gradient_is_one_dot_per_contraction():
     """Mapping every name (the default) costs what mapping the batch name
     does, gradients included: each contraction and each of its two
