@@ -22,7 +22,7 @@ from ..core.array import NamedArray, normalize_axis, operand, positional, zero_d
 from ..frontend.elementwise import UFUNCS
 from ..frontend.elementwise import exact_divide
 from ..frontend.engines.args import check_dtype, np_asarray, unsupported
-from ..frontend.engines.dispatch import DOUBLES, FLOATS
+from ..frontend.engines.dispatch import DOUBLES, FLOATS, Computes
 from ..frontend.creation import asarray
 from ..frontend.engines.generic import generic, wrap
 from ..frontend.engines.out import store_out
@@ -503,9 +503,23 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     return _corrcoef(x, y, rowvar, dtype)
 
 
-for _f in (average, quantile, percentile, nanquantile, nanpercentile):
-    _f.computes = FLOATS     # (bool and integer data in float64)
-del _f
+def _q_given_as_a_list(args, kwargs):
+    """The dtype of a ``q`` given as a list (NumPy's array of it: float64 for
+    floats, int64 for ints), which the order statistics compute in with the
+    data's: float16 data at ``q=[0.25, 0.5]`` computes in float64."""
+    q = args[1] if len(args) > 1 else kwargs.get("q")
+    if type(q) in (list, tuple) and config.numpy_dtypes():
+        try:
+            dt = _onp.asarray(q).dtype
+        except (TypeError, ValueError):     # (ragged: the function's own error)
+            return ()
+        return (dt,) if dt.kind in "iuf" else ()
+    return ()
+
+
+average.computes = FLOATS       # (bool and integer data in float64)
+quantile.computes = percentile.computes = nanquantile.computes = \
+    nanpercentile.computes = Computes(True, _q_given_as_a_list)
 cov.computes = corrcoef.computes = DOUBLES
 
 __all__ = ["average", "quantile", "percentile", "nanquantile", "nanpercentile", "cov",

@@ -103,8 +103,11 @@ def _survey(args, kwargs, out):
             d = v
         elif t is list or t is tuple:
             _survey(v, {}, out)
-            if any(type(e) is complex for e in v) and config.numpy_dtypes():
-                out.append((_C128, None, False, False))   # (NumPy's array of it)
+            if config.numpy_dtypes():       # (NumPy's array of it: complex128, float64)
+                if any(type(e) is complex for e in v):
+                    out.append((_C128, None, False, False))
+                elif any(type(e) is float for e in v):
+                    out.append((_F64, None, False, False))
             continue
         elif isinstance(v, (onp.ndarray, onp.generic)):
             out.append((v.dtype, None, False, False))
