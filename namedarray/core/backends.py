@@ -360,12 +360,15 @@ def runs_double() -> bool:
 
 def check_traced(fn: str, family: str, dtypes) -> None:
     """Under a trace (``jax.jit``), raise where the backend the trace compiles
-    for (the default device's) has no implementation of ``family`` on one of
+    for (the mesh's, inside ``shard_map``, a mesh ``nmap`` or ``jax.set_mesh``;
+    else the default device's) has no implementation of ``family`` on one of
     ``dtypes``: a clear error at trace time, never XLA's ``UNIMPLEMENTED``
     or an aborted process when it compiles."""
     if cpu_only():
         return
-    p = accelerator()
+    p = mesh_platform() or accelerator()
+    if p is None or p == "cpu":         # (a mesh of CPU devices beside a TPU)
+        return
     dt = lacks(p, family, dtypes, False)
     if dt is not None:
         raise TypeError(

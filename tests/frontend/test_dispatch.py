@@ -99,6 +99,9 @@ _C64 = onp.array([1 + 2j, -3 + 0.5j, 0.25j], onp.complex64)
     ("mean", (_INT32,), "float64", False),
     ("histogram_bin_edges", (_INT32,), "float64", False),   # (its edges: NumPy's
     ("histogram_bin_edges", (_INT32 > 0,), "float64", False),   # float64 linspace)
+    ("quantile", (_INT32.astype(onp.float16), [0.25, 0.4]), "float64", False),  # (q: a
+    ("percentile", (_INT32.astype(onp.float32), [25, 75]), "float64", False),   # NumPy
+    ("add", (_INT32.astype(onp.float32), [0.5, 1.5, 2.5]), "float64", False),   # array)
 ])
 def test_calls_computing_in_a_dtype_the_accelerator_lacks_run_on_the_cpu(
         tpu, monkeypatch, name, args, computes, traced_raises):
@@ -129,6 +132,21 @@ def test_calls_computing_in_a_dtype_the_accelerator_lacks_run_on_the_cpu(
             jax.jit(traced).lower(*[on_acc[i] for i in arrays])
     else:
         jax.jit(traced).lower(*[on_acc[i] for i in arrays])
+
+
+def test_a_trace_over_a_mesh_of_cpu_devices_compiles_for_the_cpu(tpu, monkeypatch):
+    """A trace over a mesh of the CPU's devices on a TPU machine (a mesh nmap
+    of them, as a one-accelerator machine runs a mesh program) compiles for
+    the CPU: the TPU's trace-time errors do not apply (seen on a TPU: a
+    float64 cumsum under such a mesh raised the TPU's error).  A simulated
+    machine's meshes are all of CPU devices, so the mesh's platform is set."""
+    x = np.asarray(onp.arange(6.0))
+    f = jax.jit(lambda v: np.cumsum(v))
+    with pytest.raises(TypeError, match="cumsum: TPU's XLA backend has no implementation "
+                                        "of cumulative scans on float64"):
+        f.lower(x)
+    monkeypatch.setattr(backends, "mesh_platform", lambda: "cpu")
+    onp.testing.assert_array_equal(onp.asarray(f(x)), onp.cumsum(onp.arange(6.0)))
 
 
 def test_an_eager_nmap_runs_where_its_data_is(tpu):
