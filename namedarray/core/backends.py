@@ -43,6 +43,8 @@ import os
 import jax
 import numpy as onp
 
+from . import config
+
 NATIVE, EMULATED, ABSENT = "native", "emulated", "absent"
 
 #: families of operations the table distinguishes (anything else is "any"):
@@ -320,7 +322,7 @@ def at_home(dtypes, arrays, strict: bool):
         jax.device_put(a, dev) if isinstance(a, jax.Array) else a for a in arrays)
 
 
-def beside(anchor, arrays, strict: bool):
+def beside(anchor, arrays):
     """The JAX ``arrays`` of one eager computation with the JAX array
     ``anchor`` (its data: the array indexed or written), each moved to
     ``anchor``'s device where it is committed to another one and holds the
@@ -328,11 +330,12 @@ def beside(anchor, arrays, strict: bool):
     device of a TPU machine, :func:`home_device`) meeting data on the
     accelerator, which JAX refuses to compute across devices.  Integers and
     bools move anywhere, other dtypes onto a CPU device or onto an
-    accelerator that is their home; the rest, traced values, Python values
-    and everything on a CPU-only machine pass as they are.
+    accelerator that is their home (under the dtype defaults in force); the
+    rest, traced values, Python values and everything on a CPU-only machine
+    pass as they are.
 
     >>> import jax.numpy as jnp
-    >>> beside(jnp.ones(2), (jnp.zeros(2), 3), True)[1]
+    >>> beside(jnp.ones(2), (jnp.zeros(2), 3))[1]
     3
     """
     if cpu_only() or not isinstance(anchor, jax.Array) or isinstance(
@@ -345,7 +348,8 @@ def beside(anchor, arrays, strict: bool):
         if not isinstance(a, jax.Array) or isinstance(a, jax.core.Tracer) or \
                 not a.committed or dev in a.devices():
             return a
-        if a.dtype.kind in "biu" or to_cpu or home_device((a.dtype,), strict) is None:
+        if a.dtype.kind in "biu" or to_cpu or \
+                home_device((a.dtype,), config.numpy_dtypes()) is None:
             return jax.device_put(a, dev)
         return a
     return tuple(moved(a) for a in arrays)

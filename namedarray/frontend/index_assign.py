@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ..core import backends, config
+from ..core import backends
 from ..core.array import (NamedArray, View, check_writeable, host_root, new, operand, positional,
                           writeable)
 from ..core.sharding import explicit_mesh
@@ -101,7 +101,7 @@ def _setitem(x: NamedArray, idx, value, flat=True):
     idx = _data_index(idx, x.shape, x.data)
     value = assigned("__setitem__", x.dtype, value if type(value) in (
         list, tuple, onp.ndarray) else operand(value))   # (host data: converted on the host)
-    vd, = backends.beside(x.data, (value.data,), config.numpy_dtypes())
+    vd, = backends.beside(x.data, (value.data,))
     if vd is not value.data:        # (a copy: the caller's value stays where it is)
         value = new(vd, value.dims, value.mapped)
     k = len(x.dims) - x.dims.count(None)

@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as onp
 
 from .. import parallel
-from ..core import backends, config, hooks
+from ..core import backends, hooks
 from ..core.array import NamedArray, new, operand
 from ..core.derived import view
 from ..core.align import meet, merge_mapped
@@ -105,14 +105,6 @@ def _whole(fn, x, names):
         return x
     g = parallel.gather_names(fn, x, names, last=True)
     return g.tag(*([None] * (g.ndim - len(names))), *names)
-
-
-def _beside(d, items):
-    """The index or value arrays ``items`` (a tuple) on the device of the
-    data ``d`` they index (``backends.beside``)."""
-    if backends.cpu_only():
-        return items
-    return backends.beside(d, items, config.numpy_dtypes())
 
 
 def _plan(fn, x, entries):
@@ -241,7 +233,7 @@ def named_getitem(x: NamedArray, idx, d, rest):
         x = _take(x, rest if len(rest) > 1 else rest[0])
     x, entries = _prepare(fn, x, d)
     full, dims, _ = _plan(fn, x, entries)
-    full = _beside(x.data, full)
+    full = backends.beside(x.data, full)
     mapped = merge_mapped(fn, [x] + [e[1] for e in entries.values() if e[0] == "named"])
     where = implied(dims, [x] + [e[1] for e in entries.values() if e[0] == "named"])
     res = new(x.data[full] if where is None else x.data.at[full].get(out_sharding=where),
@@ -285,7 +277,7 @@ def named_update(fn, x: NamedArray, d, rest, op, value):
         value = _whole(fn, value, gathered)
     mapped = merge_mapped(fn, [g] + [e[1] for e in entries.values() if e[0] == "named"])
     vdata = _aligned_value(fn, dims, shape, mapped, value, g.dtype)
-    full, (vdata,) = _beside(g.data, full), _beside(g.data, (vdata,))
+    full, (vdata,) = backends.beside(g.data, full), backends.beside(g.data, (vdata,))
     data = getattr(g.data.at[full], op)(vdata)
     out = new(data, g.dims, g.mapped)
     if gathered:

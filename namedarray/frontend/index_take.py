@@ -11,7 +11,7 @@ from __future__ import annotations
 import jax
 import numpy as onp
 
-from ..core import backends, config
+from ..core import backends
 from ..core.array import NamedArray, View, host_view_of, new, positional
 from .engines import host
 from .engines.args import to_device
@@ -26,9 +26,7 @@ def _data_index(idx, shape=None, like=None):
     index made at int64's home, the CPU of a TPU machine, meets data there)."""
     if like is not None:
         d = _data_index(idx, shape)
-        if backends.cpu_only():
-            return d
-        items = backends.beside(like, d if type(d) is tuple else (d,), config.numpy_dtypes())
+        items = backends.beside(like, d if type(d) is tuple else (d,))
         return items if type(d) is tuple else items[0]
     if isinstance(idx, NamedArray):
         return wide_index(idx.data, shape)

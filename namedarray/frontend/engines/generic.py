@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 
 from ... import parallel
-from ...core import backends, config
+from ...core import backends
 from ...core.array import NamedArray, normalize_axis, operand, positional
 from ...core.align import align, meet
 from ...core.dims import has_names as axis_has_names
@@ -74,7 +74,7 @@ def generic(fn, jfn, args, kwargs, axis_pos=None, named=None, axis_kw="axis"):
         try:
             flat = [_strip(a) for a in args]
             if not backends.cpu_only() and flat:    # (operands at different homes meet)
-                flat = backends.beside(flat[0], flat, config.numpy_dtypes())
+                flat = backends.beside(flat[0], flat)
             return wrap_result(jfn(*flat, **{k: _strip(v) for k, v in kwargs.items()}))
         except (ValueError, TypeError, IndexError, *RUNTIME_ERRORS) as e:
             reraise(fn, e)

@@ -684,7 +684,7 @@ def assign(x, idx, value, cast, check):
     else:
         return False
     if not (x.names or x.mapped or v.names or v.mapped or m.names or m.mapped):
-        x.data = _put(*backends.beside(x.data, (x.data, m.data, v.data), config.numpy_dtypes()))
+        x.data = _put(*backends.beside(x.data, (x.data, m.data, v.data)))
         return True
     mw = m if not k else positional(m.data.reshape(m.shape + (1,) * (len(shape) - k)))
     target = _plain(x)
