@@ -397,16 +397,19 @@ _SPECIAL = [0.0, -0.0, 1.0, -1.0, INF, -INF, NAN]
 _CIRCULAR_TOL = {"complex64": 1e-3, "complex128": 1e-12}
 
 
-@pytest.mark.parametrize("fn", ["sin", "tan", "tanh", "cos", "sinh", "cosh"])
+@pytest.mark.parametrize("fn", ["sin", "tan", "tanh", "cos", "sinh", "cosh", "arcsin",
+                                "arctan", "arctanh", "arcsinh", "arccos", "arccosh"])
 @pytest.mark.parametrize("dt", ["complex64", "complex128"])
 def test_complex_trigonometric_special_values_on_a_device_are_numpys(fn, dt):
-    """Complex ``sin``, ``tan``, ``tanh`` (and ``cos``, ``sinh``, ``cosh``) of
-    data on a device, eager and under ``jax.jit``, are NumPy's at every pair
-    of ±0, ±1, ±inf and NaN parts: the zeros with NumPy's signs (XLA's
-    ``sin(-0+0j)`` and ``tan(-0+0j)`` were ``0j``, ``tanh(0-0j)`` was ``0j``,
-    ``sin(inf+0j)`` was ``nan+nanj`` for NumPy's ``nan+0j``), infinities and
-    NaNs where NumPy has them; other parts to a tolerance that holds on a
-    TPU."""
+    """Complex ``sin``, ``tan``, ``tanh`` (and ``cos``, ``sinh``, ``cosh``,
+    and the inverse functions) of data on a device, eager and under
+    ``jax.jit``, are NumPy's at every pair of ±0, ±1, ±inf and NaN parts: the
+    zeros with NumPy's signs (XLA's ``sin(-0+0j)`` and ``tan(-0+0j)`` were
+    ``0j``, ``tanh(0-0j)`` was ``0j``, ``sin(inf+0j)`` was ``nan+nanj`` for
+    NumPy's ``nan+0j``; ``arcsin(inf+nanj)`` was ``nan-infj`` for NumPy's
+    ``nan+infj``, ``arctan(inf+nanj)`` and ``arctanh(nan+infj)`` had a -0 part
+    for NumPy's +0, signs C99 leaves open), infinities and NaNs where NumPy
+    has them; other parts to a tolerance that holds on a TPU."""
     import jax.numpy as jnp
     z = onp.array([complex(a, b) for a in _SPECIAL for b in _SPECIAL], dtype=dt)
     with onp.errstate(all="ignore"):

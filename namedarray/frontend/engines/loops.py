@@ -113,7 +113,26 @@ def _fix_atanh(z, r):
     r = jnp.where((jnp.isnan(a) & ~jnp.isinf(b)) | (jnp.isfinite(a) & (a != 0) & nb),
                   nan2, r)
     zero = ((a == 0) | jnp.isinf(a)) & nb
-    return jnp.where(zero, _c(jnp.copysign(0.0, a), jnp.full_like(a, _NAN)), r)
+    r = jnp.where(zero, _c(jnp.copysign(0.0, a), jnp.full_like(a, _NAN)), r)
+    # NaN ± inf j: ±i pi/2 with NumPy's +0 real part (C99 leaves its sign open)
+    return jnp.where(jnp.isnan(a) & jnp.isinf(b),
+                     _c(jnp.zeros_like(a), jnp.copysign(math.pi / 2, b)), r)
+
+
+def _fix_asin(z, r):
+    """NumPy's ``asin(±inf + nan j)``: ``nan + inf j`` (C99 leaves the sign of
+    the infinite part open; ``-i asinh(i z)`` gives ``nan - inf j``)."""
+    a = z.real
+    return jnp.where(jnp.isinf(a) & jnp.isnan(z.imag),
+                     _c(jnp.full_like(a, _NAN), jnp.full_like(a, _INF)), r)
+
+
+def _fix_atan(z, r):
+    """NumPy's ``atan(±inf + nan j)``: ``±pi/2 + 0 j`` (C99 leaves the sign of
+    the zero open; ``-i atanh(i z)`` gives ``-0``)."""
+    a = z.real
+    return jnp.where(jnp.isinf(a) & jnp.isnan(z.imag),
+                     _c(jnp.copysign(math.pi / 2, a), jnp.zeros_like(a)), r)
 
 
 def _sinh(x):
@@ -333,12 +352,13 @@ def _odd_upper(jfn, z):
     return jnp.where(neg, -r, r)
 
 
-def _via(inner, fix):
-    """``-i f(i z)``: ``asin`` from ``asinh``, ``atan`` from ``atanh`` (C99)."""
+def _via(inner, fix, own):
+    """``-i f(i z)``: ``asin`` from ``asinh``, ``atan`` from ``atanh`` (C99),
+    then ``own``, the function's own special values where NumPy's differ."""
     def f(z):
         w = _times_i(z)
         v = fix(w, _odd_upper(inner, w))
-        return _c(v.imag, -v.real)
+        return own(z, _c(v.imag, -v.real))
     return f
 
 
@@ -509,8 +529,8 @@ _COMPLEX.update(fmax=_fix_nan_extreme(True), fmin=_fix_nan_extreme(False))
 
 
 # computed whole from another function
-_VIA = {"arcsin": _via(jnp.arcsinh, _fix_asinh), "asin": _via(jnp.arcsinh, _fix_asinh),
-        "arctan": _via(jnp.arctanh, _fix_atanh), "atan": _via(jnp.arctanh, _fix_atanh),
+_ASIN, _ATAN = _via(jnp.arcsinh, _fix_asinh, _fix_asin), _via(jnp.arctanh, _fix_atanh, _fix_atan)
+_VIA = {"arcsin": _ASIN, "asin": _ASIN, "arctan": _ATAN, "atan": _ATAN,
         "power": _power, "pow": _power, "float_power": _power, "sign": _sign, "reciprocal": _reciprocal,
         "exp2": _exp2, "sin": _sin, "cos": _cos, "tan": _rotated(jnp.tan, _fix_tanh)}
 
