@@ -233,6 +233,10 @@ def _numpy_scalar_repr(data) -> str:
     return repr(onp.asarray(data)[()])
 
 
+#: (a type without ``__array_ufunc__``)
+_NO_OVERRIDE = object()
+
+
 class NamedArray(Aligned):
     """A JAX array whose dimensions are positional (``None``) or named.
 
@@ -570,12 +574,28 @@ class NamedArray(Aligned):
 
     # -- NumPy's protocols: numpy functions on NamedArrays dispatch here -------
     def __array_ufunc__(self, uf, method, *inputs, **kwargs):
-        ours = hooks.namespace.UFUNCS.get(uf.__name__)
+        name = getattr(uf, "__name__", None)
+        if not isinstance(name, str) or not isinstance(method, str):
+            raise TypeError("__array_ufunc__: takes a ufunc and the name of its method "
+                            f"(got {type(uf).__name__} and {type(method).__name__})")
+        outs = kwargs.get("out", ())
+        for a in inputs + (outs if isinstance(outs, tuple) else (outs,)) + (
+                kwargs.get("where"),):
+            f = getattr(type(a), "__array_ufunc__", _NO_OVERRIDE)
+            if f is not _NO_OVERRIDE and f is not NamedArray.__array_ufunc__ and \
+                    f is not onp.ndarray.__array_ufunc__:
+                return NotImplemented   # NumPy's protocol: the other override answers
+        ours = hooks.namespace.UFUNCS.get(name)
+        if ours is not None and not ours == uf:
+            ours = None         # another library's ufunc of that name
         if ours is None:
             # NumPy's gufuncs (matmul, vecdot, ...): the namespace's functions
-            ours = getattr(hooks.namespace, uf.__name__, None)
+            ours = getattr(hooks.namespace, name, None) \
+                if getattr(onp, name, None) is uf else None
             if ours is None or method != "__call__":
-                return NotImplemented
+                # another library's ufunc: NumPy's call on NumPy copies
+                return hooks.foreign_ufunc(uf, method, inputs, kwargs) \
+                    if isinstance(uf, onp.ufunc) else NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
         if method == "__call__":

@@ -39,3 +39,7 @@ to_device = None
 #: where)``: ``ufunc.reduce`` through the reduction engine, which sits above
 #: the ufunc engine (``frontend/engines/ufunc.py``)
 ufunc_reduce = None
+
+#: ``frontend.engines.host.foreign_ufunc(uf, method, inputs, kwargs)``: a ufunc
+#: of another library (one namedarray has no counterpart of) on NamedArrays
+foreign_ufunc = None

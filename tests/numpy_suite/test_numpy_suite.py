@@ -56,9 +56,13 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: after zeros_like of host data in another memory order lives on the host
 #: (those three pass): 2242 of 2419, 699 s, no mismatch besides the
 #: deviations; three einsum/full tests ran just over the 20 s limit there
-#: that pass alone (test_einsum.py alone: 57 of 59), so 2245.
+#: that pass alone (test_einsum.py alone: 57 of 59), so 2245.  Measured
+#: again after NumPy's ufuncs count as ``np.ufunc``, the override protocol
+#: asks ``out=`` and ``where=`` too, and other libraries' ufuncs run on NumPy
+#: copies (``host.foreign_ufunc``): 2259 of 2419 (93.4%), each file run on
+#: its own, no mismatch besides the deviations (umath 293 -> 307 of 332).
 BOUNDS = {
-    (True, True): (2400, 2235, 0),
+    (True, True): (2400, 2245, 0),
     (True, False): (2400, 2160, 2),
     (False, True): (194, 175, 1),
     (False, False): (194, 175, 1),
@@ -236,23 +240,8 @@ DEVIATIONS: dict[str, str] = {
     "lib/test_function_base.py::TestDiff::test_n": TYPE_IDENTITY,
     "lib/test_arraysetops.py::TestUnique::test_unique_1d": TYPE_IDENTITY,
     "lib/test_nanfunctions.py::test__nan_mask[arr0-expected0]": TYPE_IDENTITY,
-    "_core/test_indexing.py::TestIndexing::test_empty_tuple_index": SCALAR_TYPE,
     "_core/test_indexing.py::TestIndexing::test_scalar_return_type": SCALAR_TYPE,
     "_core/test_umath.py::TestSpecialMethods::test_ufunc_docstring": UFUNC_OBJECT,
-    "lib/test_function_base.py::TestInterp::test_zero_dimensional_interpolation_point":
-        SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
-    "[vals0-lt-less-qQ]": SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
-    "[vals0-lt-less-Qq]": SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_large_integer_direct_comparison"
-    "[vals0-le-less_equal-qQ]": SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
-    "[True-lt-less-B]": SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
-    "[True-lt-less-H]": SCALAR_TYPE,
-    "_core/test_umath.py::TestComparisons::test_unsigned_signed_direct_comparison"
-    "[True-lt-less-I]": SCALAR_TYPE,
     "_core/test_indexing.py::TestIndexing::test_void_scalar_empty_tuple": HOST_TYPE,
     "lib/test_function_base.py::TestPercentile::test_fraction": HOST_TYPE,
     "lib/test_function_base.py::TestQuantile::test_fraction": HOST_TYPE,

@@ -879,3 +879,72 @@ def numpy_module(module, home):
                      "arguments are given as NumPy arrays).")
         out[n] = g
     return out
+
+
+# -- another library's ufunc (SciPy's special functions, a C extension's) ----
+def _numbers(r):
+    """A foreign ufunc's NumPy result as namedarray's (a NamedArray of the
+    data JAX holds, NumPy's scalar as namedarray's scalar); data JAX cannot
+    hold, and NumPy's array classes, stay NumPy's (DESIGN 6c)."""
+    if isinstance(r, tuple):
+        return tuple(map(_numbers, r))
+    scalar = isinstance(r, onp.generic)
+    if not scalar and type(r) is not onp.ndarray or _host_only(r, classes=False):
+        return r
+    h = onp.asarray(r)
+    if ENABLED and h.dtype in RESIDENT_DTYPES and h.size <= HOST_SIZE:
+        x = on_host(r) if scalar else kept(h, fresh=r.base is None)
+    else:
+        x = positional(to_device(h))
+    return x if scalar or h.ndim else zero_dim_array(x)
+
+
+def foreign_ufunc(uf, method, inputs, kwargs):
+    """NumPy's ufunc ``uf`` that namedarray has no counterpart of (another
+    library's: SciPy's special functions, a C extension's loops) given
+    NamedArrays (NumPy's ``__array_ufunc__`` protocol): its ``method`` run on
+    NumPy copies of them, as on NumPy's arrays, NumPy's answer or NumPy's
+    error.  NamedArrays it writes (``out=``, ``at``'s array) get the values
+    written; new numeric results are NamedArrays.  Traced, named or mapped
+    operands have no NumPy copy: ``TypeError``.
+
+    >>> import numpy, namedarray as np
+    >>> from numpy._core import _umath_tests as ut
+    >>> ut.inner1d(np.arange(3.0), np.ones(3))
+    np.float64(3.0)
+    """
+    name = getattr(uf, "__name__", "ufunc")
+    written = []
+
+    def host(v, out=False):
+        if isinstance(v, tuple) and type(v) is tuple:
+            return tuple(host(e, out) for e in v)
+        if not isinstance(v, NamedArray):
+            return v
+        if v.mapped or v.dims.count(None) != len(v.dims):
+            raise TypeError(f"{name}: a ufunc of another library sees positional axes "
+                            f"only (untag the named axes {v.named_shape} first)")
+        try:
+            h = onp.array(v)
+        except jax.errors.TracerArrayConversionError:
+            raise TypeError(f"{name}: a ufunc of another library runs on NumPy's "
+                            "arrays, which traced values (jit, grad, vmap, nmap) have "
+                            "none of; call it outside the transform") from None
+        if out:
+            written.append((v, h))
+        elif is_scalar(v):
+            h = h[()]
+        return h
+
+    args = [host(a, out=(method == "at" and i == 0)) for i, a in enumerate(inputs)]
+    kw = {k: host(v, out=(k == "out")) for k, v in kwargs.items()}
+    r = getattr(uf, method)(*args, **kw)
+    for o, h in written:
+        o[...] = h
+    outs = {id(h): o for o, h in written}
+    if isinstance(r, tuple):
+        return tuple(outs[id(e)] if id(e) in outs else _numbers(e) for e in r)
+    return outs[id(r)] if id(r) in outs else _numbers(r)
+
+
+hooks.foreign_ufunc = foreign_ufunc

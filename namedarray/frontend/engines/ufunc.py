@@ -37,7 +37,8 @@ from .out import cast_out, check_out_cast, out_entries, store_out
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
-from .ufunc_methods import _ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds
+from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds,
+                            _overrides)
 from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _mixed_sign,
                              _narrowed, _numpy_scalar, _signed_and_uint64, _to_inexact, loop_dtypes)
 
@@ -81,7 +82,15 @@ def _ufunc_named(name):
     return hooks.namespace.UFUNCS[name]
 
 
-class ufunc(UfuncMethods):
+class _UfuncType(type):
+    # NumPy's ufuncs (and other libraries' ufuncs, which NumPy's protocol hands
+    # NamedArrays to) are ufuncs here too: ``isinstance(numpy.add, np.ufunc)``,
+    # as NumPy's arrays are ``np.ndarray``s
+    def __instancecheck__(cls, x):
+        return type.__instancecheck__(cls, x) or (cls is ufunc and isinstance(x, onp.ufunc))
+
+
+class ufunc(UfuncMethods, metaclass=_UfuncType):
     """A NumPy ufunc over NamedArrays: NumPy dtypes, alignment by name.
 
     NumPy 2's scalar rules hold: a Python ``bool`` is a ``bool`` operand; a
@@ -150,7 +159,7 @@ class ufunc(UfuncMethods):
     # having run the call) that compares it with ``np.add`` or looks it up in a
     # table of ufuncs works whichever ``np`` it imported
     def __eq__(self, other) -> bool:
-        if isinstance(other, ufunc):
+        if isinstance(other, UfuncMethods):
             return self._np is other._np
         return self._np is other if isinstance(other, onp.ufunc) else NotImplemented
 
@@ -573,6 +582,8 @@ class ufunc(UfuncMethods):
         return loop_dtypes(self, args, kwargs)
 
     def _call(self, *args, **kw):
+        if _overrides(args, kw):    # NumPy's protocol: the override answers
+            return self._np(*args, **kw)
         if len(kw) == 1 and "out" in kw and len(args) == self.nin and \
                 self.nout == 1 and config._state["mode"] == "numpy" and \
                 fperr.state() is None:

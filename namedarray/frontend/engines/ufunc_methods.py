@@ -84,10 +84,11 @@ def _beside(d):
 
 
 def _overrides(args, kwargs) -> bool:
-    """Whether an operand (or an ``out=``) is an object of another library that
-    overrides ufuncs (``__array_ufunc__``, or ``None`` to opt out)."""
+    """Whether an operand (or an ``out=``, or the ``where=`` mask: NumPy's
+    protocol asks them too) is an object of another library that overrides
+    ufuncs (``__array_ufunc__``, or ``None`` to opt out)."""
     outs = kwargs.get("out")
-    for a in args + (outs if isinstance(outs, tuple) else (outs,)):
+    for a in args + (outs if isinstance(outs, tuple) else (outs,)) + (kwargs.get("where"),):
         t = type(a)
         if t not in _ARRAYS and t not in _PY_NUMBERS and hasattr(t, "__array_ufunc__") \
                 and t.__array_ufunc__ not in _KNOWN_OVERRIDES:
