@@ -87,8 +87,10 @@ def _overrides(args, kwargs) -> bool:
     """Whether an operand (or an ``out=``, or the ``where=`` mask: NumPy's
     protocol asks them too) is an object of another library that overrides
     ufuncs (``__array_ufunc__``, or ``None`` to opt out)."""
-    outs = kwargs.get("out")
-    for a in args + (outs if isinstance(outs, tuple) else (outs,)) + (kwargs.get("where"),):
+    if kwargs:
+        outs = kwargs.get("out")
+        args = args + (outs if type(outs) is tuple else (outs,)) + (kwargs.get("where"),)
+    for a in args:
         t = type(a)
         if t not in _ARRAYS and t not in _PY_NUMBERS and hasattr(t, "__array_ufunc__") \
                 and t.__array_ufunc__ not in _KNOWN_OVERRIDES:
