@@ -313,44 +313,10 @@ def select(condlist, choicelist, default=0):
     return _select(condlist, choicelist, default)
 
 
-class _HostUfunc:
-    """``numpy.frompyfunc``'s ufunc over the host data: NumPy's own object
-    ufunc, given NumPy's arrays for NamedArrays; its results are NumPy's
-    (object arrays on the host, which namedarray arrays cannot hold)."""
-
-    def __init__(self, uf):
-        self._uf = uf
-        self.__name__ = uf.__name__
-        self.__doc__ = uf.__doc__
-
-    @staticmethod
-    def _host(v):
-        if isinstance(v, NamedArray):
-            if v.names:
-                raise TypeError(f"frompyfunc: the ufunc takes positional arrays only; an "
-                                f"argument has named axes {v.named_shape}")
-            return onp.asarray(v)
-        return v
-
-    def _call(self, f, args, kwargs):
-        return f(*map(self._host, args), **{k: self._host(v) for k, v in kwargs.items()})
-
-    def __call__(self, *args, **kwargs):
-        return self._call(self._uf, args, kwargs)
-
-    def __getattr__(self, name):
-        attr = getattr(self._uf, name)
-        if not callable(attr):
-            return attr
-        return functools.wraps(attr)(lambda *a, **k: self._call(attr, a, k))
-
-    def __repr__(self):
-        return repr(self._uf)
-
-
 # jax.numpy: none (an object ufunc runs on the host)
 def frompyfunc(func, /, nin, nout, *, identity=onp._NoValue):
-    """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data.
+    """``numpy.frompyfunc``: NumPy's object ufunc of ``func``, over the host data
+    (NumPy's own ufunc; its results are NumPy's object arrays).
 
     >>> import namedarray as np
     >>> np.frompyfunc(oct, 1, 1)(np.asarray([10, 30, 100]))
@@ -359,7 +325,9 @@ def frompyfunc(func, /, nin, nout, *, identity=onp._NoValue):
     # (identity=None, given: a reorderable ufunc without identity; not given:
     # not reorderable, as NumPy tells them apart)
     kw = {} if identity is onp._NoValue else {"identity": identity}
-    return _HostUfunc(onp.frompyfunc(func, nin, nout, **kw))
+    # (given NamedArrays, it runs on NumPy copies of them: NumPy's protocol
+    # hands them to NamedArray.__array_ufunc__, engines/host.py's foreign_ufunc)
+    return onp.frompyfunc(func, nin, nout, **kw)
 
 
 def _weak_type(v):

@@ -922,14 +922,16 @@ def foreign_ufunc(uf, method, inputs, kwargs):
         if not isinstance(v, NamedArray):
             return v
         if v.mapped or v.dims.count(None) != len(v.dims):
-            raise TypeError(f"{name}: a ufunc of another library sees positional axes "
-                            f"only (untag the named axes {v.named_shape} first)")
+            raise TypeError(f"{name}: not one of namedarray's ufuncs, it runs on NumPy "
+                            f"copies of positional arrays (untag the named axes "
+                            f"{v.named_shape} first)")
         try:
             h = onp.array(v)
         except jax.errors.TracerArrayConversionError:
-            raise TypeError(f"{name}: a ufunc of another library runs on NumPy's "
-                            "arrays, which traced values (jit, grad, vmap, nmap) have "
-                            "none of; call it outside the transform") from None
+            raise TypeError(f"{name}: not one of namedarray's ufuncs, it runs on NumPy "
+                            "copies of its operands, which traced values (jit, grad, "
+                            "vmap, nmap) have none of; call it outside the transform") \
+                from None
         if out:
             written.append((v, h))
         elif is_scalar(v):
