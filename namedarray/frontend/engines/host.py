@@ -690,18 +690,22 @@ def numpy_write(x, idx, value):
     return h
 
 
-def numpy_call(name, args, kwargs, method=None, module=onp):
+def numpy_call(name, args, kwargs, method=None, module=onp, f=None):
     """NumPy's ``name`` (or that ufunc's ``method``) on the arguments as NumPy
     has them: what a function given data namedarray cannot hold (object,
-    string, bytes, structured, datetime) answers, NumPy's result or NumPy's error."""
-    f = getattr(module, name)
+    string, bytes, structured, datetime) answers, NumPy's result or NumPy's
+    error.  ``f``: the function itself, where it is no name of ``module``
+    (another library's ufunc)."""
+    f = getattr(module, name) if f is None else f
     first_out = f.nin if isinstance(f, onp.ufunc) and not method else _out_position(f)
     f = getattr(f, method) if method else f
     args, kwargs = list(args), dict(kwargs)
     # NamedArray outputs (a ufunc's positional ones, ``out=``, the array a
-    # writer writes into): NumPy writes a host copy, which then goes into them
-    outs = [(args, i) for i in range(first_out, len(args))] + [(kwargs, "out")] * (
-        "out" in kwargs) + [(args, 0)] * (name in _WRITERS and not method and bool(args))
+    # writer or ``ufunc.at`` writes into): NumPy writes a host copy, which
+    # then goes into them
+    writes = name in _WRITERS and not method or method == "at"
+    outs = [(args, i) for i in range(first_out, len(args))] + [
+        (kwargs, "out")] * ("out" in kwargs) + [(args, 0)] * (writes and bool(args))
     written = []
     for where, k in outs:
         for o in (where[k] if isinstance(where[k], tuple) else (where[k],)):
@@ -879,74 +883,3 @@ def numpy_module(module, home):
                      "arguments are given as NumPy arrays).")
         out[n] = g
     return out
-
-
-# -- another library's ufunc (SciPy's special functions, a C extension's) ----
-def _numbers(r):
-    """A foreign ufunc's NumPy result as namedarray's (a NamedArray of the
-    data JAX holds, NumPy's scalar as namedarray's scalar); data JAX cannot
-    hold, and NumPy's array classes, stay NumPy's (DESIGN 6c)."""
-    if isinstance(r, tuple):
-        return tuple(map(_numbers, r))
-    scalar = isinstance(r, onp.generic)
-    if not scalar and type(r) is not onp.ndarray or _host_only(r, classes=False):
-        return r
-    h = onp.asarray(r)
-    if ENABLED and h.dtype in RESIDENT_DTYPES and h.size <= HOST_SIZE:
-        x = on_host(r) if scalar else kept(h, fresh=r.base is None)
-    else:
-        x = positional(to_device(h))
-    return x if scalar or h.ndim else zero_dim_array(x)
-
-
-def foreign_ufunc(uf, method, inputs, kwargs):
-    """NumPy's ufunc ``uf`` that namedarray has no counterpart of (another
-    library's: SciPy's special functions, a C extension's loops) given
-    NamedArrays (NumPy's ``__array_ufunc__`` protocol): its ``method`` run on
-    NumPy copies of them, as on NumPy's arrays, NumPy's answer or NumPy's
-    error.  NamedArrays it writes (``out=``, ``at``'s array) get the values
-    written; new numeric results are NamedArrays.  Traced, named or mapped
-    operands have no NumPy copy: ``TypeError``.
-
-    >>> import numpy, namedarray as np
-    >>> from numpy._core import _umath_tests as ut
-    >>> ut.inner1d(np.arange(3.0), np.ones(3))
-    np.float64(3.0)
-    """
-    name = getattr(uf, "__name__", "ufunc")
-    written = []
-
-    def host(v, out=False):
-        if isinstance(v, tuple) and type(v) is tuple:
-            return tuple(host(e, out) for e in v)
-        if not isinstance(v, NamedArray):
-            return v
-        if v.mapped or v.dims.count(None) != len(v.dims):
-            raise TypeError(f"{name}: not one of namedarray's ufuncs, it runs on NumPy "
-                            f"copies of positional arrays (untag the named axes "
-                            f"{v.named_shape} first)")
-        try:
-            h = onp.array(v)
-        except jax.errors.TracerArrayConversionError:
-            raise TypeError(f"{name}: not one of namedarray's ufuncs, it runs on NumPy "
-                            "copies of its operands, which traced values (jit, grad, "
-                            "vmap, nmap) have none of; call it outside the transform") \
-                from None
-        if out:
-            written.append((v, h))
-        elif is_scalar(v):
-            h = h[()]
-        return h
-
-    args = [host(a, out=(method == "at" and i == 0)) for i, a in enumerate(inputs)]
-    kw = {k: host(v, out=(k == "out")) for k, v in kwargs.items()}
-    r = getattr(uf, method)(*args, **kw)
-    for o, h in written:
-        o[...] = h
-    outs = {id(h): o for o, h in written}
-    if isinstance(r, tuple):
-        return tuple(outs[id(e)] if id(e) in outs else _numbers(e) for e in r)
-    return outs[id(r)] if id(r) in outs else _numbers(r)
-
-
-hooks.foreign_ufunc = foreign_ufunc

@@ -28,7 +28,7 @@ from ...core.sharding import agree
 from ...core.array import (NamedArray, View, host_root, is_value, new, on_host, operand,
                            positional, rewrap, writeable, zero_dim_array)
 from ...core.align import align, align_plan, apply_step
-from . import fperr
+from . import foreign, fperr  # noqa: F401  (foreign: other libraries' ufuncs, a hook)
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
 from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
