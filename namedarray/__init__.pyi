@@ -109,7 +109,12 @@ _R = TypeVar("_R")
 _T = TypeVar("_T")
 
 
-class ufunc(Generic[_T]):
+@type_check_only
+class _UfuncType(type):
+    def __instancecheck__(cls, x: Any) -> _builtins.bool: ...
+    def __subclasscheck__(cls, c: Any) -> _builtins.bool: ...
+
+class ufunc(Generic[_T], metaclass=_UfuncType):
     __name__: str
     nin: int
     nout: int

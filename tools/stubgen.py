@@ -308,6 +308,18 @@ def _public_base(b) -> str | None:
     return None
 
 
+def _metaclass(cls) -> str | None:
+    """The name of ``cls``'s own metaclass (its ``isinstance`` rule), or None."""
+    return None if type(cls) is type else type(cls).__name__
+
+
+def _metaclass_stub(meta: str) -> str:
+    """A metaclass, declared for checkers only."""
+    return (f"@type_check_only\nclass {meta}(type):\n"
+            f"    def __instancecheck__(cls, x: Any) -> bool: ...\n"
+            f"    def __subclasscheck__(cls, c: Any) -> bool: ...")
+
+
 def class_stub(name: str, cls, meta: str | None = None, generic: str | None = None) -> str:
     """A class defined in namedarray: its own methods and attributes, with
     those of its private bases (``_Sampler``) folded in."""
@@ -315,8 +327,8 @@ def class_stub(name: str, cls, meta: str | None = None, generic: str | None = No
     folded = [c for c in cls.__mro__ if c is not object and c is not cls
               and _public_base(c) is None and not any(
                   _public_base(b) and issubclass(b, c) for b in cls.__bases__)]
-    args = [b for b in bases if b] + ([f"metaclass={meta}"] if meta else []) + \
-        ([f"Generic[{generic}]"] if generic else [])
+    args = [b for b in bases if b] + ([f"Generic[{generic}]"] if generic else []) + \
+        ([f"metaclass={meta}"] if meta else [])
     lines = [f"class {name}" + (f"({', '.join(args)})" if args else "") + ":"]
     own: dict = {}
     for c in reversed([cls, *folded]):
@@ -426,12 +438,9 @@ def module_stub(modname: str, kind: str) -> tuple[str, dict]:
             elif _parent_has(modname, n, v):    # (mtrand's RandomState: random's)
                 imports.add(f"from {modname.rpartition('.')[0]} import {n} as {n}")
             else:
-                meta = None
-                if type(v) is not type:     # a metaclass: declared for checkers only
-                    meta = type(v).__name__
-                    body.append(f"@type_check_only\nclass {meta}(type):\n"
-                                f"    def __instancecheck__(cls, x: Any) -> bool: ...\n"
-                                f"    def __subclasscheck__(cls, c: Any) -> bool: ...")
+                meta = _metaclass(v)
+                if meta:
+                    body.append(_metaclass_stub(meta))
                 body.append(class_stub(n, v, meta))
             counts["class"] = counts.get("class", 0) + 1
         elif callable(v):
@@ -450,7 +459,9 @@ def module_stub(modname: str, kind: str) -> tuple[str, dict]:
     if hasattr(mod, "__all__"):
         text += "__all__ = [" + ", ".join(f'"{n}"' for n in sorted(mod.__all__)) + "]\n\n"
     if top:
-        text += "\n\n".join([ALIASES, class_stub("ufunc", ufunc, generic="_T"),
+        meta = _metaclass(ufunc)
+        text += "\n\n".join([ALIASES, *([_metaclass_stub(meta)] if meta else []),
+                             class_stub("ufunc", ufunc, meta, generic="_T"),
                              class_stub("NamedArray", NamedArray)]) + "\n\n"
         counts["class"] = counts.get("class", 0) + 2
     text += "\n".join(f"\n{b}\n" if "\n" in b else b for b in body).strip("\n") + "\n"
