@@ -154,8 +154,11 @@ def test_a_loop_on_an_explicit_mesh_with_the_batch_placed_every_step():
         xi, yi = onp.roll(x, i, axis=0), onp.roll(y, i, axis=0)
         xb, yb = np.shard((np.asarray(xi).tag("batch", "seq", "embed"),
                            np.asarray(yi).tag("batch", "seq", "embed")), mesh, {"batch": "data"})
-        pn, sn, ln = step(pn, sn, xb, yb)
-        p, sp, lp = step_plain(p, sp, xi, yi)
+        # (one matmul precision for both: beside an accelerator the plain step
+        # runs there, where the default passes bf16, and the mesh is the CPU's)
+        with jax.default_matmul_precision("highest"):
+            pn, sn, ln = step(pn, sn, xb, yb)
+            p, sp, lp = step_plain(p, sp, xi, yi)
         onp.testing.assert_allclose(ln.data, lp, rtol=1e-5)
     for k in p:
         onp.testing.assert_allclose(pn[k].untag(*NAMES[k]).data, p[k], rtol=1e-4, atol=1e-6)
