@@ -262,12 +262,15 @@ def simulated(devices: dict, cpu):
         _state["cpu"] = saved[1]
 
 
-def mesh_platform():
-    """The platform of the mesh a trace runs over (JAX's abstract mesh: inside
-    ``shard_map``, a mesh ``nmap``), or None outside one.  Under
-    :func:`simulated`, a mesh of a platform some stand-in belongs to counts
-    as the platform that stand-in simulates."""
-    p = getattr(jax.sharding.get_abstract_mesh().abstract_device, "platform", None)
+def mesh_platform(mesh=None):
+    """The platform of ``mesh`` (JAX's abstract mesh: a traced value's type
+    carries the mesh it is sharded over), by default the mesh a trace runs
+    over (inside ``shard_map``, a mesh ``nmap``, ``jax.set_mesh``); None
+    for no mesh.  Under :func:`simulated`, a mesh of a platform some
+    stand-in belongs to counts as the platform that stand-in simulates."""
+    if mesh is None:
+        mesh = jax.sharding.get_abstract_mesh()
+    p = getattr(getattr(mesh, "abstract_device", None), "platform", None)
     if p and _SIMULATED:
         p = next((q for d, q in _SIMULATED.items() if d.platform == p), p)
     return p or None
@@ -362,15 +365,16 @@ def runs_double() -> bool:
     return cpu_only() or status(accelerator(), "any", "float64") is NATIVE
 
 
-def check_traced(fn: str, family: str, dtypes) -> None:
+def check_traced(fn: str, family: str, dtypes, sharded_over=None) -> None:
     """Under a trace (``jax.jit``), raise where the backend the trace compiles
     for (the mesh's, inside ``shard_map``, a mesh ``nmap`` or ``jax.set_mesh``;
-    else the default device's) has no implementation of ``family`` on one of
-    ``dtypes``: a clear error at trace time, never XLA's ``UNIMPLEMENTED``
-    or an aborted process when it compiles."""
+    else ``sharded_over``, the platform of the mesh the traced operands are
+    sharded over; else the default device's) has no implementation of
+    ``family`` on one of ``dtypes``: a clear error at trace time, never XLA's
+    ``UNIMPLEMENTED`` or an aborted process when it compiles."""
     if cpu_only():
         return
-    p = mesh_platform() or accelerator()
+    p = mesh_platform() or sharded_over or accelerator()
     if p is None or p == "cpu":         # (a mesh of CPU devices beside a TPU)
         return
     dt = lacks(p, family, dtypes, False)

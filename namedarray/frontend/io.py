@@ -29,10 +29,9 @@ import os
 import struct
 import zipfile
 
-import jax.numpy as jnp
 import numpy as onp
 
-from ..core.array import NamedArray, check_dims, positional, zero_dim_array
+from ..core.array import NamedArray, check_dims, positional, to_jax, zero_dim_array
 from ..core.config import holds
 from .creation import asarray
 
@@ -102,7 +101,7 @@ def _from_numpy(fn):
         if not isinstance(r, onp.ndarray) or not holds(r.dtype):
             return r        # data JAX cannot hold stays NumPy's (DESIGN §6c)
         # a 0-d array read back is NumPy's 0-d array, not its scalar
-        return zero_dim_array(positional(jnp.asarray(r)))
+        return zero_dim_array(positional(to_jax(r)))
     f.__name__ = f.__qualname__ = fn.__name__
     f.__doc__ = (f"``numpy.{fn.__name__}``; the result is a NamedArray (NumPy's array "
                  "for data JAX cannot hold).")
@@ -112,7 +111,7 @@ def _from_numpy(fn):
 def _named(fn, data, dims):
     if not holds(data.dtype):
         return data         # data JAX cannot hold stays NumPy's (DESIGN §6c)
-    a = jnp.asarray(data)
+    a = to_jax(data)       # (at its dtype's home: a TPU loses float64's last bits)
     if dims is None:
         return zero_dim_array(positional(a))   # a stored 0-d array, as NumPy loads it
     return NamedArray(a, tuple(check_dims(fn, dims, a.ndim)))

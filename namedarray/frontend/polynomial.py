@@ -26,6 +26,7 @@ from ..core.array import NamedArray, positional, zero_dim_array
 from .creation import arange, asarray
 from .elementwise import UFUNCS
 from .engines.args import np_asarray, numpy_args, numpy_promoted
+from .engines.dispatch import DOUBLES, FLOATS
 from .engines.generic import wrap
 from .function_base import convolve
 from .joining import concatenate
@@ -361,6 +362,10 @@ _polyfit.__name__ = _polyfit.__qualname__ = "polyfit"
 _polyfit.__signature__ = inspect.signature(onp.polyfit)
 # jax.numpy: float16 accepted, no LAPACK scaling, other NaN and inf outcomes
 polyfit = wrap(numpy_args(_polyfit, "polyfit"), "polyfit")
+# what NumPy computes in beyond the operands' dtypes: polydiv and poly add 0.0
+# (integers in float64), polyint's constants are float64 (any data in double)
+polydiv.computes = poly.computes = FLOATS
+polyint.computes = DOUBLES
 
 
 __all__ = ["polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder",

@@ -20,7 +20,7 @@ import pytest
 
 import namedarray as np
 from namedarray.core import backends, config
-from support import tpu  # noqa: F401  (a fixture: a simulated TPU machine)
+from support import make_mesh, tpu  # noqa: F401  (tpu: a fixture, a simulated TPU machine)
 
 N = 70_000      # above the host tier's size: the call compiles
 
@@ -147,6 +147,27 @@ def test_a_trace_over_a_mesh_of_cpu_devices_compiles_for_the_cpu(tpu, monkeypatc
         f.lower(x)
     monkeypatch.setattr(backends, "mesh_platform", lambda: "cpu")
     onp.testing.assert_array_equal(onp.asarray(f(x)), onp.cumsum(onp.arange(6.0)))
+
+
+def test_a_trace_of_data_sharded_over_cpu_devices_compiles_for_the_cpu(tpu, monkeypatch):
+    """Outside any mesh context, a jitted function of data sharded over the
+    CPU's devices (``np.shard`` over them, as a one-accelerator machine runs a
+    mesh program) compiles for the CPU: JAX's type of a traced value names
+    the mesh it is sharded over, and the trace-time check asks that mesh's
+    platform (seen on a TPU: a float64 cumsum of such data raised the TPU's
+    error).  A simulated machine's meshes are all of CPU devices, so the
+    platform of an operand's mesh is set."""
+    x = np.shard(np.asarray(onp.arange(8.0)).tag("b"), make_mesh((2,), ("d",)), {"b": "d"})
+    f = jax.jit(lambda v: np.cumsum(v, axis="b"))
+    with pytest.raises(TypeError, match="cumsum: TPU's XLA backend has no implementation "
+                                        "of cumulative scans on float64"):
+        f.lower(x)
+    context = backends.mesh_platform
+    monkeypatch.setattr(backends, "mesh_platform",
+                        lambda mesh=None: context() if mesh is None else "cpu")
+    onp.testing.assert_array_equal(onp.asarray(f(x).untag("b")), onp.cumsum(onp.arange(8.0)))
+    with pytest.raises(TypeError, match="cumsum: TPU's XLA backend"):   # (one device: the TPU)
+        jax.jit(lambda v: np.cumsum(v)).lower(np.asarray(onp.arange(8.0)))
 
 
 def test_an_eager_nmap_runs_where_its_data_is(tpu):
@@ -816,6 +837,81 @@ def test_float64_selections_and_their_programs_stay_on_the_cpu(tpu, monkeypatch)
     assert _on(u, cpu)
     bad = [(n, o) for n, text, o in runs if "f64" in text or "float64" in o]
     assert not bad, bad
+
+
+def _loaded_from_an_archive(h):
+    import io
+    f = io.BytesIO()
+    np.savez(f, w=np.asarray(h).tag("b"))
+    f.seek(0)
+    with np.load(f) as archive:
+        return archive["w"]
+
+
+def _assigned_by_a_mask(h):
+    x = np.asarray(onp.tile(h, N // len(h)))      # (compiled: above the host tier's size)
+    x[x > 0] = np.sin(x[x > 0]) * 0.1 + 0.3      # (a program with two Python floats)
+    return x
+
+
+def _on_the_tpu(h):
+    return np.asarray(jax.device_put(h, jax.devices()[0] if jax.config.jax_default_device
+                                     is None else jax.config.jax_default_device))
+
+
+def _read_inside_jit(h):
+    x = np.sin(np.asarray(h))       # (a host result: its device array made when read)
+    # (a jit of data at its CPU home compiles for the CPU)
+    return jax.jit(lambda a: a + x.data)(np.asarray(h).data)
+
+
+#: calls in which namedarray itself makes device data of NumPy's float64 (an
+#: archive's array, a program's Python scalars, a host result read inside a
+#: trace) or computes it from integers
+_MAKERS = {
+    "an archive's array": _loaded_from_an_archive,
+    "x[x > 0] = 0.1": _assigned_by_a_mask,
+    "host data read inside jax.jit": _read_inside_jit,
+    "polydiv of integers": lambda h: np.polydiv(_on_the_tpu(onp.arange(1, 9, dtype=onp.int32)),
+                                                _on_the_tpu(onp.array([1, 3], onp.int32)))[1],
+    "poly of integers": lambda h: np.poly(_on_the_tpu(onp.array([1, 2, 3], onp.int32))),
+    "polyint": lambda h: np.polyint(_on_the_tpu(onp.array([1, 2, 3], onp.float32))),
+}
+
+
+@pytest.mark.parametrize("case", list(_MAKERS))
+def test_numpys_float64_data_never_goes_to_the_tpu(tpu, monkeypatch, case):
+    """A TPU holds float64 as a pair of float32 values: NumPy's float64 data
+    sent there has lost its last bits, its zeros' signs and float64's range
+    (an archive's float64 array read back 1 ulp off on a TPU v5e), and
+    float64 computed there is an emulation.  What namedarray makes of
+    NumPy's float64 goes to its home, the CPU device (uncommitted inside a
+    trace, free to move where the trace compiles), and computes there: the
+    polynomial functions declare that they compute in float64 (NumPy adds
+    0.0 to integer coefficients; polyint's constants are float64)."""
+    from jax._src.interpreters import pxla
+    acc, cpu = tpu
+    real, sent, runs = pxla.batched_device_put, [], []
+
+    def put(aval, sharding, xs, devices, *args, **kw):
+        if acc in devices and aval.dtype == onp.float64 and aval.shape:
+            sent.append(aval)
+        return real(aval, sharding, xs, devices, *args, **kw)
+    monkeypatch.setattr(pxla, "batched_device_put", put)
+    monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([1.0411185583304645, -2.2, 0.1, 3.3, 7.0])
+    r = _MAKERS[case](h)
+    assert not [(n, o) for n, text, o in runs if "f64" in text], runs
+    assert r.dtype == onp.float64
+    if case in _BACK:       # (a result goes back where the user's data was)
+        assert _on(r, acc)
+    else:
+        assert not sent, sent
+
+
+#: calls on a user's data on the TPU (committed there), whose float64 result
+#: computed on the CPU goes back there (docs/design.md §7b)
+_BACK = {"polydiv of integers", "poly of integers", "polyint"}
 
 
 @pytest.mark.parametrize("expr", [

@@ -8,6 +8,7 @@ dtype('float64')
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 
@@ -266,7 +267,19 @@ def materialize(h):
         h = h.astype(jax.dtypes.canonicalize_dtype(h.dtype))
     if untraced():
         return to_device(h, fresh=True)
-    with jax.ensure_compile_time_eval():
+    return put_at_home(h)
+
+
+def put_at_home(h):
+    """``jax.device_put(h)`` of NumPy's array ``h`` (uncommitted: free to
+    move where it is used), concrete also inside a trace, made at its dtype's
+    home (``core.backends.home_device``: NumPy's float64 on the CPU backend
+    of a TPU machine, whose own float64 loses NumPy's last bits and range),
+    else on the default device."""
+    home = None if backends.cpu_only() else backends.home_device(
+        (h.dtype,), config.numpy_dtypes())
+    with jax.ensure_compile_time_eval(), \
+            contextlib.nullcontext() if home is None else jax.default_device(home):
         return jax.device_put(h)
 
 

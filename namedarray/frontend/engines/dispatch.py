@@ -115,7 +115,7 @@ def _survey(args, kwargs, out):
         else:
             continue
         if isinstance(d, jax.core.Tracer):
-            out.append((d.dtype, _eager_device(d), False, True))
+            out.append((d.dtype, _traced_where(d), False, True))
         else:
             s = d.sharding
             out.append((d.dtype, next(iter(s.device_set)) if len(s.device_set) == 1 else s,
@@ -143,14 +143,20 @@ DOUBLES = Computes("double")
 COMPLEXES = Computes("complex")
 
 
-def _eager_device(t):
-    """The device of the value beneath an eager transform's tracer (an
-    eager ``vmap``'s or ``grad``'s, whose operations run at once on it), or
-    None (a staged value, or one on several devices)."""
+def _traced_where(t):
+    """Where a traced value lies: the device of the value beneath an eager
+    transform's tracer (an eager ``vmap``'s or ``grad``'s, whose operations
+    run at once on it); for a staged value, the (abstract) mesh its type
+    says it is sharded over; else None (one on several devices, or a staged
+    value of one device, which its type does not name)."""
     while isinstance(t, jax.core.Tracer):
-        v = getattr(t, "val", None)
-        t = v if v is not None else getattr(t, "primal", None)
-    if isinstance(t, jax.Array) and not isinstance(t, jax.core.Tracer):
+        v = getattr(t, "val", None)     # (a staged tracer's is a jaxpr variable)
+        v = v if isinstance(v, (jax.Array, jax.core.Tracer)) else getattr(t, "primal", None)
+        if v is None:           # (staged)
+            mesh = getattr(getattr(t.aval, "sharding", None), "mesh", None)
+            return mesh if getattr(mesh, "abstract_device", None) is not None else None
+        t = v
+    if isinstance(t, jax.Array):
         devices = t.devices()
         if len(devices) == 1:
             return next(iter(devices))
@@ -161,8 +167,15 @@ def _checked(found) -> bool:
     """Whether a traced call is checked against the capability table: a
     trace that compiles is, and so is an eager transform's unless all its
     traced values lie on a CPU device (where its operations then run)."""
-    return staged() or not all(e[1] is not None and backends.platform_of(e[1]) == "cpu"
-                               for e in found if e[3])
+    return staged() or not all(isinstance(e[1], jax.Device) and
+                               backends.platform_of(e[1]) == "cpu" for e in found if e[3])
+
+
+def _sharded_over(found):
+    """The platform of the mesh a staged call's traced operands are sharded
+    over (a program over a mesh compiles for its devices), or None."""
+    return next((backends.mesh_platform(e[1]) for e in found
+                 if e[3] and e[1] is not None and not isinstance(e[1], jax.Device)), None)
 
 
 def _computed_dtypes(family, found, kwargs, strict, traced=False, floats=False):
@@ -340,7 +353,7 @@ def routed(f, name, family, computes=None):
             dts = [*dts, _C128]     # (a function reads a Python complex as complex128)
         if traced:      # (an eager vmap's or grad's operations run where the data is)
             if _checked(found):
-                backends.check_traced(name, fam, dts)
+                backends.check_traced(name, fam, dts, _sharded_over(found))
             return call(args, kwargs)
         acc = backends.accelerator()
         if backends.lacks(acc, fam, dts, strict) is None or \
@@ -368,7 +381,7 @@ def on_cpu_where_lacking(fn, name, dtypes):
         found = _survey(args, {}, [])
         if any(e[3] for e in found) or not untraced():
             if _checked(found):
-                backends.check_traced(name, family, dtypes)
+                backends.check_traced(name, family, dtypes, _sharded_over(found))
             return fn(*args)
         if _on_a_mesh(found):
             return fn(*args)

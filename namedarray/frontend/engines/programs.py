@@ -17,9 +17,8 @@ from jax._src.lax.lax import _convert_element_type
 from ...core.array import positional
 from ...core.cache import Cache
 from . import host
-from .args import to_device
+from .args import put_at_home, to_device
 from .loops import unfused
-from .masks import _concrete
 
 
 def _on_host(prog, dtypes, outs, leaves, consts):
@@ -67,7 +66,7 @@ def _pack(t, values):
     key = (key, jax.config.jax_default_device)     # (made where the program runs)
     d = _PACKS.get(key)
     if d is None:
-        d = _PACKS.put(key, _concrete(jax.device_put, onp.asarray(values, _PACK_DTYPES[t])))
+        d = _PACKS.put(key, put_at_home(onp.asarray(values, _PACK_DTYPES[t])))
     return d
 
 
