@@ -197,6 +197,8 @@ def resident_set(x, idx, value) -> bool:
     t = type(value)
     if t is NamedArray or t is View:
         v = host_root(value)[0]
+        if v is None:
+            v = _read_back(value, h.size)
         if v is None or value.mapped or not onp.can_cast(v.dtype, x.dtype, "same_kind"):
             return False
     elif t is float or t is int or t is bool:
@@ -220,6 +222,18 @@ def resident_set(x, idx, value) -> bool:
     if not own:
         root._dev, root._host = None, out
     return True
+
+
+def _read_back(value, most):
+    """NumPy's array of a positional NamedArray's (or view's) concrete device
+    data of at most ``most`` elements (a value written into data living on the host,
+    which then stays there: reading it back costs less than moving the
+    target to the device and scattering there), else None."""
+    d = value.data if type(value) is View else value._dev
+    if not isinstance(d, jax.Array) or isinstance(d, jax.core.Tracer) or d.size > most \
+            or value.dims.count(None) != len(value.dims):
+        return None
+    return onp.asarray(d)
 
 
 def _scatter(d, idx, v):
