@@ -102,22 +102,11 @@ def _takes_float64_apart(jaxpr) -> bool:
 def _nothing_the_tpu_lacks(_simulated_tpu, monkeypatch):
     """``simtpu``: the test fails where namedarray ran a computation on the
     stand-in TPU in complex128 (a TPU's compiler aborts the process on it) or
-    taking float64 apart by its bits (it fails to compile there), or sent
-    NumPy's float64 or complex128 data there (which loses bits there)."""
-    import numpy
+    taking float64 apart by its bits (it fails to compile there)."""
     from jax._src import pjit
-    from jax._src.interpreters import pxla
     import namedarray
-    from namedarray.core import config
     _PACKAGE = os.path.dirname(os.path.abspath(namedarray.__file__))
     real, seen = pjit._pjit_call_impl_python, []
-    real_put = pxla.batched_device_put
-
-    def _ours():
-        """namedarray's frames on the stack (empty where it is the test's own doing)."""
-        return [f"{os.path.relpath(f.filename, _PACKAGE)}:{f.lineno} {f.name}"
-                for f in traceback.extract_stack()
-                if f.filename.startswith(_PACKAGE + os.sep)][-8:]
 
     def spy(*args, **kw):
         committed = [a for a in args if hasattr(a, "devices") and a.committed]
@@ -125,26 +114,12 @@ def _nothing_the_tpu_lacks(_simulated_tpu, monkeypatch):
             jax.config.jax_default_device is _simulated_tpu)
         j = kw["jaxpr"]
         if there and ("c128" in str(j) or _takes_float64_apart(j.jaxpr)):
-            at = _ours()
-            if at:
-                seen.append((kw.get("name"), at))
+            at = [f"{os.path.relpath(f.filename, _PACKAGE)}:{f.lineno} {f.name}"
+                  for f in traceback.extract_stack()
+                  if f.filename.startswith(_PACKAGE + os.sep)]
+            if at:          # (namedarray's doing, not the test's own)
+                seen.append((kw.get("name"), at[-8:]))
         return real(*args, **kw)
-
-    def put(aval, sharding, xs, devices, *args, **kw):
-        # NumPy's float64 or complex128 data sent to the TPU: a TPU holds a
-        # float64 as a pair of float32 values (the last bits and float64's
-        # range are lost on the way), which namedarray never does itself (but
-        # for a 0-d one: JAX's own constant of a Python float, weak-typed,
-        # which a computation casts to its operand's dtype at once)
-        if _simulated_tpu in devices and str(aval.dtype) in ("float64", "complex128") \
-                and aval.shape and config.numpy_dtypes() and any(isinstance(x, (numpy.ndarray, numpy.generic)) for x in xs):
-            at = _ours()
-            if at:
-                seen.append((f"{aval.dtype} NumPy data sent there", at))
-        return real_put(aval, sharding, xs, devices, *args, **kw)
-
     monkeypatch.setattr(pjit, "_pjit_call_impl_python", spy)
-    monkeypatch.setattr(pxla, "batched_device_put", put)
     yield
-    assert not seen, ("computed in complex128 or on float64 bits on the (simulated) TPU, "
-                      f"or sent NumPy's 64-bit float data there: {seen}")
+    assert not seen, f"computed in complex128 or on float64 bits on the (simulated) TPU: {seen}"
