@@ -187,6 +187,23 @@ def test_an_eager_nmap_runs_where_its_data_is(tpu):
         jax.jit(mean)(z)
 
 
+def test_an_eager_nmap_of_data_sharded_over_cpu_devices_runs_there(tpu):
+    """An eager nmap's operations run at once on its data, here sharded over
+    two CPU devices (not the stand-in TPU): a float64 cumsum, which a TPU
+    lacks, runs there and is NumPy's answer (seen on a TPU: a value on
+    several devices was taken for one of unknown place, and checked)."""
+    acc, cpu = tpu
+    devices = [d for d in jax.devices("cpu") if d not in (acc, cpu)][:2]
+    mesh = jax.sharding.Mesh(onp.array(devices), ("d",))
+    h = onp.arange(8.0).reshape(2, 4)
+    x = np.shard(np.asarray(h).tag("b", "n"), mesh, {"b": "d"})
+    got = np.nmap(lambda v: np.cumsum(v, axis="n"), axes=["b"])(x)
+    onp.testing.assert_array_equal(onp.asarray(got.untag("b", "n")), onp.cumsum(h, axis=1))
+    on_acc = np.nmap(lambda v: np.cumsum(v, axis="n"), axes=["b"])
+    with pytest.raises(TypeError, match="cumsum: TPU's XLA backend has no implementation"):
+        on_acc(np.asarray(jax.device_put(h, acc)).tag("b", "n"))
+
+
 def test_float32_linear_algebra_under_numpy_defaults_computes_in_double(tpu):
     acc, cpu = tpu
     h = onp.random.default_rng(1).standard_normal((256, 256)).astype(onp.float32)

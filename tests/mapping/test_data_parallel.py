@@ -154,11 +154,13 @@ def test_a_loop_on_an_explicit_mesh_with_the_batch_placed_every_step():
         xi, yi = onp.roll(x, i, axis=0), onp.roll(y, i, axis=0)
         xb, yb = np.shard((np.asarray(xi).tag("batch", "seq", "embed"),
                            np.asarray(yi).tag("batch", "seq", "embed")), mesh, {"batch": "data"})
-        # (one matmul precision for both: beside an accelerator the plain step
-        # runs there, where the default passes bf16, and the mesh is the CPU's)
+        # (both on the mesh's backend, at one matmul precision: beside an
+        # accelerator the plain step would run there, where the default passes
+        # bf16 and Adam's normalised steps amplify its last bits)
         with jax.default_matmul_precision("highest"):
             pn, sn, ln = step(pn, sn, xb, yb)
-            p, sp, lp = step_plain(p, sp, xi, yi)
+            with jax.default_device(mesh.devices.flat[0]):
+                p, sp, lp = step_plain(p, sp, xi, yi)
         onp.testing.assert_allclose(ln.data, lp, rtol=1e-5)
     for k in p:
         onp.testing.assert_allclose(pn[k].untag(*NAMES[k]).data, p[k], rtol=1e-4, atol=1e-6)

@@ -146,9 +146,10 @@ COMPLEXES = Computes("complex")
 def _traced_where(t):
     """Where a traced value lies: the device of the value beneath an eager
     transform's tracer (an eager ``vmap``'s or ``grad``'s, whose operations
-    run at once on it); for a staged value, the (abstract) mesh its type
-    says it is sharded over; else None (one on several devices, or a staged
-    value of one device, which its type does not name)."""
+    run at once on it; of a value on several devices of one platform, one of
+    them, which tells the platform); for a staged value, the (abstract) mesh
+    its type says it is sharded over; else None (a staged value of one
+    device, which its type does not name)."""
     while isinstance(t, jax.core.Tracer):
         v = getattr(t, "val", None)     # (a staged tracer's is a jaxpr variable)
         v = v if isinstance(v, (jax.Array, jax.core.Tracer)) else getattr(t, "primal", None)
@@ -158,7 +159,7 @@ def _traced_where(t):
         t = v
     if isinstance(t, jax.Array):
         devices = t.devices()
-        if len(devices) == 1:
+        if len({backends.platform_of(d) for d in devices}) == 1:
             return next(iter(devices))
     return None
 
