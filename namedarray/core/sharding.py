@@ -36,6 +36,20 @@ def _aval_sharding(data):
     return s if isinstance(s, NamedSharding) else None
 
 
+def beneath(t):
+    """The value beneath the tracers of eager transforms (an eager ``vmap``'s
+    or ``grad``'s, whose operations run at once): a concrete ``jax.Array``;
+    a staged tracer (``jax.jit``: its value is not there yet) as it is;
+    anything else unchanged."""
+    while isinstance(t, jax.core.Tracer):
+        v = getattr(t, "val", None)     # (a staged tracer's is a jaxpr variable)
+        v = v if isinstance(v, (jax.Array, jax.core.Tracer)) else getattr(t, "primal", None)
+        if v is None:
+            return t
+        t = v
+    return t
+
+
 def mesh_axes(data) -> tuple:
     """One tuple of Explicit mesh axes per dimension of ``data`` (empty for a
     dimension no Explicit mesh axis partitions, and for data not on a mesh)."""

@@ -372,14 +372,16 @@ _edges = wrap(lambda a, bins, range, weights: _edges_only(
     "histogram_bin_edges", a, bins, range, weights), "histogram_bin_edges")
 
 
-def _densities_at(i):
-    """The dtypes (``engines.dispatch.Computes``) of a histogram function whose ``density`` is its argument ``i`` (-1: every result):
-    densities are float64 under NumPy's dtype rules, whatever the data (a
-    TPU only emulates float64, not to the last bit)."""
+def _float64_when(i, name, given=bool):
+    """The dtypes (``engines.dispatch.Computes``) of a function that computes
+    in float64 under NumPy's dtype rules, whatever the data, when its argument
+    ``name`` (position ``i``; -1: always) is ``given`` (``density``: a
+    histogram's densities; ``weights``: ``bincount``'s weighted counts): a
+    TPU only emulates float64, not to the last bit."""
     def computes(args, kwargs):
-        density = i < 0 or (kwargs["density"] if "density" in kwargs else (
-            args[i] if len(args) > i else None))
-        return (onp.dtype(onp.float64),) if density and config.numpy_dtypes() else ()
+        v = True if i < 0 else kwargs[name] if name in kwargs else (
+            args[i] if len(args) > i else None)
+        return (onp.dtype(onp.float64),) if given(v) and config.numpy_dtypes() else ()
     return computes
 
 
@@ -566,9 +568,10 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return hist, edges[0], edges[1]
 
 
-histogram.computes = Computes(True, _densities_at(3))
+histogram.computes = Computes(True, _float64_when(3, "density"))
 # (histogramdd's counts are float64 whatever the data, NumPy's)
-histogramdd.computes = histogram2d.computes = Computes(True, _densities_at(-1))
+histogramdd.computes = histogram2d.computes = Computes(True, _float64_when(-1, ""))
+bincount.computes = Computes(False, _float64_when(1, "weights", lambda w: w is not None))
 digitize.computes = histogram_bin_edges.computes = FLOATS   # (NumPy's float64 edges)
 
 

@@ -197,11 +197,14 @@ def _shard_one(fn, x, mesh, res):
 
 
 def _put(data, sharding):
-    """``data`` placed with ``sharding``: eagerly a ``device_put``; under ``jit``
-    a ``reshard`` (Explicit axes: the sharding enters the value's type) or a
-    constraint (Auto axes, or data a jitted call outside ``jax.set_mesh`` has
-    on no mesh yet, which JAX cannot give Explicit axes there)."""
-    if not isinstance(data, jax.core.Tracer):
+    """``data`` placed with ``sharding``: eagerly a ``device_put`` (also of an
+    eager ``grad``'s value, whose data is there to move: a constraint would
+    meet data committed to one device with JAX's "incompatible devices");
+    under ``jit`` a ``reshard`` (Explicit axes: the sharding enters the
+    value's type) or a constraint (Auto axes, or data a jitted call outside
+    ``jax.set_mesh`` has on no mesh yet, which JAX cannot give Explicit axes
+    there)."""
+    if not isinstance(data, jax.core.Tracer) or _of_an_eager_grad(data):
         return jax.device_put(data, sharding)
     mesh = sharding.mesh
     explicit = any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
@@ -211,6 +214,14 @@ def _put(data, sharding):
     if explicit:
         sharding = NamedSharding(_auto(mesh), sharding.spec)
     return jax.lax.with_sharding_constraint(data, sharding)
+
+
+def _of_an_eager_grad(t) -> bool:
+    """Whether ``t`` is the value of eager ``grad``\ s only (primals down to
+    a concrete array; an eager ``vmap``'s or a staged tracer holds a ``val``)."""
+    while isinstance(t, jax.core.Tracer) and not hasattr(t, "val"):
+        t = getattr(t, "primal", None)
+    return isinstance(t, jax.Array) and not isinstance(t, jax.core.Tracer)
 
 
 def _auto(mesh):

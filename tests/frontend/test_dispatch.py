@@ -798,11 +798,13 @@ def test_no_function_computes_numpys_float64_of_integers_on_the_tpu(tpu, monkeyp
     data is float64 or complex128 computes it, NumPy's values, on the CPU backend when the
     data lies on the TPU (its ``computes`` declaration, or its ufunc's loop):
     the TPU's float64 is an emulation (``histogram_bin_edges``, ``angle``,
-    ``i0``, ``sinc`` and ``unwrap`` computed there)."""
+    ``i0``, ``sinc`` and ``unwrap`` computed there; of two arguments,
+    ``polydiv``).  Each function is called with one array, two, a row and
+    a row, an array and a Python int."""
     import warnings
     acc, cpu = tpu
     h = onp.array([[1, 2, 3, 4], [0, 5, 2, 1]], dt)
-    x = np.asarray(jax.device_put(h, acc))
+    r = h[0] + (dt == "int32")      # (a row without zeros: a divisor)
     bad = []
     with warnings.catch_warnings(), onp.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -810,25 +812,27 @@ def test_no_function_computes_numpys_float64_of_integers_on_the_tpu(tpu, monkeyp
             f, g = getattr(np, name), getattr(onp, name)
             if name.startswith("_") or isinstance(g, type) or not callable(g):
                 continue
-            try:
-                want = g(h)
-            except Exception:       # noqa: BLE001 -- (needs other arguments)
-                continue
-            if not isinstance(want, onp.ndarray) or want.dtype not in (
-                    onp.float64, onp.complex128):
-                continue
-            runs = []
-            monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
-            try:
-                got = onp.asarray(f(x))
-            except Exception:       # noqa: BLE001 -- (checked elsewhere)
-                continue
-            wide = [n for n, text, o in runs if "f64" in text or "c128" in text]
-            if wide:
-                bad.append((name, wide[:3]))
-            elif got.dtype != want.dtype or got.shape != want.shape or not onp.allclose(
-                    got, want, rtol=1e-12, atol=0, equal_nan=True):
-                bad.append((name, got, want))
+            for args in ((h,), (h, h), (r, r), (h, r), (h, 2)):
+                try:        # (fresh data: a function may write into its arguments)
+                    want = g(*[a.copy() if isinstance(a, onp.ndarray) else a for a in args])
+                except Exception:       # noqa: BLE001 -- (needs other arguments)
+                    continue
+                if not isinstance(want, onp.ndarray) or want.dtype not in (
+                        onp.float64, onp.complex128):
+                    continue
+                runs = []
+                monkeypatch.setattr(pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+                try:
+                    got = onp.asarray(f(*[np.asarray(jax.device_put(a, acc))
+                                          if isinstance(a, onp.ndarray) else a for a in args]))
+                except Exception:       # noqa: BLE001 -- (checked elsewhere)
+                    continue
+                wide = [n for n, text, o in runs if "f64" in text or "c128" in text]
+                if wide:
+                    bad.append((name, len(args), wide[:3]))
+                elif got.dtype != want.dtype or got.shape != want.shape or not onp.allclose(
+                        got, want, rtol=1e-12, atol=0, equal_nan=True):
+                    bad.append((name, len(args), got, want))
     assert not bad, bad
 
 

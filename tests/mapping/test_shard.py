@@ -9,7 +9,7 @@ import pytest
 from jax.sharding import AxisType, PartitionSpec as PS
 
 import namedarray as np
-from support import make_mesh
+from support import make_mesh, tpu  # noqa: F401  (a fixture)
 
 RNG = onp.random.default_rng(0)
 X = RNG.normal(size=(16, 8))        # batch 16, feat 8
@@ -151,3 +151,24 @@ def test_under_jit_the_tree_is_constrained():
     onp.testing.assert_array_equal(sx.data, X)
     got = jax.jit(lambda q, v: model(*np.shard((q, v), mesh, {"batch": "data"})))(p, x)
     onp.testing.assert_allclose(got.data, model(p, x).data, rtol=1e-12)
+
+
+def test_under_an_eager_grad_committed_data_is_moved(tpu):
+    """Beside an accelerator NumPy's float64 is committed to the CPU device;
+    an eager ``grad`` through ``np.shard`` moves it onto a mesh of the CPU's
+    devices as ``device_put`` does (a constraint met the committed data with
+    JAX's "incompatible devices", seen on a TPU), and the gradient is
+    NumPy's."""
+    acc, cpu = tpu
+    devices = [cpu] + [d for d in jax.devices("cpu") if d not in (acc, cpu)][:3]
+    mesh = jax.sharding.Mesh(onp.array(devices), ("d",))
+    h = onp.arange(16.0).reshape(8, 2) / 8
+    x = np.asarray(h).tag("b", "c")
+    assert x.data.committed and x.data.devices() == {cpu}
+
+    def loss(v):
+        return np.sin(np.shard(v, mesh, {"b": "d"}).sum(axis="b")).sum(axis="c")
+    value, g = np.value_and_grad(loss)(x)
+    onp.testing.assert_allclose(float(value), onp.sin(h.sum(0)).sum())
+    onp.testing.assert_allclose(onp.asarray(g.untag("b", "c")),
+                                onp.broadcast_to(onp.cos(h.sum(0)), h.shape))

@@ -47,6 +47,7 @@ import numpy as onp
 
 from ...core import backends, config
 from ...core.array import NamedArray, View, host_root, host_view_of, is_value, writeable
+from ...core.sharding import beneath
 from .args import staged, untraced
 from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
                    LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
@@ -150,13 +151,10 @@ def _traced_where(t):
     them, which tells the platform); for a staged value, the (abstract) mesh
     its type says it is sharded over; else None (a staged value of one
     device, which its type does not name)."""
-    while isinstance(t, jax.core.Tracer):
-        v = getattr(t, "val", None)     # (a staged tracer's is a jaxpr variable)
-        v = v if isinstance(v, (jax.Array, jax.core.Tracer)) else getattr(t, "primal", None)
-        if v is None:           # (staged)
-            mesh = getattr(getattr(t.aval, "sharding", None), "mesh", None)
-            return mesh if getattr(mesh, "abstract_device", None) is not None else None
-        t = v
+    t = beneath(t)
+    if isinstance(t, jax.core.Tracer):      # (staged)
+        mesh = getattr(getattr(t.aval, "sharding", None), "mesh", None)
+        return mesh if getattr(mesh, "abstract_device", None) is not None else None
     if isinstance(t, jax.Array):
         devices = t.devices()
         if len({backends.platform_of(d) for d in devices}) == 1:
