@@ -1088,3 +1088,26 @@ def test_the_fuzz_on_a_simulated_tpu_machine():
          "tests/frontend/test_value_rules.py::test_table_as_a_user_meets_it"],
         cwd=root, env=env, capture_output=True, text=True, timeout=1500)
     assert out.returncode == 0, out.stdout[-4000:]
+
+
+def test_numpys_float64_made_inside_a_cpu_mesh_context_joins_the_mesh(tpu, monkeypatch):
+    """Inside ``jax.set_mesh`` of the CPU's devices (a one-accelerator
+    machine's mesh), whose computations run on that mesh, NumPy's float64
+    becomes what JAX makes of it there: uncommitted on the CPU, free to join
+    the mesh (committed to one device, JAX refused it beside the context
+    mesh: "Received incompatible devices", seen on a TPU).  Outside, it is
+    committed to the CPU device as before.  (A simulated machine's meshes
+    are all of CPU devices, so the context mesh's platform is set.)"""
+    acc, cpu = tpu
+    devices = [cpu] + [d for d in jax.devices("cpu") if d not in (acc, cpu)][:3]
+    mesh = jax.sharding.Mesh(onp.array(devices), ("d",))
+    context = backends.mesh_platform
+    monkeypatch.setattr(backends, "mesh_platform",
+                        lambda mesh=None: "cpu" if mesh is None and context() else context(mesh))
+    h = onp.array([[0.1, -2.5, 3.0, 1e300]] * 2)
+    assert np.asarray(h).data.committed
+    with jax.set_mesh(mesh):
+        x = np.asarray(h)
+        assert not x.data.committed and x.data.devices() == {cpu}
+        y = x * 3 - np.asarray(h.T).T
+    onp.testing.assert_array_equal(onp.asarray(y), h * 3 - h)

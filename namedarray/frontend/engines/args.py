@@ -238,8 +238,12 @@ def to_device(h, fresh=False):
         h = h if fresh else onp.array(h, order="C")
         if not backends.cpu_only():
             home = backends.home_device((h.dtype,), config.numpy_dtypes())
-            if home is not None:    # committed: eager computations follow it there
-                return jax.device_put(h, home)
+            if home is not None:
+                if backends.mesh_platform() == "cpu":
+                    # inside jax.set_mesh of the CPU's devices, which computes
+                    # there: uncommitted, as JAX's own, free to join the mesh
+                    return put_at_home(h)
+                return jax.device_put(h, home)  # committed: computations follow it
         if _FAST[0]:
             try:      # uncommitted, on the default device, as jax.device_put(h)
                 dev = get_default_device()
