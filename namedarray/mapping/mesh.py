@@ -217,7 +217,7 @@ def _put(data, sharding):
 
 
 def _of_an_eager_grad(t) -> bool:
-    """Whether ``t`` is the value of eager ``grad``\ s only (primals down to
+    """Whether ``t`` is a value of eager ``grad`` transforms only (primals to
     a concrete array; an eager ``vmap``'s or a staged tracer holds a ``val``)."""
     while isinstance(t, jax.core.Tracer) and not hasattr(t, "val"):
         t = getattr(t, "primal", None)

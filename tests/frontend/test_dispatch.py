@@ -1106,8 +1106,13 @@ def test_numpys_float64_made_inside_a_cpu_mesh_context_joins_the_mesh(tpu, monke
                         lambda mesh=None: "cpu" if mesh is None and context() else context(mesh))
     h = onp.array([[0.1, -2.5, 3.0, 1e300]] * 2)
     assert np.asarray(h).data.committed
+    z = np.shard(np.asarray(h), mesh, {})       # (replicated over the mesh)
     with jax.set_mesh(mesh):
         x = np.asarray(h)
         assert not x.data.committed and x.data.devices() == {cpu}
         y = x * 3 - np.asarray(h.T).T
+        # an eager call there runs on the mesh, by JAX's rules (gathering its
+        # operands onto the CPU device, JAX refused them beside the mesh)
+        w = np.cumsum(z * 3 - np.asarray(h), axis=1)
     onp.testing.assert_array_equal(onp.asarray(y), h * 3 - h)
+    onp.testing.assert_array_equal(onp.asarray(w), onp.cumsum(h * 3 - h, axis=1))

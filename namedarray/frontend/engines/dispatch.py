@@ -354,6 +354,8 @@ def routed(f, name, family, computes=None):
             if _checked(found):
                 backends.check_traced(name, fam, dts, _sharded_over(found))
             return call(args, kwargs)
+        if backends.mesh_platform() == "cpu":
+            return call(args, kwargs)       # (jax.set_mesh of the CPU's devices: run there)
         acc = backends.accelerator()
         if backends.lacks(acc, fam, dts, strict) is None or \
                 _on_a_mesh(found) and backends.lacks(acc, fam, dts, False) is None:
@@ -382,7 +384,7 @@ def on_cpu_where_lacking(fn, name, dtypes):
             if _checked(found):
                 backends.check_traced(name, family, dtypes, _sharded_over(found))
             return fn(*args)
-        if _on_a_mesh(found):
+        if _on_a_mesh(found) or backends.mesh_platform() == "cpu":
             return fn(*args)
         return _on_cpu(name, call, args, {}, found, dtypes, config.numpy_dtypes())
     return g
