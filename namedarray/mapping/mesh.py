@@ -197,14 +197,13 @@ def _shard_one(fn, x, mesh, res):
 
 
 def _put(data, sharding):
-    """``data`` placed with ``sharding``: eagerly a ``device_put`` (also of an
-    eager ``grad``'s value, whose data is there to move: a constraint would
-    meet data committed to one device with JAX's "incompatible devices");
-    under ``jit`` a ``reshard`` (Explicit axes: the sharding enters the
-    value's type) or a constraint (Auto axes, or data a jitted call outside
-    ``jax.set_mesh`` has on no mesh yet, which JAX cannot give Explicit axes
-    there)."""
-    if not isinstance(data, jax.core.Tracer) or _of_an_eager_grad(data):
+    """``data`` placed with ``sharding``: eagerly a ``device_put``; under ``jit``
+    a ``reshard`` (Explicit axes: the sharding enters the value's type) or a
+    constraint (Auto axes, or data a jitted call outside ``jax.set_mesh`` has
+    on no mesh yet, which JAX cannot give Explicit axes there); the value of
+    an eager ``grad`` is there to move, with ``device_put`` too (a constraint
+    met data committed to one device with JAX's "incompatible devices")."""
+    if not isinstance(data, jax.core.Tracer):
         return jax.device_put(data, sharding)
     mesh = sharding.mesh
     explicit = any(t == jax.sharding.AxisType.Explicit for t in mesh.axis_types)
@@ -213,6 +212,8 @@ def _put(data, sharding):
         return jax.sharding.reshard(data, sharding)
     if explicit:
         sharding = NamedSharding(_auto(mesh), sharding.spec)
+    if _of_an_eager_grad(data):
+        return jax.device_put(data, sharding)
     return jax.lax.with_sharding_constraint(data, sharding)
 
 

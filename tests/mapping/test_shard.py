@@ -153,15 +153,17 @@ def test_under_jit_the_tree_is_constrained():
     onp.testing.assert_allclose(got.data, model(p, x).data, rtol=1e-12)
 
 
-def test_under_an_eager_grad_committed_data_is_moved(tpu):
+@pytest.mark.parametrize("axis_type", [AxisType.Auto, AxisType.Explicit])
+def test_under_an_eager_grad_committed_data_is_moved(tpu, axis_type):
     """Beside an accelerator NumPy's float64 is committed to the CPU device;
     an eager ``grad`` through ``np.shard`` moves it onto a mesh of the CPU's
     devices as ``device_put`` does (a constraint met the committed data with
     JAX's "incompatible devices", seen on a TPU), and the gradient is
-    NumPy's."""
+    NumPy's; an Explicit mesh outside ``jax.set_mesh`` as its Auto twin, as
+    under ``jit`` (its sharding in the value's type asks for the context)."""
     acc, cpu = tpu
     devices = [cpu] + [d for d in jax.devices("cpu") if d not in (acc, cpu)][:3]
-    mesh = jax.sharding.Mesh(onp.array(devices), ("d",))
+    mesh = jax.sharding.Mesh(onp.array(devices), ("d",), axis_types=(axis_type,))
     h = onp.arange(16.0).reshape(8, 2) / 8
     x = np.asarray(h).tag("b", "c")
     assert x.data.committed and x.data.devices() == {cpu}
