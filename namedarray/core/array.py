@@ -559,13 +559,14 @@ class NamedArray(Aligned):
         return self._same()
 
     def _same(self):
-        """A new NamedArray of the same (immutable) data."""
+        """A new NamedArray of the same data: the same (immutable) device
+        array, or a copy of small data living on the host (NumPy's copy, ~1
+        us; making the device array to share costs a transfer)."""
         h = self._host
         if h is None:
             return new(self.data, self.dims, self.mapped)
-        self.data      # (its buffer now shared: neither writes it in place)
-        x = new(self._dev, self.dims, self.mapped)
-        x._host = h
+        x = on_host(h.copy() if type(h) is onp.ndarray else h)
+        x._array0d = self._array0d
         return x
 
     def __reduce__(self):

@@ -429,6 +429,30 @@ def test_results_never_share_a_buffer_that_is_written():
     assert pickle.loads(pickle.dumps(a)).tolist() == a.tolist()
 
 
+def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
+    """``copy.copy``/``deepcopy`` of data living on the host copy its buffer
+    there (they made its device array, to share it), and ``atleast_1d/2d/3d``
+    of a list of such arrays is NumPy's new array there (it went to the
+    device): a Kalman filter's every step did both (filterpy's UKF step:
+    6.1 ms, then 0.9 ms)."""
+    import copy
+    h = onp.array([1.5, -2.0, 3.0])
+    for a in (np.asarray(h), np.asarray(h)[0], np.asarray(h).sum()):
+        for c in (copy.copy(a), copy.deepcopy(a)):
+            assert lives_on_host(c) and a._dev is None
+            same(c, onp.asarray(a)[()] if not a.ndim and not a._array0d else onp.asarray(a))
+    a = np.asarray(h)
+    c = copy.deepcopy(a)
+    c[0] = 7.0
+    assert a.tolist() == h.tolist() and c.tolist() == [7.0, -2.0, 3.0]
+    assert type(copy.copy(np.zeros(()))) is np.NamedArray and copy.copy(np.zeros(())).ndim == 0
+    rows = [np.asarray(h[:2]), np.asarray(h[1:])]
+    for f in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+        got = f(rows)
+        assert lives_on_host(got) and all(r._dev is None for r in rows), f.__name__
+        same(got, getattr(onp, f.__name__)([h[:2], h[1:]]), f.__name__)
+
+
 def test_traced_named_and_device_data_keep_the_compiled_path():
     x = np.linspace(0.0, 1.0, 5)
     got = jax.jit(lambda t: (np.sin(x) * t).sum().data)(2.0)    # x: a constant

@@ -240,6 +240,7 @@ FUNCTIONS = frozenset((
     "linspace", "logspace", "geomspace", "arange", "eye", "identity", "tri", "tril", "triu",
     "diag", "diagflat", "vander", "zeros_like", "ones_like", "full_like", "concatenate",
     "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "append", "tile",
+    "atleast_1d", "atleast_2d", "atleast_3d",
     "repeat", "roll", "take", "take_along_axis", "where", "select", "choose", "compress",
     "extract", "insert", "delete", "resize", "pad", "array", "copy", "flip", "rot90",
     "indices", "kron", "outer", "tensordot", "sort", "argsort", "lexsort", "partition",
