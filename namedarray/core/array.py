@@ -563,6 +563,10 @@ class NamedArray(Aligned):
         array, or a copy of small data living on the host (NumPy's copy, ~1
         us; making the device array to share costs a transfer)."""
         h = self._host
+        if h is None and type(self) is View and not self.names:
+            hv = host_view_of(self)     # (NumPy's copy of a view: its memory order)
+            if hv is not None and (hv.ndim < 2 or hv.flags.c_contiguous):
+                h = onp.array(hv)
         if h is None:
             return new(self.data, self.dims, self.mapped)
         x = on_host(h.copy() if type(h) is onp.ndarray else h)

@@ -62,7 +62,8 @@ def _asarray(a, dtype, copy):
         for v in _leaves(a):    # (None, str, Fraction beside arrays: NumPy's array)
             if not isinstance(v, NamedArray) and not config.holds(_leaf_dtype(v)):
                 raise unsupported_dtype("asarray", _leaf_dtype(v), v)
-        return _stack_nested(a, dtype)
+        h = _on_host_stacked(a, dtype)
+        return h if h is not None else _stack_nested(a, dtype)
     if isinstance(a, (jax.Array, onp.ndarray)) or hasattr(a, "__jax_array__"):
         if not config.holds(getattr(a, "dtype", onp.dtype(float))):
             raise unsupported_dtype("asarray", a.dtype, a)
@@ -182,6 +183,21 @@ def _leaf_dtype(v):
         return onp.asarray(v).dtype
     except Exception:       # noqa: BLE001 -- (NumPy's own error comes from NumPy)
         return onp.dtype(object)
+
+
+def _on_host_stacked(a, dtype):
+    """NumPy's array of the (nested) list ``a`` of arrays living on the host
+    (and Python numbers), made there where it is small: one array, never a
+    device array per element (a filter's list of its 12,000 states); else
+    None (data on a device, names, NumPy's error: :func:`_stack_nested`)."""
+    held = host.held("array", (a,), {}) if _host_cast(dtype) else None
+    if held is None:
+        return None
+    try:
+        h = onp.asarray(held[0][0], dtype=dtype)
+    except (TypeError, ValueError):
+        return None
+    return host.made(h, fresh=True) if h.dtype != object and host.creates(h.shape) else None
 
 
 def _stack_nested(a, dtype):

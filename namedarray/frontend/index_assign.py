@@ -188,8 +188,9 @@ def resident_set(x, idx, value) -> bool:
     place while no device array shares it, else a copy is written): whether
     it ran there.  ``x``: an array living on the host, or a view of one
     (written through, in place only).  The value: a Python number of ``x``'s
-    kind or below, an array living on the host that NumPy's ``same_kind``
-    cast takes, or a (nested) list of Python numbers read into ``x``'s dtype."""
+    kind or below, an array living on the host (or NumPy's own, no larger
+    than ``x``) that NumPy's ``same_kind`` cast takes, or a (nested) list of
+    Python numbers read into ``x``'s dtype."""
     h, root = host_root(x)
     items = _resident_items(idx) if h is not None else None
     if items is None:
@@ -208,6 +209,11 @@ def resident_set(x, idx, value) -> bool:
     elif t is list or t is tuple:
         v = _numbers_into(x.dtype, value)
         if v is None:
+            return False
+    elif t is onp.ndarray or isinstance(value, onp.generic):
+        v = value       # (NumPy's own small array: written as NumPy writes it)
+        if v.dtype not in host.RESIDENT_DTYPES or v.size > h.size or \
+                not onp.can_cast(v.dtype, x.dtype, "same_kind"):
             return False
     else:
         return False

@@ -451,6 +451,29 @@ def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
         got = f(rows)
         assert lives_on_host(got) and all(r._dev is None for r in rows), f.__name__
         same(got, getattr(onp, f.__name__)([h[:2], h[1:]]), f.__name__)
+    # a filter's list of states, made an array at the end; a list beside numbers
+    states = [np.asarray(h) * k for k in range(4)]
+    for given, want in ((states, [h * k for k in range(4)]),
+                        ([states[1][0], 2, 2.5], [h[0], 2, 2.5]),
+                        ([np.asarray(h.astype(onp.float32)), [1, 2, 3]],
+                         [h.astype(onp.float32), [1, 2, 3]])):
+        got = np.asarray(given)
+        assert lives_on_host(got) and all(getattr(e, "_dev", None) is None for e in given)
+        same(got, onp.asarray(want))
+    same(np.asarray(states, dtype=onp.float32), onp.asarray([h * k for k in range(4)],
+                                                           dtype=onp.float32))
+    # a view's copy (filterpy's deepcopy of a measurement reshaped as a column)
+    col = np.atleast_2d(np.asarray(h)).T[:, 0]
+    c = copy.deepcopy(col)
+    assert lives_on_host(c) and col._base._dev is None
+    same(c, h)
+    # NumPy's own small array written into a region of data living on the host
+    q = np.eye(4)
+    q[0:2, 0:2] = onp.full((2, 2), 3.0)
+    assert lives_on_host(q)
+    want = onp.eye(4)
+    want[0:2, 0:2] = 3.0
+    same(q, want)
 
 
 def test_traced_named_and_device_data_keep_the_compiled_path():
