@@ -187,9 +187,11 @@ def _leaf_dtype(v):
 
 def _on_host_stacked(a, dtype):
     """NumPy's array of the (nested) list ``a`` of arrays living on the host
-    (and Python numbers), made there where it is small: one array, never a
-    device array per element (a filter's list of its 12,000 states); else
-    None (data on a device, names, NumPy's error: :func:`_stack_nested`)."""
+    (and Python numbers), made there: one array, living there where it is
+    small, else put on the device at once (never a device array per element,
+    nor a program stacking them: a filter's list of its 12,000 states
+    compiled one of 12,000 operands, for minutes); else None (data on a
+    device, names, NumPy's error: :func:`_stack_nested`)."""
     held = host.held("array", (a,), {}) if _host_cast(dtype) else None
     if held is None:
         return None
@@ -197,7 +199,10 @@ def _on_host_stacked(a, dtype):
         h = onp.asarray(held[0][0], dtype=dtype)
     except (TypeError, ValueError):
         return None
-    return host.made(h, fresh=True) if h.dtype != object and host.creates(h.shape) else None
+    if h.dtype == object:
+        return None
+    return host.made(h, fresh=True) if host.creates(h.shape) else \
+        positional(to_device(h, fresh=True))
 
 
 def _stack_nested(a, dtype):

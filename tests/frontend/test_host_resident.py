@@ -462,6 +462,14 @@ def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
         same(got, onp.asarray(want))
     same(np.asarray(states, dtype=onp.float32), onp.asarray([h * k for k in range(4)],
                                                            dtype=onp.float32))
+    # past the host's size: NumPy's array put on the device at once (a program
+    # stacking 12,000 states compiled for minutes)
+    row = onp.arange(40.0)
+    many = [np.asarray(row) + k for k in range(2000)]
+    c0 = _COMPILES[0]
+    got = np.asarray(many)
+    assert _COMPILES[0] == c0 and not lives_on_host(got)
+    onp.testing.assert_array_equal(onp.asarray(got), row + onp.arange(2000.0)[:, None])
     # a view's copy (filterpy's deepcopy of a measurement reshaped as a column)
     col = np.atleast_2d(np.asarray(h)).T[:, 0]
     c = copy.deepcopy(col)
