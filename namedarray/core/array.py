@@ -672,13 +672,6 @@ class NamedArray(Aligned):
     def base(self):
         return None     # never a view: slicing copies (docs/design.md §1)
 
-    @property
-    def flags(self):
-        """NumPy's flags of a C-ordered array of this shape that owns its data
-        (a stand-in with each length capped at 2 has the same contiguity)."""
-        f = onp.empty(tuple(min(n, 2) for n in self.shape), self.dtype)
-        return Flags(self, f)
-
     def _no_views(self, what, *a, **k):
         raise NotImplementedError(
             f"{what}: NamedArrays do not expose raw memory (JAX arrays are immutable "
@@ -820,44 +813,6 @@ def is_value(x) -> bool:
     immutable value: ``s += 1`` rebinds ``s``, ``s[...] = 1`` raises.  (A 0-d
     :class:`View` is a view of an array, so it is an array.)"""
     return type(x) is NamedArray and is_scalar(x)
-
-
-class Flags:
-    """NumPy's flags of ``x`` (read from ``stand_in``, a NumPy array laid out
-    as ``x``); setting ``writeable`` (``x.flags.writeable = False``,
-    ``x.flags["W"] = False``) is ``x.setflags(write=...)``, as in NumPy."""
-
-    __slots__ = ("_x", "_f")
-    _KEYS = {"writeable": "write", "w": "write", "aligned": "align", "a": "align",
-             "writebackifcopy": "uic", "x": "uic"}
-
-    def __init__(self, x, stand_in):
-        stand_in.flags.writeable = writeable(x)
-        object.__setattr__(self, "_x", x)
-        object.__setattr__(self, "_f", stand_in.flags)
-
-    def __getattr__(self, k):
-        return getattr(self._f, k)
-
-    def __getitem__(self, k):
-        return self._f[k]
-
-    def _set(self, k, v):
-        key = self._KEYS.get(k.lower()) if isinstance(k, str) else None
-        if key is None:
-            raise AttributeError(f"flags: {k!r} cannot be set (NumPy sets only writeable, "
-                                 "aligned and writebackifcopy)")
-        self._x.setflags(**{key: bool(v)})
-        if key == "write":
-            self._f.writeable = writeable(self._x)
-
-    __setattr__ = __setitem__ = _set
-
-    def __eq__(self, other):
-        return self._f == (other._f if isinstance(other, Flags) else other)
-
-    def __repr__(self):
-        return repr(self._f)
 
 
 def writeable(x) -> bool:

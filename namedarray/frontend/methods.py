@@ -542,6 +542,7 @@ def install(ns: dict):
         doc = getattr(onp.ndarray, k).__doc__
         setattr(NamedArray, k, property(f, setters.get(k),
                                         doc=doc and doc.split("Examples\n")[0].rstrip()))
+    NamedArray.flags = property(views.array_flags)
     View.flags = property(views.view_flags)
     View.strides = property(views.view_strides)
     def fill(self, value):

@@ -28,8 +28,8 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
-from ...core.array import (Flags, NamedArray, View, host_root, host_view_of, is_value, new,
-                           on_host, zero_dim_array)
+from ...core.array import (NamedArray, View, host_root, host_view_of, is_value, new, on_host,
+                           writeable, zero_dim_array)
 from ...core.derived import derived
 from . import host
 
@@ -176,6 +176,50 @@ def contiguous(x, order) -> bool:
     """Whether ``x`` is ``order``-contiguous (``"C"`` or ``"F"``) as NumPy's flags say."""
     f = x.flags
     return f.c_contiguous if order == "C" else f.f_contiguous
+
+
+class Flags:
+    """NumPy's flags of ``x`` (read from ``stand_in``, a NumPy array laid out
+    as ``x``); setting ``writeable`` (``x.flags.writeable = False``,
+    ``x.flags["W"] = False``) is ``x.setflags(write=...)``, as in NumPy."""
+
+    __slots__ = ("_x", "_f")
+    _KEYS = {"writeable": "write", "w": "write", "aligned": "align", "a": "align",
+             "writebackifcopy": "uic", "x": "uic"}
+
+    def __init__(self, x, stand_in):
+        stand_in.flags.writeable = writeable(x)
+        object.__setattr__(self, "_x", x)
+        object.__setattr__(self, "_f", stand_in.flags)
+
+    def __getattr__(self, k):
+        return getattr(self._f, k)
+
+    def __getitem__(self, k):
+        return self._f[k]
+
+    def _set(self, k, v):
+        key = self._KEYS.get(k.lower()) if isinstance(k, str) else None
+        if key is None:
+            raise AttributeError(f"flags: {k!r} cannot be set (NumPy sets only writeable, "
+                                 "aligned and writebackifcopy)")
+        self._x.setflags(**{key: bool(v)})
+        if key == "write":
+            self._f.writeable = writeable(self._x)
+
+    __setattr__ = __setitem__ = _set
+
+    def __eq__(self, other):
+        return self._f == (other._f if isinstance(other, Flags) else other)
+
+    def __repr__(self):
+        return repr(self._f)
+
+
+def array_flags(x):
+    """NumPy's flags of the array ``x``: C-ordered, owning its data (a
+    stand-in with each length capped at 2 has the same contiguity)."""
+    return Flags(x, onp.empty(tuple(min(n, 2) for n in x.shape), x.dtype))
 
 
 def view_flags(v):
