@@ -567,10 +567,9 @@ class NamedArray(Aligned):
             hv = host_view_of(self)     # (NumPy's copy of a view: its memory order)
             if hv is not None and (hv.ndim < 2 or hv.flags.c_contiguous):
                 h = onp.array(hv)
-        if h is None:
-            return new(self.data, self.dims, self.mapped)
-        x = on_host(h.copy() if type(h) is onp.ndarray else h)
-        x._array0d = self._array0d
+        x = new(self.data, self.dims, self.mapped) if h is None else \
+            on_host(h.copy() if type(h) is onp.ndarray else h)
+        x._array0d = self._array0d or type(self) is View    # (a 0-d array's copy is one)
         return x
 
     def __reduce__(self):

@@ -445,7 +445,12 @@ def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
     c = copy.deepcopy(a)
     c[0] = 7.0
     assert a.tolist() == h.tolist() and c.tolist() == [7.0, -2.0, 3.0]
-    assert type(copy.copy(np.zeros(()))) is np.NamedArray and copy.copy(np.zeros(())).ndim == 0
+    # a 0-d array's copy is a 0-d array, a scalar's a scalar, as NumPy's
+    z = np.asarray(onp.float64(2.0))
+    for v in (z, z[...], np.asarray(h)[1:2].reshape(())):
+        assert all(not isinstance(f(v), onp.generic) and f(v).ndim == 0
+                   for f in (copy.copy, copy.deepcopy))
+    assert isinstance(copy.deepcopy(np.asarray(h).sum()), onp.float64)
     rows = [np.asarray(h[:2]), np.asarray(h[1:])]
     for f in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
         got = f(rows)
