@@ -9,6 +9,7 @@ import pytest
 from jax.sharding import AxisType, PartitionSpec as PS
 
 import namedarray as np
+from namedarray.core.sharding import beneath
 from support import make_mesh, tpu  # noqa: F401  (a fixture)
 
 RNG = onp.random.default_rng(0)
@@ -168,9 +169,14 @@ def test_under_an_eager_grad_committed_data_is_moved(tpu, axis_type):
     x = np.asarray(h).tag("b", "c")
     assert x.data.committed and x.data.devices() == {cpu}
 
+    placed = []
+
     def loss(v):
-        return np.sin(np.shard(v, mesh, {"b": "d"}).sum(axis="b")).sum(axis="c")
+        s = np.shard(v, mesh, {"b": "d"})
+        placed.append(beneath(s.data).sharding)     # (the grad's value, moved)
+        return np.sin(s.sum(axis="b")).sum(axis="c")
     value, g = np.value_and_grad(loss)(x)
+    assert set(placed[0].device_set) == set(devices) and placed[0].spec[0] == "d"
     onp.testing.assert_allclose(float(value), onp.sin(h.sum(0)).sum())
     onp.testing.assert_allclose(onp.asarray(g.untag("b", "c")),
                                 onp.broadcast_to(onp.cos(h.sum(0)), h.shape))
