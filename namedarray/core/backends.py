@@ -327,33 +327,63 @@ def at_home(dtypes, arrays, strict: bool):
 
 def beside(anchor, arrays):
     """The JAX ``arrays`` of one eager computation with the JAX array
-    ``anchor`` (its data: the array indexed or written), each moved to
+    ``anchor`` (its data: the array indexed or written; None: the first of
+    ``arrays`` spread over several devices, else the first), each moved to
     ``anchor``'s device where it is committed to another one and holds the
     same values there: an index or a value made at its dtype's home (the CPU
     device of a TPU machine, :func:`home_device`) meeting data on the
     accelerator, which JAX refuses to compute across devices.  Integers and
     bools move anywhere, other dtypes onto a CPU device or onto an
-    accelerator that is their home (under the dtype defaults in force); the
-    rest, traced values, Python values and everything on a CPU-only machine
-    pass as they are.
+    accelerator that is their home (under the dtype defaults in force).
+    Where ``anchor`` is spread over several CPU devices (a mesh), what is
+    committed to one CPU device (a value made at its home) is made
+    uncommitted, as JAX's own array of NumPy's data, free to join it.  The rest, traced values, Python values
+    and everything on a CPU-only machine pass as they are.
 
     >>> import jax.numpy as jnp
     >>> beside(jnp.ones(2), (jnp.zeros(2), 3))[1]
     3
     """
-    if cpu_only() or not isinstance(anchor, jax.Array) or isinstance(
-            anchor, jax.core.Tracer) or not anchor.committed or len(anchor.devices()) != 1:
+    if cpu_only():
         return tuple(arrays)
+    arrays = tuple(arrays)
+    if anchor is None:
+        anchor = next((a for a in arrays if _committed(a) and len(a.devices()) > 1),
+                      arrays[0] if arrays else None)
+    if not _committed(anchor):
+        return arrays
+    if len(anchor.devices()) != 1:
+        return _onto_cpu_mesh(anchor.sharding, arrays)
     (dev,) = anchor.devices()
     to_cpu = platform_of(dev) == "cpu"
 
     def moved(a):
-        if not isinstance(a, jax.Array) or isinstance(a, jax.core.Tracer) or \
-                not a.committed or dev in a.devices():
+        if not _committed(a) or dev in a.devices():
             return a
         if a.dtype.kind in "biu" or to_cpu or \
                 home_device((a.dtype,), config.numpy_dtypes()) is None:
             return jax.device_put(a, dev)
+        return a
+    return tuple(moved(a) for a in arrays)
+
+
+def _committed(a) -> bool:
+    return isinstance(a, jax.Array) and not isinstance(a, jax.core.Tracer) and a.committed
+
+
+def _onto_cpu_mesh(sharding, arrays):
+    """``arrays`` beside data of ``sharding`` (over several CPU devices): each
+    one committed to a single CPU device made uncommitted there, as JAX's
+    own array of NumPy's data is, so that it joins the mesh."""
+    if any(platform_of(d) != "cpu" for d in sharding.device_set):
+        return arrays
+
+    def moved(a):
+        if _committed(a) and len(a.devices()) == 1:
+            (d,) = a.devices()
+            if platform_of(d) == "cpu":
+                with jax.default_device(d):
+                    return jax.device_put(onp.asarray(a))
         return a
     return tuple(moved(a) for a in arrays)
 

@@ -17,6 +17,7 @@ from ..core.derived import view
 from ..core.align import meet, merge_mapped
 from ..core.sharding import unshard
 from ..placement import implied
+from .engines.generic import beside
 from .engines.index_rules import check_index
 from .index_take import _basic, _data_index, _full, _named_index, _take
 
@@ -274,7 +275,7 @@ def named_update(fn, x: NamedArray, d, rest, op, value):
     gathered = [n for n in entries if n in dict(x.mapped)]
     value = operand(value)
     if isinstance(value, NamedArray):
-        value = _whole(fn, value, gathered)
+        value = beside((g, _whole(fn, value, gathered)))[1]
     mapped = merge_mapped(fn, [g] + [e[1] for e in entries.values() if e[0] == "named"])
     vdata = _aligned_value(fn, dims, shape, mapped, value, g.dtype)
     full, (vdata,) = backends.beside(g.data, full), backends.beside(g.data, (vdata,))

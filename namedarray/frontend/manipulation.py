@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as onp
 
+from ..core import backends
 from ..core.array import (NamedArray, check_writeable, new, normalize_axis, operand,
                           positional, rewrap, to_jax, unknown_name)
 from ..core.derived import read_only
@@ -462,6 +463,7 @@ def _on_whole(f, d, *rest):
     """``f(d, *rest)``, a gather or scatter of ``d``; on an Explicit mesh (where
     JAX's gather and scatter ask for an ``out_sharding``) on the whole arrays,
     the result placed where ``d`` was."""
+    d, *rest = backends.beside(None, (d, *rest))    # (operands at different homes meet)
     axes = mesh_axes(d)
     if not (any(axes) or any(any(mesh_axes(a)) for a in rest)):
         return f(d, *rest)

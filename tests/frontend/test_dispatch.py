@@ -1090,6 +1090,52 @@ def test_the_fuzz_on_a_simulated_tpu_machine():
     assert out.returncode == 0, out.stdout[-4000:]
 
 
+@pytest.mark.parametrize("types", ["Auto", "Explicit"])
+def test_numpys_float64_meeting_data_on_a_cpu_mesh_joins_it(tpu, types):
+    """A value made of NumPy's float64 inside a call (a Python float written,
+    NumPy's array added), which a one-accelerator machine commits to the CPU
+    device, meeting data a user sharded over CPU devices joins that mesh as
+    JAX's own uncommitted array does (JAX refused the two: "Received
+    incompatible devices", seen on a TPU in ``put_along_axis``)."""
+    acc, cpu = tpu
+    devices = [cpu] + [d for d in jax.devices("cpu") if d not in (acc, cpu)][:3]
+    mesh = jax.sharding.Mesh(onp.array(devices), ("d",),
+                             axis_types=(getattr(jax.sharding.AxisType, types),))
+    h = onp.arange(16.0).reshape(4, 4) - 5.5
+    x = np.shard(np.asarray(h).tag("b", "e"), mesh, {"b": "d"})
+    p = x.untag("b", "e")       # (positional, still sharded)
+    order = (onp.argsort(h, axis=1) + 1) % 4
+
+    def written(base, f, g):
+        def run():
+            y, w = base * 1, h.copy()
+            f(y), g(w)
+            return y, w
+        return run
+    cases = {
+        "put_along_axis by name": written(
+            x, lambda y: np.put_along_axis(y, (np.argsort(x, axis="e") + 1) % 4, -1.0,
+                                           axis="e"),
+            lambda w: onp.put_along_axis(w, order, -1.0, axis=1)),
+        "setitem by name": written(x, lambda y: y.__setitem__({"b": 0}, 2.5),
+                                   lambda w: w.__setitem__(0, 2.5)),
+        "setitem of a row": written(x, lambda y: y.__setitem__({"b": 1}, np.arange(4.0).tag("e")),
+                                    lambda w: w.__setitem__(1, onp.arange(4.0))),
+        "add NumPy's row": lambda: (p + onp.linspace(0.0, 1.0, 4), h + onp.linspace(0.0, 1.0, 4)),
+        "where": lambda: (np.where(p > 0, p, onp.float64(0.5)), onp.where(h > 0, h, 0.5)),
+    }
+    if types == "Auto":     # (JAX asks positional scatters on Explicit meshes for an out_sharding)
+        cases["put_along_axis"] = written(p, lambda y: np.put_along_axis(y, order, -1.0, axis=1),
+                                          lambda w: onp.put_along_axis(w, order, -1.0, axis=1))
+        cases["place"] = written(p, lambda y: np.place(y, y > 3, [7.0, 8.0]),
+                                 lambda w: onp.place(w, w > 3, [7.0, 8.0]))
+    for what, run in cases.items():
+        got, want = run()
+        assert got.data.devices() == set(devices), what     # (computed on the mesh)
+        got = got.untag("b", "e") if got.names else got
+        onp.testing.assert_array_equal(onp.asarray(got), want, err_msg=what)
+
+
 def test_numpys_float64_made_inside_a_cpu_mesh_context_joins_the_mesh(tpu, monkeypatch):
     """Inside ``jax.set_mesh`` of the CPU's devices (a one-accelerator
     machine's mesh), whose computations run on that mesh, NumPy's float64

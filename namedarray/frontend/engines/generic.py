@@ -27,7 +27,7 @@ import jax.numpy as jnp
 
 from ... import parallel
 from ...core import backends
-from ...core.array import NamedArray, normalize_axis, operand, positional
+from ...core.array import NamedArray, new, normalize_axis, operand, positional
 from ...core.align import align, meet
 from ...core.dims import has_names as axis_has_names
 from ...core.sharding import agree_names
@@ -74,11 +74,20 @@ def generic(fn, jfn, args, kwargs, axis_pos=None, named=None, axis_kw="axis"):
         try:
             flat = [_strip(a) for a in args]
             if not backends.cpu_only() and flat:    # (operands at different homes meet)
-                flat = backends.beside(flat[0], flat)
+                flat = list(backends.beside(None, flat))
             return wrap_result(jfn(*flat, **{k: _strip(v) for k, v in kwargs.items()}))
         except (ValueError, TypeError, IndexError, *RUNTIME_ERRORS) as e:
             reraise(fn, e)
     return vmap_names(fn, jfn, args, kwargs)
+
+
+def beside(ops):
+    """The operands ``ops`` (NamedArrays and Python values) with their data
+    moved beside one another (``core.backends.beside``: a value made at its
+    dtype's home meeting data on a mesh of CPU devices joins the mesh)."""
+    datas = backends.beside(None, [o._dev if isinstance(o, NamedArray) else o for o in ops])
+    return [new(d, o.dims, o.mapped) if isinstance(o, NamedArray) and d is not o._dev else o
+            for o, d in zip(ops, datas)]
 
 
 def vmap_names(fn, jfn, args, kwargs):
@@ -92,6 +101,8 @@ def vmap_names(fn, jfn, args, kwargs):
     leaves, tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=is_na)
     arr_idx = [i for i, v in enumerate(leaves) if is_na(v)]
     met, mapped = meet(fn, [leaves[i] for i in arr_idx])
+    if not backends.cpu_only():     # (operands at different homes meet)
+        met = beside(met)
     for i, v in zip(arr_idx, met):
         leaves[i] = v
     named_idx = [i for i, v in enumerate(leaves) if is_na(v) and v.names]

@@ -31,6 +31,7 @@ from ...core.align import align, align_plan, apply_step
 from . import foreign, fperr  # noqa: F401  (foreign: other libraries' ufuncs, a hook)
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
+from .generic import beside
 from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
                    numpy_call, readable)
 from .out import cast_out, check_out_cast, out_entries, store_out
@@ -771,6 +772,8 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
         out = out_entries(self.__name__, out, self.nout)
         _check_out(self.__name__, out)
         ops = [operand(a) for a in args]
+        if nin > 1 and not backends.cpu_only():     # (operands at different homes meet)
+            ops = beside(ops)
         out_dts = None
         jfn = self._impl
         signed = _mixed_sign(ops) if self.__name__ in _COMPARISONS and dtype is None \
