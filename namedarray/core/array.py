@@ -516,9 +516,12 @@ class NamedArray(Aligned):
         return onp.asarray(self._plain("tolist")).tolist()
 
     def __iter__(self):
-        if not self.shape:      # (raised by iter(), as NumPy's: np.iterable(x) is False)
+        shape = self.shape
+        if not shape:      # (raised by iter(), as NumPy's: np.iterable(x) is False)
             raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
+        if self._host is None and type(self) is NamedArray:
+            hooks.iterated(self)
+        return (self[i] for i in range(shape[0]))
 
     def __repr__(self):
         h = self._host

@@ -43,3 +43,7 @@ ufunc_reduce = None
 #: ``frontend.engines.host.foreign_ufunc(uf, method, inputs, kwargs)``: a ufunc
 #: of another library (one namedarray has no counterpart of) on NamedArrays
 foreign_ufunc = None
+
+#: ``frontend.engines.host.iterated(x)``: before a Python loop over ``x``'s
+#: rows, let positional data on the CPU device live on the host
+iterated = None

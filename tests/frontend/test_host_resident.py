@@ -489,6 +489,37 @@ def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
     same(q, want)
 
 
+def test_a_loop_over_the_rows_of_device_data_runs_on_the_host():
+    # (a sum of outer products, row by row: one read of the buffer, each row
+    # NumPy's view of it, the loop's arithmetic NumPy's, nothing compiled)
+    h = onp.random.default_rng(0).standard_normal((300, 3))
+    w = onp.array([0.5, -1.0, 2.0])
+
+    def loop(np, a):
+        total = 0
+        for row in a:
+            y = row - w
+            total += np.outer(y, y)
+        for row in a:
+            row *= 2                     # (a row is a view: the array sees it)
+        return total, a
+
+    a = np.asarray(jnp.asarray(h))
+    assert not lives_on_host(a)
+    np.outer(a[0] - w, a[0] - w)        # (compiles what the device rows need)
+    c0 = _COMPILES[0]
+    got = loop(np, a)
+    assert _COMPILES[0] == c0 and lives_on_host(a) and lives_on_host(got[0])
+    for g, want in zip(got, loop(onp, h.copy())):
+        same(g, want)
+    a[0] = 5.0
+    assert a.tolist()[0] == [5.0] * 3 and a.data.tolist()[0] == [5.0] * 3
+    for kept in (np.asarray(jax.device_put(jnp.asarray(h), jax.devices()[0])),
+                 np.asarray(jnp.asarray(h)).tag("n", None)):
+        list(kept)                       # (committed or named: stays on the device)
+        assert not lives_on_host(kept)
+
+
 def test_traced_named_and_device_data_keep_the_compiled_path():
     x = np.linspace(0.0, 1.0, 5)
     got = jax.jit(lambda t: (np.sin(x) * t).sum().data)(2.0)    # x: a constant

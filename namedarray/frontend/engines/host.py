@@ -135,6 +135,31 @@ def buffer(a):
     return onp.asarray(a)
 
 
+#: the largest array (bytes) whose rows a Python loop reads from the host
+ROWS_BYTES = 1 << 27
+
+
+def iterated(x):
+    """Before a Python loop over the rows of ``x`` (``for row in x``): where
+    ``x`` is positional data that :func:`buffer` could read but for its size
+    (up to :data:`ROWS_BYTES`), of a dtype that lives on the host, ``x`` lives
+    on the host from now on, its buffer read once and its device array kept
+    beside it: each row is then NumPy's view of that buffer and the loop's
+    small arithmetic runs on the host, as NumPy's does (a device call per row
+    costs ~50 us, a million-row loop minutes).  An accelerator's data, and a
+    CPU device's a user committed there, stay where they are."""
+    a = x._dev
+    if not ENABLED or isinstance(a, _Tracer) or x.mapped or any(x.dims) or \
+            a.dtype not in RESIDENT_DTYPES or a.nbytes > ROWS_BYTES or not untraced():
+        return
+    s = a.sharding
+    if type(s) is _Single and not a.committed and next(iter(s.device_set)).platform == "cpu":
+        x._host = onp.asarray(a)
+
+
+hooks.iterated = iterated
+
+
 def view(a):
     """:func:`buffer` where ``a`` may run on the host (a :data:`HOST_DTYPES`
     dtype, no subnormal number), else None."""
