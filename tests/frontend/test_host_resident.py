@@ -489,34 +489,59 @@ def test_copies_and_stacked_lists_of_host_data_stay_on_the_host():
     same(q, want)
 
 
-def test_a_loop_over_the_rows_of_device_data_runs_on_the_host():
-    # (a sum of outer products, row by row: one read of the buffer, each row
-    # NumPy's view of it, the loop's arithmetic NumPy's, nothing compiled)
-    h = onp.random.default_rng(0).standard_normal((300, 3))
-    w = onp.array([0.5, -1.0, 2.0])
+def _rows_loop(np, a, w):
+    """A sum of outer products, row by row."""
+    total = 0
+    for row in a:
+        y = row - w
+        total += np.outer(y, y)
+    return total, a
 
-    def loop(np, a):
-        total = 0
-        for row in a:
-            y = row - w
-            total += np.outer(y, y)
-        for row in a:
-            row *= 2                     # (a row is a view: the array sees it)
-        return total, a
 
+def _element_loop(np, errors):
+    """Each column's middle index of its minimum (an extrapolation's pick)."""
+    arg_mins = np.nanargmin(errors, axis=0)
+    for i, min_error in enumerate(np.nanmin(errors, axis=0)):
+        idx = np.flatnonzero(errors[:, i] == min_error)
+        arg_mins[i] = idx[idx.size // 2]
+    return arg_mins, errors[-1], errors[1:, ::3]
+
+
+@pytest.mark.parametrize("loop, shape", [(_rows_loop, (300, 3)), (_element_loop, (5, 200)),
+                                         (_element_loop, (2, host.HOST_SIZE // 2 + 1))])
+def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
+    # an eager loop's element and row reads and writes of data on the CPU
+    # device: its buffer read in place once, then NumPy's, compiling nothing
+    h = onp.round(onp.random.default_rng(0).standard_normal(shape), 1)
+    args = (onp.array([0.5, -1.0, 2.0]),) if loop is _rows_loop else ()
     a = np.asarray(jnp.asarray(h))
     assert not lives_on_host(a)
-    np.outer(a[0] - w, a[0] - w)        # (compiles what the device rows need)
+    if loop is _rows_loop:
+        np.outer(a[0] - args[0], a[0] - args[0])    # (what the first row's ops compile)
+    else:
+        np.nanargmin(a, axis=0), np.nanmin(a, axis=0)
+    a = np.asarray(jnp.asarray(h))
     c0 = _COMPILES[0]
-    got = loop(np, a)
-    assert _COMPILES[0] == c0 and lives_on_host(a) and lives_on_host(got[0])
-    for g, want in zip(got, loop(onp, h.copy())):
+    got = loop(np, a, *args)
+    assert _COMPILES[0] == c0 and lives_on_host(a), shape
+    for g, want in zip(got, loop(onp, h.copy(), *args)):
         same(g, want)
+    for row in a:
+        row *= 2                     # (a row is a view: the array sees it)
     a[0] = 5.0
-    assert a.tolist()[0] == [5.0] * 3 and a.data.tolist()[0] == [5.0] * 3
+    h = h * 2
+    h[0] = 5.0
+    same(a, h)
+    assert a.data.tolist() == h.tolist()
+
+
+def test_committed_and_named_device_data_stay_on_the_device_when_read():
+    h = onp.arange(12.0).reshape(4, 3)
     for kept in (np.asarray(jax.device_put(jnp.asarray(h), jax.devices()[0])),
                  np.asarray(jnp.asarray(h)).tag("n", None)):
-        list(kept)                       # (committed or named: stays on the device)
+        list(kept)
+        kept[0], kept[1:]
+        kept[0] = 1.0
         assert not lives_on_host(kept)
 
 

@@ -135,29 +135,35 @@ def buffer(a):
     return onp.asarray(a)
 
 
-#: the largest array (bytes) whose rows a Python loop reads from the host
-ROWS_BYTES = 1 << 27
+#: the largest array (bytes) read in place by :func:`read_in_place`
+IN_PLACE_BYTES = 1 << 27
 
 
-def iterated(x):
-    """Before a Python loop over the rows of ``x`` (``for row in x``): where
-    ``x`` is positional data that :func:`buffer` could read but for its size
-    (up to :data:`ROWS_BYTES`), of a dtype that lives on the host, ``x`` lives
-    on the host from now on, its buffer read once and its device array kept
-    beside it: each row is then NumPy's view of that buffer and the loop's
-    small arithmetic runs on the host, as NumPy's does (a device call per row
-    costs ~50 us, a million-row loop minutes).  An accelerator's data, and a
-    CPU device's a user committed there, stay where they are."""
+def read_in_place(x) -> bool:
+    """Let ``x`` live on the host from now on, where it is positional data (up
+    to :data:`IN_PLACE_BYTES`) of a dtype that lives there, on one CPU device
+    that JAX holds uncommitted (which :func:`buffer` reads for the host tier
+    too): its buffer read in place (a CPU device's memory is the host's), its
+    device array kept beside it; whether it does.  Before an element or a
+    slice of such an array is read or written (``x[i]``, ``x[:, j]``, ``x[i]
+    = v``) and before a Python loop over its rows (``for row in x``), so that
+    each is NumPy's, and so are the loop's small operations, instead of a
+    device call each (~50 us to read, a copy of the whole array to write one
+    element).  Operations on a whole array larger than :data:`HOST_SIZE` still
+    run compiled; an accelerator's data, and a CPU device's a user committed
+    there, stay where they are."""
     a = x._dev
-    if not ENABLED or isinstance(a, _Tracer) or x.mapped or any(x.dims) or \
-            a.dtype not in RESIDENT_DTYPES or a.nbytes > ROWS_BYTES or not untraced():
-        return
+    if a is None or isinstance(a, _Tracer) or not ENABLED or x.mapped or any(x.dims) or \
+            a.dtype not in RESIDENT_DTYPES or a.nbytes > IN_PLACE_BYTES or not untraced():
+        return False
     s = a.sharding
-    if type(s) is _Single and not a.committed and next(iter(s.device_set)).platform == "cpu":
-        x._host = onp.asarray(a)
+    if type(s) is not _Single or a.committed or next(iter(s.device_set)).platform != "cpu":
+        return False
+    x._host = onp.asarray(a)
+    return True
 
 
-hooks.iterated = iterated
+hooks.iterated = read_in_place
 
 
 def view(a):
