@@ -44,6 +44,6 @@ ufunc_reduce = None
 #: of another library (one namedarray has no counterpart of) on NamedArrays
 foreign_ufunc = None
 
-#: ``frontend.engines.host.read_in_place(x)``: before a Python loop over
-#: ``x``'s rows, let positional data on the CPU device live on the host
+#: ``frontend.engines.host.read_in_place(x, own=True)``: before a Python loop
+#: over ``x``'s rows, let positional data on the CPU device live on the host
 iterated = None

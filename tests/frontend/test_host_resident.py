@@ -526,13 +526,15 @@ def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
     assert _COMPILES[0] == c0 and lives_on_host(a), shape
     for g, want in zip(got, loop(onp, h.copy(), *args)):
         same(g, want)
+    d = a.data                           # (a device array beside the buffer)
     for row in a:
-        row *= 2                     # (a row is a view: the array sees it)
+        row *= 2                     # (a row is a view: the array sees it, in place)
     a[0] = 5.0
+    assert _COMPILES[0] == c0 and lives_on_host(a), shape
     h = h * 2
     h[0] = 5.0
     same(a, h)
-    assert a.data.tolist() == h.tolist()
+    assert a.data.tolist() == h.tolist() and d.tolist() != h.tolist()
 
 
 def test_committed_and_named_device_data_stay_on_the_device_when_read():

@@ -139,19 +139,20 @@ def buffer(a):
 IN_PLACE_BYTES = 1 << 27
 
 
-def read_in_place(x) -> bool:
+def read_in_place(x, own=False) -> bool:
     """Let ``x`` live on the host from now on, where it is positional data (up
     to :data:`IN_PLACE_BYTES`) of a dtype that lives there, on one CPU device
     that JAX holds uncommitted (which :func:`buffer` reads for the host tier
     too): its buffer read in place (a CPU device's memory is the host's), its
-    device array kept beside it; whether it does.  Before an element or a
-    slice of such an array is read or written (``x[i]``, ``x[:, j]``, ``x[i]
-    = v``) and before a Python loop over its rows (``for row in x``), so that
-    each is NumPy's, and so are the loop's small operations, instead of a
-    device call each (~50 us to read, a copy of the whole array to write one
-    element).  Operations on a whole array larger than :data:`HOST_SIZE` still
-    run compiled; an accelerator's data, and a CPU device's a user committed
-    there, stay where they are."""
+    device array kept beside it, or with ``own`` a copy of it that no device
+    array shares (writes through views of it then land in place); whether it
+    does.  Before an element or a slice of such an array is read or written
+    (``x[i]``, ``x[:, j]``, ``x[i] = v``) and, owned, before a Python loop
+    over its rows (``for row in x``): each is then NumPy's, and so are the
+    loop's small operations, instead of a device call each (~50 us to read,
+    a copy of the whole array to write one element).  Operations on a whole
+    array larger than :data:`HOST_SIZE` still run compiled; an accelerator's
+    data, and a CPU device's a user committed there, stay where they are."""
     a = x._dev
     if a is None or isinstance(a, _Tracer) or not ENABLED or x.mapped or any(x.dims) or \
             a.dtype not in RESIDENT_DTYPES or a.nbytes > IN_PLACE_BYTES or not untraced():
@@ -159,11 +160,19 @@ def read_in_place(x) -> bool:
     s = a.sharding
     if type(s) is not _Single or a.committed or next(iter(s.device_set)).platform != "cpu":
         return False
-    x._host = onp.asarray(a)
+    h = x._host
+    if not own:
+        x._host = onp.asarray(a) if h is None else h
+    else:
+        x._host, x._dev = onp.array(onp.asarray(a) if h is None else h), None
     return True
 
 
-hooks.iterated = read_in_place
+def _own_rows(x):
+    read_in_place(x, own=True)
+
+
+hooks.iterated = _own_rows
 
 
 def view(a):
