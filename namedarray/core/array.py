@@ -519,7 +519,7 @@ class NamedArray(Aligned):
         shape = self.shape
         if not shape:      # (raised by iter(), as NumPy's: np.iterable(x) is False)
             raise TypeError("iteration over a 0-d array")
-        if self._dev is not None and type(self) is NamedArray:
+        if type(self) is NamedArray and self._dev is not None:
             hooks.iterated(self)
         return (self[i] for i in range(shape[0]))
 

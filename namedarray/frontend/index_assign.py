@@ -31,8 +31,8 @@ def setitem(x: NamedArray, idx, value):
     """``x[idx] = value``; on data placed on an Explicit mesh outside
     ``jax.set_mesh``, inside that mesh (eager JAX updates such data only there)."""
     check_writeable("__setitem__", x)
-    if type(x) is NamedArray and x._host is None:
-        host.read_in_place(x)
+    if type(x) is NamedArray and x._host is None and _resident_items(idx) is not None:
+        host.read_in_place(x)           # (an index living on the host: NumPy writes it)
     if resident_set(x, idx, value):
         return
     d = x.data

@@ -53,7 +53,8 @@ def getitem(x: NamedArray, idx):
                 y._array0d = y._ro = False
                 return y
     h, root = host_root(x)
-    if h is None and type(x) is NamedArray and host.read_in_place(x):
+    if h is None and type(x) is NamedArray and _resident_items(idx) is not None and \
+            host.read_in_place(x):      # (an index living on the host: NumPy reads it)
         h, root = host_root(x)
     if h is not None:       # living on the host: NumPy's copy, where it is one
         r = _resident_take(h, idx)

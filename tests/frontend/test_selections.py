@@ -208,7 +208,7 @@ def test_selection_of_selection_combines_the_masks():
     assert_same(t, v[v > -1][v[v > -1] < 1])
     x = onp.arange(24.0).reshape(4, 6)
     b = on_device(x)
-    r = lazy(b[b[:, 0] > 4])
+    r = lazy(b[on_device(x[:, 0] > 4)])     # (b[:, 0] would bring b to the host)
     q = lazy(r[r > 13])        # a mask over the selection's trailing axis too
     assert_same(q, x[x[:, 0] > 4][x[x[:, 0] > 4] > 13])
 
