@@ -44,7 +44,7 @@ from .core.array import NamedArray, normalize_axis, zero_dim_array
 from .core.dims import has_names
 from .frontend.engines.generic import along_names, jit_static, wrap
 from .frontend.engines.dispatch import dispatched
-from .frontend.engines.host import array_likes
+from .frontend.engines.numpy_data import array_likes
 from .frontend.engines.out import store_out
 
 def _input(fn, a, kind):

@@ -40,7 +40,7 @@ to_device = None
 #: the ufunc engine (``frontend/engines/ufunc.py``)
 ufunc_reduce = None
 
-#: ``frontend.engines.host.foreign_ufunc(uf, method, inputs, kwargs)``: a ufunc
+#: ``frontend.engines.foreign.foreign_ufunc(uf, method, inputs, kwargs)``: a ufunc
 #: of another library (one namedarray has no counterpart of) on NamedArrays
 foreign_ufunc = None
 

@@ -326,7 +326,7 @@ def frompyfunc(func, /, nin, nout, *, identity=onp._NoValue):
     # not reorderable, as NumPy tells them apart)
     kw = {} if identity is onp._NoValue else {"identity": identity}
     # (given NamedArrays, it runs on NumPy copies of them: NumPy's protocol
-    # hands them to NamedArray.__array_ufunc__, engines/host.py's foreign_ufunc)
+    # hands them to NamedArray.__array_ufunc__, engines/foreign.py)
     return onp.frompyfunc(func, nin, nout, **kw)
 
 

@@ -1,5 +1,5 @@
 """``numpy.ma``: NumPy's own masked arrays (a mask over host data, a class
-NumPy's functions answer for, ``engines/host.py``).  NamedArray arguments are
+NumPy's functions answer for, ``engines/numpy_data.py``).  NamedArray arguments are
 given to NumPy as NumPy arrays; results are NumPy's.
 
 >>> import namedarray as np
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as onp
 
-from .engines.host import numpy_module
+from .engines.numpy_data import numpy_module
 
 _NAMES = numpy_module(onp.ma, __name__)
 __all__ = sorted(_NAMES)

@@ -24,13 +24,13 @@ from ..core.array import (NamedArray, View, check_writeable, host_root, is_scala
                           new, on_host, rewrap, zero_dim_array)
 from ..core.derived import read_only
 from . import index_assign, index_named, indexing
-from .engines import host, views
+from .engines import host, numpy_data, views
 from .engines.views import viewed
 from .engines.index_rules import FLAT
 from .engines.args import check_dtype, host_data_error, subclass_refused
 from .engines.dispatch import on_cpu_where_lacking
 from .engines.generic import generic
-from .engines.host import HOST_CLASSES
+from .engines.numpy_data import HOST_CLASSES
 from .engines.scalar_operands import numpys_answer, python_answers
 
 _BINARY = {
@@ -328,8 +328,8 @@ def install(ns: dict):
     NamedArray.__getitem__ = indexing.getitem
     def setitem(self, idx, value):
         _immutable("__setitem__", self)
-        if type(value) not in host.PLAIN_VALUES:     # (data JAX cannot hold: NumPy's write)
-            h = host.numpy_write(self, idx, value)
+        if type(value) not in numpy_data.PLAIN_VALUES:     # (data JAX cannot hold: NumPy's write)
+            h = numpy_data.numpy_write(self, idx, value)
             if h is not None:
                 value, idx = h, Ellipsis
         index_assign.setitem(self, idx, value)

@@ -7,8 +7,8 @@ the rules every NumPy function obeys, each decided by a table of names here:
 which results are views (``_VIEWS``), NumPy's kind of a 0-d result (``_ARRAY_0D``,
 ``_SCALAR_0D``, ``_KEEPDIMS_0D``, ``_KEEPS_0D``), NumPy's layout keywords
 (``order``/``subok``/``like``), data JAX cannot hold (NumPy's own answer,
-``engines/host.py``), another library's array_likes (objects with ``__array__``,
-read as arrays: ``host.array_likes``) and NumPy's C functions that do not bind
+``engines/numpy_data.py``), another library's array_likes (objects with ``__array__``,
+read as arrays: ``numpy_data.array_likes``) and NumPy's C functions that do not bind
 as methods.
 
 >>> import namedarray as np
@@ -31,7 +31,7 @@ from . import creation, elementwise, index_tricks, manipulation
 from .engines.args import numpy_args
 from .engines.generic import wrap
 from .engines.dispatch import dispatched
-from .engines.host import numpy_call
+from .engines.numpy_data import numpy_call
 from .engines.ufunc import ufunc
 from .engines.views import fortran, memory_axes, view_function
 
@@ -47,7 +47,7 @@ def numpy_own(name):
     """NumPy's own helper ``numpy.name`` (it inspects dtypes, values or
     settings and returns Python objects), given NumPy's arrays for NamedArray
     arguments (``min_scalar_type(np.arange(4.0))``; a NamedArray ``out=``
-    receives NumPy's values: ``host.numpy_call``)."""
+    receives NumPy's values: ``numpy_data.numpy_call``)."""
     f = getattr(onp, name)
 
     @functools.wraps(f)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as onp
 
-from .engines.host import numpy_module
+from .engines.numpy_data import numpy_module
 
 _NAMES = numpy_module(onp.strings, __name__)
 __all__ = sorted(_NAMES)

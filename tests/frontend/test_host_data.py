@@ -14,7 +14,7 @@ import pytest
 
 import namedarray as np
 from namedarray.core.array import NamedArray, is_scalar
-from namedarray.frontend.engines.host import CONVERSIONS, data_params
+from namedarray.frontend.engines.numpy_data import CONVERSIONS, data_params
 
 #: one array of each kind of data namedarray leaves to NumPy
 HOST_SAMPLES = {

@@ -547,6 +547,18 @@ def test_committed_and_named_device_data_stay_on_the_device_when_read():
         assert not lives_on_host(kept)
 
 
+def test_device_data_read_in_place_keeps_numpys_subnormals():
+    # the compiled path flushes subnormal numbers; data brought to the host by
+    # an element read is host data, whose arithmetic is NumPy's from then on
+    h = onp.array([1e-310, 1.0, -3e-320])
+    d = np.asarray(jnp.asarray(h))
+    assert (d * 1.0)[0] == 0.0            # compiled: flushed (docs/differences.md)
+    d[1]
+    assert lives_on_host(d)
+    same(d * 1.0, h * 1.0)
+    same(np.sqrt(np.abs(d)), onp.sqrt(onp.abs(h)))
+
+
 def test_traced_named_and_device_data_keep_the_compiled_path():
     x = np.linspace(0.0, 1.0, 5)
     got = jax.jit(lambda t: (np.sin(x) * t).sum().data)(2.0)    # x: a constant

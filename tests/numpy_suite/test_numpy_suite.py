@@ -59,7 +59,7 @@ SLICE = ("lib/tests/test_shape_base.py", "lib/tests/test_type_check.py",
 #: that pass alone (test_einsum.py alone: 57 of 59), so 2245.  Measured
 #: again after NumPy's ufuncs count as ``np.ufunc``, the override protocol
 #: asks ``out=`` and ``where=`` too, and other libraries' ufuncs run on NumPy
-#: copies (``host.foreign_ufunc``): 2259 of 2419 (93.4%), each file run on
+#: copies (``foreign.foreign_ufunc``): 2259 of 2419 (93.4%), each file run on
 #: its own, no mismatch besides the deviations (umath 293 -> 307 of 332).
 BOUNDS = {
     (True, True): (2400, 2245, 0),

@@ -8,7 +8,7 @@ engine runs, which of four places answers the call (docs/design.md §5a,
 1. **NumPy itself**, for data JAX cannot hold (object, string, datetime,
    structured arrays, NumPy's masked arrays and matrices; Python objects
    NumPy would hold in an object array): NumPy's function, NumPy's result
-   (``host.numpy_call``).
+   (``numpy_data.numpy_call``).
 2. **The host**: small data living on the host (``engines/host.py``) runs
    NumPy's own function there, outside every transform (the host tier;
    NumPy's answer, no compilation, no device round trip).
@@ -49,10 +49,10 @@ from ...core import backends, config
 from ...core.array import NamedArray, View, host_root, host_view_of, is_value, writeable
 from ...core.sharding import beneath
 from .args import staged, untraced
-from .host import (ANY_ORDER, CONVERSIONS, ENABLED, FFT_FUNCTIONS, FUNCTIONS, HOST_CLASSES,
-                   LINALG_FUNCTIONS, _AS_GIVEN, _SEQUENCE_FIRST, _WARNS, Declined,
-                   _out_position, answer, any_host, array_likes, held, numpy_answers,
-                   numpy_call, objects_given)
+from .host import (ANY_ORDER, ENABLED, FFT_FUNCTIONS, FUNCTIONS, LINALG_FUNCTIONS, _WARNS,
+                   Declined, answer, held)
+from .numpy_data import (CONVERSIONS, HOST_CLASSES, _AS_GIVEN, _SEQUENCE_FIRST, _out_position,
+                         any_host, array_likes, numpy_answers, numpy_call, objects_given)
 
 #: the einsum engine's functions, which pass the precision to their one
 #: ``dot_general`` themselves (``einsum/_engine.py``)
@@ -420,9 +420,9 @@ def dispatched(f, name, module=onp):
     dispatcher in front: NumPy itself for data JAX cannot hold and for
     NumPy's classes (``HOST_CLASSES``), the host tier for small data living
     on the host, else the compiled path where the capability table allows
-    (:func:`routed`).  Another library's array_like (``host.foreign``) is read
+    (:func:`routed`).  Another library's array_like (``numpy_data.foreign``) is read
     as NumPy reads it, as an array (not where NumPy's function writes into an
-    argument, or takes it as the object it is: ``host._AS_GIVEN``, ``out``).
+    argument, or takes it as the object it is: ``numpy_data._AS_GIVEN``, ``out``).
 
     >>> import namedarray as np
     >>> np.array(["a", "bc"]).dtype

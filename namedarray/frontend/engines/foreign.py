@@ -3,7 +3,7 @@ library's (SciPy's special functions, a C extension's loops) and NumPy's
 object ufuncs (``frompyfunc``).  NumPy's ``__array_ufunc__`` protocol hands
 such a call to ``NamedArray.__array_ufunc__``, which comes here
 (``hooks.foreign_ufunc``): the ufunc's method runs on NumPy copies of the
-operands (``host.numpy_call``), its writes into NamedArrays (``out=``,
+operands (``numpy_data.numpy_call``), its writes into NamedArrays (``out=``,
 ``at``'s array) kept, and its new numeric results are NamedArrays; data JAX
 cannot hold stays NumPy's (docs/design.md §6c).
 
@@ -20,7 +20,8 @@ import numpy as onp
 from ...core import hooks
 from ...core.array import NamedArray, on_host, positional, zero_dim_array
 from .args import to_device
-from .host import ENABLED, HOST_SIZE, RESIDENT_DTYPES, _host_only, kept, numpy_call
+from .host import ENABLED, HOST_SIZE, RESIDENT_DTYPES, kept
+from .numpy_data import _host_only, numpy_call
 
 
 def _numbers(r):

@@ -33,7 +33,8 @@ import numpy as onp
 from ...core.array import NamedArray, positional
 from ...core.config import holds
 from . import fperr
-from .host import creates, foreign, made
+from .host import creates, made
+from .numpy_data import foreign
 from .args import to_device
 
 #: operand types that namedarray's operators take as data, not as objects

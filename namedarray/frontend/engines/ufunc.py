@@ -24,24 +24,24 @@ import numpy as onp
 
 from ...core import backends, config, hooks
 from ...core.cache import Cache
-from ...core.sharding import agree
 from ...core.array import (NamedArray, View, host_root, is_value, new, on_host, operand,
                            positional, rewrap, writeable, zero_dim_array)
-from ...core.align import align, align_plan, apply_step
+from ...core.align import align, align_plan
 from . import foreign, fperr  # noqa: F401  (foreign: other libraries' ufuncs, a hook)
 from .args import untraced
 from .dispatch import on_cpu_where_lacking, routed
 from .generic import beside
-from .host import (OWN_ANSWERS, RESIDENT_DTYPES, any_host, creates, kept, numpy_answers,
-                   numpy_call, readable)
+from .host import OWN_ANSWERS, RESIDENT_DTYPES, creates, kept, readable
+from .numpy_data import any_host, numpy_answers, numpy_call
 from .out import cast_out, check_out_cast, out_entries, store_out
 from .results import finish
 from .select import where as _select
 from .selection import apply_ufunc, lazy
 from .ufunc_methods import (_ARRAYS, _PY_NUMBERS, UfuncMethods, _check_out, _Folds,
                             _overrides)
-from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _mixed_sign,
-                             _narrowed, _numpy_scalar, _signed_and_uint64, _to_inexact, loop_dtypes)
+from .ufunc_operands import (_check_int_power, _exact_compare, _fits, _kernel, _kernel_runs,
+                             _mixed_sign, _narrowed, _numpy_scalar, _signed_and_uint64,
+                             _to_inexact, loop_dtypes)
 
 _I32 = 2 ** 31
 _C64 = onp.dtype(onp.complex64)
@@ -602,7 +602,7 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
 
     def _general(self, *args, dtype=None, **kw):
         """NumPy 2's scalar rules, then :meth:`_apply` (data namedarray cannot
-        hold: NumPy's ufunc, ``host.numpy_call``)."""
+        hold: NumPy's ufunc, ``numpy_data.numpy_call``)."""
         if any_host(args):
             return numpy_call(self.__name__, args, kw if dtype is None else {**kw, "dtype": dtype})
         sig = kw.pop("signature", None)
@@ -850,6 +850,7 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
             datas, mask = align(self.__name__, ops)[0], None
         fperr.check(self._np.__name__, jfn, datas, mask, st)
 
+
 def _array(r):
     """A ufunc's result ``r`` with a scalar as a 0-d array (``out=...``)."""
     return zero_dim_array(r) if isinstance(r, NamedArray) and is_value(r) else r
@@ -877,37 +878,3 @@ def _where(where, res, out):
     if isinstance(res, tuple):
         return tuple(_select(where, r, b) for r, b in zip(res, base))
     return _select(where, res, base)
-
-
-def _kernel_runs(ops) -> bool:
-    """Whether the operands go to :func:`_kernel`: no name held by an
-    enclosing map, and, traced, no Python number among them (a jitted
-    function's argument is traced: ``v ** 2`` would lose ``integer_pow``)."""
-    traced = False
-    for o in ops:
-        if not isinstance(o, NamedArray):
-            if traced:
-                return False
-            continue
-        if o.mapped:
-            return False
-        traced = traced or isinstance(o.data, jax.core.Tracer)
-    return not traced or all(isinstance(o, NamedArray) for o in ops)
-
-
-_KERNELS = Cache()
-
-
-def _kernel(jfn, steps, out_dt):
-    """``jfn`` on operands moved by their alignment ``steps``, cast to ``out_dt``,
-    as one jitted function (cached by function, steps and dtype)."""
-    key = (jfn, steps, out_dt)
-    k = _KERNELS.get(key)
-    if k is None:
-        def run(*datas):
-            r = jfn(*agree([apply_step(d, st) if st is not None else d
-                            for d, st in zip(datas, steps)]))
-            return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
-        k = jax.jit(run, inline=True)
-        _KERNELS.put(key, k)
-    return k

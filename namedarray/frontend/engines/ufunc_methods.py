@@ -6,7 +6,7 @@ over names goes through the reduction engine, ``core.hooks.ufunc_reduce``).
 these methods are; ``_Folds`` gives a binary ``jax.numpy`` function the
 generic methods NumPy gives every binary ufunc.  Each method follows NumPy's
 override protocol (``_defers``) and answers NumPy's classes with NumPy
-(``host.host_method``).
+(``numpy_data.host_method``).
 
 >>> import namedarray as np
 >>> np.add.accumulate(np.arange(4)), np.multiply.outer(np.arange(2), np.arange(3)).shape
@@ -27,7 +27,7 @@ from ...core.array import (NamedArray, View, check_writeable, is_value, new,
                            normalize_axis, operand, positional, rewrap)
 from .dispatch import routed
 from .generic import generic
-from .host import host_method
+from .numpy_data import host_method
 from .index_rules import check_index
 from .join import concatenate
 from .out import store_out

@@ -1,7 +1,7 @@
 """The operand rules of the ufunc engine (``ufunc.py``): NumPy's errors for
 integers to negative powers, NumPy's scalars as strongly typed operands,
-exact comparisons of signed integers with uint64, and Python ints in a
-loop's dtype."""
+exact comparisons of signed integers with uint64, Python ints in a loop's
+dtype; and the one jitted kernel of positional operands (:func:`_kernel`)."""
 from __future__ import annotations
 
 import functools
@@ -11,7 +11,10 @@ import jax.numpy as jnp
 import numpy as onp
 
 from ...core import config
+from ...core.align import apply_step
 from ...core.array import NamedArray, positional
+from ...core.cache import Cache
+from ...core.sharding import agree
 from .ufunc_methods import _any_negative
 
 
@@ -138,3 +141,37 @@ def loop_dtypes(u, args, kwargs) -> tuple:
     except (TypeError, ValueError):
         return ()
     return tuple(d for d in (*ins, *outs) if isinstance(d, onp.dtype))
+
+
+def _kernel_runs(ops) -> bool:
+    """Whether the operands go to :func:`_kernel`: no name held by an
+    enclosing map, and, traced, no Python number among them (a jitted
+    function's argument is traced: ``v ** 2`` would lose ``integer_pow``)."""
+    traced = False
+    for o in ops:
+        if not isinstance(o, NamedArray):
+            if traced:
+                return False
+            continue
+        if o.mapped:
+            return False
+        traced = traced or isinstance(o.data, jax.core.Tracer)
+    return not traced or all(isinstance(o, NamedArray) for o in ops)
+
+
+_KERNELS = Cache()
+
+
+def _kernel(jfn, steps, out_dt):
+    """``jfn`` on operands moved by their alignment ``steps``, cast to ``out_dt``,
+    as one jitted function (cached by function, steps and dtype)."""
+    key = (jfn, steps, out_dt)
+    k = _KERNELS.get(key)
+    if k is None:
+        def run(*datas):
+            r = jfn(*agree([apply_step(d, st) if st is not None else d
+                            for d, st in zip(datas, steps)]))
+            return r if out_dt is None or r.dtype == out_dt else r.astype(out_dt)
+        k = jax.jit(run, inline=True)
+        _KERNELS.put(key, k)
+    return k
