@@ -541,8 +541,9 @@ class NamedArray(Aligned):
     def __str__(self):
         # (a scalar prints as NumPy's scalar: its own str, not its 0-d array's,
         # which printoptions(legacy="1.13") tells apart)
-        if self._host is not None:
-            return str(self._host[()] if is_scalar(self) else self._host)
+        h = self._host      # (read once: a deferred selection's is gone once it settles)
+        if h is not None:
+            return str(h[()] if is_scalar(self) else h)
         if isinstance(self.data, jax.core.Tracer):
             return repr(self)
         if self.dims.count(None) == len(self.dims):
@@ -755,7 +756,8 @@ class View(NamedArray):
         if base is not None:
             src = base.data
             if src is not self._seen:
-                _DATA.__set__(self, self._read(self._as_made(src)))
+                with backends.where_it_lies(src):      # (not through a TPU)
+                    _DATA.__set__(self, self._read(self._as_made(src)))
                 self._seen = src
         d = _DATA.__get__(self)
         if d is None:       # a view of data on the host: its device data made now

@@ -969,3 +969,17 @@ def test_a_selection_meeting_an_array_of_its_length_is_numpy_s():
         s + np.arange(4.0)
     other = x[x < 0]            # another mask: both materialize
     assert_same(s * other, onp.asarray([-3.0, -4.0, -3.0]))
+
+
+def test_a_selection_prints_its_values_first_time():
+    # str() of a deferred selection whose exact result was on the host read
+    # that result after settling it had dropped it: print(np.flatnonzero(a
+    # == 1.0)) of device data printed "None"
+    h = onp.array([1.0, 2.0, 1.0, 3.0])
+    for make in (lambda a: np.flatnonzero(a == 1.0), lambda a: a[a > 1.5],
+                 lambda a: np.nonzero(a < 2)[0]):
+        want = make(h)
+        for fmt in (str, repr, "{}".format):
+            a = np.asarray(jax.device_put(h, jax.devices()[0]))
+            got = make(a)
+            assert fmt(got) == fmt(want), (fmt, got)
