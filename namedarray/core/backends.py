@@ -367,6 +367,58 @@ def beside(anchor, arrays):
     return tuple(moved(a) for a in arrays)
 
 
+def written(target, arrays, write):
+    """``write(target, arrays)``: an eager write into the JAX array ``target``
+    of values and at indices among ``arrays`` (``x[i] = v``,
+    ``x.at[...].set(v)``, ``x[mask] = v``), which returns the written data;
+    the ``arrays`` beside ``target`` (:func:`beside`).  Where one of them
+    still lies on another device (a float64 value made at its home, the CPU
+    device of a TPU machine, written into float64 data a user put on the
+    TPU), the write runs at that home, and the result goes back to
+    ``target``'s device: written data stays where it is, as a writing
+    function's (``put``, ``copyto``) does.
+
+    >>> import jax.numpy as jnp
+    >>> written(jnp.zeros(3), (jnp.ones(()),), lambda t, a: t.at[1].set(a[0])).tolist()
+    [0.0, 1.0, 0.0]
+    """
+    arrays = beside(target, arrays)
+    if cpu_only() or not _committed(target):
+        return write(target, arrays)
+    devices = target.sharding.device_set
+    strays = [a for a in arrays if _committed(a) and a.sharding.device_set != devices]
+    dev = strays and home_device((target.dtype, *(a.dtype for a in strays)),
+                                 config.numpy_dtypes())
+    if not dev:             # (none, or JAX's own error: the user's data on two devices)
+        return write(target, arrays)
+    return kept_on(target, write(jax.device_put(target, dev), tuple(
+        jax.device_put(a, dev) if _committed(a) else a for a in arrays)))
+
+
+def kept_on(target, data):
+    """The written ``data`` (JAX's array) on the devices of ``target``, the
+    data it replaces, where ``target`` is committed to them and the write ran
+    elsewhere (at its dtype's home: :func:`written`)."""
+    if _committed(target) and _committed(data) and \
+            data.sharding.device_set != target.sharding.device_set:
+        return jax.device_put(data, target.sharding)
+    return data
+
+
+def where_it_lies(a):
+    """A context in which JAX's eager operations on the JAX array ``a`` run
+    on its device: JAX runs an operation on uncommitted data on the default
+    device, so a CPU device's uncommitted float64 (made under
+    ``jax.default_device`` of the CPU) sliced on a TPU machine went through the
+    TPU, which keeps float64 as two float32 values and loses its last bits;
+    nothing where ``a`` is committed, traced, or on the default device."""
+    if cpu_only() or not isinstance(a, jax.Array) or isinstance(a, jax.core.Tracer) or \
+            a.committed or len(a.sharding.device_set) != 1:
+        return contextlib.nullcontext()
+    (d,) = a.sharding.device_set
+    return contextlib.nullcontext() if platform_of(d) != "cpu" else jax.default_device(d)
+
+
 def _committed(a) -> bool:
     return isinstance(a, jax.Array) and not isinstance(a, jax.core.Tracer) and a.committed
 

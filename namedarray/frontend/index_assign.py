@@ -103,30 +103,38 @@ def _setitem(x: NamedArray, idx, value, flat=True):
     idx = _data_index(idx, x.shape, x.data)
     value = assigned("__setitem__", x.dtype, value if type(value) in (
         list, tuple, onp.ndarray) else operand(value))   # (host data: converted on the host)
-    vd, = backends.beside(x.data, (value.data,))
-    if vd is not value.data:        # (a copy: the caller's value stays where it is)
-        value = new(vd, value.dims, value.mapped)
     k = len(x.dims) - x.dims.count(None)
+    items = idx if type(idx) is tuple else (idx,)
     if not k and not value.names:
-        try:
-            data = _scatter(x.data, idx, value.data)
-        except ValueError:
-            # NumPy drops a value's leading size-1 dimensions that the
-            # indexed region lacks (``a[0] = ones((1, 2))`` into a row of 2)
-            v = value.data.reshape(_without_leading_ones(value.data.shape))
-            try:
-                data = _scatter(x.data, idx, v)
-            except ValueError:
-                sh = lambda t: str(tuple(t)).replace(" ", "")  # noqa: E731  (NumPy's)
-                raise ValueError(f"__setitem__: could not broadcast input array from shape "
-                                 f"{sh(value.data.shape)} into shape "
-                                 f"{sh(x.data[idx].shape)}") from None
-        x.data = data
+        x.data = backends.written(x.data, (value.data, *items), functools.partial(
+            _write, idx_is_tuple=type(idx) is tuple))
         return
     region = _take(x, idx)
     region._assign("__setitem__", value)
-    x.data = x.data.at[_full(idx, k)].set(region.data)
+    x.data = backends.written(x.data, (region.data, *_full(items, k)),
+                              lambda d, a: d.at[a[1:]].set(a[0]))
 
+
+def _write(d, items, idx_is_tuple):
+    """``d[idx] = v`` for ``items`` ``(v, *idx)``, as NumPy writes it: a
+    value's leading size-1 dimensions that the indexed region lacks dropped
+    (``a[0] = ones((1, 2))`` into a row of 2), else NumPy's error."""
+    v, *ix = items
+    idx = tuple(ix) if idx_is_tuple else ix[0]
+    try:
+        return _scatter(d, idx, v)
+    except ValueError as e:
+        w = v.reshape(_without_leading_ones(v.shape))
+        try:
+            return _scatter(d, idx, w)
+        except ValueError:
+            region = d[idx].shape
+            if len(w.shape) <= len(region) and all(
+                    a in (1, b) for a, b in zip(w.shape[::-1], region[::-1])):
+                raise e from None           # (not the shapes: JAX's error as it is)
+            sh = lambda t: str(tuple(t)).replace(" ", "")  # noqa: E731  (NumPy's)
+            raise ValueError(f"__setitem__: could not broadcast input array from shape "
+                             f"{sh(v.shape)} into shape {sh(region)}") from None
 
 def element_writes(general):
     """NamedArray's ``__setitem__``: ``general(x, idx, value)`` with a short

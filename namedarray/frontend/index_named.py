@@ -278,8 +278,8 @@ def named_update(fn, x: NamedArray, d, rest, op, value):
         value = beside((g, _whole(fn, value, gathered)))[1]
     mapped = merge_mapped(fn, [g] + [e[1] for e in entries.values() if e[0] == "named"])
     vdata = _aligned_value(fn, dims, shape, mapped, value, g.dtype)
-    full, (vdata,) = backends.beside(g.data, full), backends.beside(g.data, (vdata,))
-    data = getattr(g.data.at[full], op)(vdata)
+    data = backends.written(g.data, (vdata, *full),
+                            lambda d, a: getattr(d.at[a[1:]], op)(a[0]))
     out = new(data, g.dims, g.mapped)
     if gathered:
         out = hooks.localize(fn, out, gathered)

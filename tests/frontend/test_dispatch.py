@@ -741,6 +741,68 @@ def test_functions_writing_in_place_on_the_cpu_backend_write_the_callers_array(
         assert onp.asarray(a).tolist() == h.tolist(), (writer, v)
 
 
+#: (namedarray's write into ``k`` or ``n`` (``k`` with named rows), NumPy's
+#: into ``h``; both run with ``m`` the module)
+_WRITES_INTO_DEVICE_DATA = [
+    ("k[0] = 1", None), ("k[1] = onp.float64(2.0)", None), ("k[1:3] = m.ones(3)", None),
+    ("k[:, 0] = [1, 2, 3, 4]", None), ("k[[0, 2], 1] = onp.array([5, 6])", None),
+    ("k[onp.array([True, False, False, True])] = k[:2]", None),
+    ("k[k > 4] = 7", None), ("k[k > 4] = k[k > 4] * 2", None),
+    ("n[{'a': 1}] = 5", "h[1] = 5"),
+    ("n[{'a': onp.array([0, 3])}] = onp.float64(4.0)", "h[onp.array([0, 3])] = 4.0"),
+    ("m.put(k, [0, 1], [9, 8])", None), ("m.place(k, k > 5, [5])", None),
+    ("m.copyto(k, 2)", None), ("m.put_along_axis(k, onp.array([[0], [1], [0], [1]]), 3, 1)",
+                               None),
+    ("k += 1", None), ("k += onp.ones(3, dtype=k.dtype)", None)]
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32", "int64"])
+def test_writes_into_data_the_user_put_on_the_accelerator(tpu, dt):
+    """Every spelling of a write into data a user put on the TPU, of values
+    NumPy makes (NumPy's float64 lives on the CPU device of such a machine),
+    gives NumPy's values, and the data stays on the TPU.  (``k[0] = 1.0``
+    into float64 data on the TPU raised "could not broadcast input array from
+    shape () into shape (3,)", JAX's "incompatible devices" error read as a
+    shape error; a write by name raised that error itself.)"""
+    acc, cpu = tpu
+    h = onp.arange(12).reshape(4, 3).astype(dt)
+    for mine, numpys in _WRITES_INTO_DEVICE_DATA:
+        want = {"k": h.copy(), "m": onp, "onp": onp}
+        want["h"] = want["k"]
+        exec(numpys or mine, {}, want)
+        k = np.asarray(jax.device_put(h, acc))
+        n = np.asarray(jax.device_put(h, acc)).tag("a", None)
+        exec(mine, {}, {"k": k, "n": n, "m": np, "onp": onp})
+        got = n.untag("a") if mine[0] == "n" else k
+        assert onp.asarray(got).tolist() == want["k"].tolist(), mine
+        assert got.data.devices() == {acc}, mine
+
+
+def test_views_of_cpu_device_data_are_made_on_the_cpu(tpu, monkeypatch):
+    """JAX runs an eager operation on uncommitted data on the default device:
+    a column read of float64 data JAX holds uncommitted on the CPU device
+    (made under ``jax.default_device`` of the CPU) went through the TPU, which
+    keeps float64 as two float32 values, so ``errors[:, i] == errors.min(0)[i]``
+    was False everywhere there (a loop's ``flatnonzero`` came back empty).
+    A view's data is made where its base's lies, nothing runs on the TPU,
+    and the loop's answers are NumPy's."""
+    acc, cpu = tpu
+    runs = []
+    monkeypatch.setattr(jax._src.pjit, "_pjit_call_impl_python", _executions_on(acc, runs))
+    h = onp.array([[1.0411185583304645, 0.1, -2.2], [3.3, -0.7, 0.1]])
+    with jax.default_device(cpu):
+        a = np.asarray(jnp.asarray(h))
+    views = [a[:, 1], a[1], a.T, a.reshape(3, 2), a[::-1, 1:], a.real]
+    for v, want in zip(views, [h[:, 1], h[1], h.T, h.reshape(3, 2), h[::-1, 1:], h.real]):
+        assert _on(v, cpu), want
+        assert onp.asarray(v.data).tobytes() == want.tobytes()
+    mins = np.min(a, axis=0)
+    for i, m in enumerate(mins):
+        assert np.flatnonzero(a[:, i] == m).tolist() == onp.flatnonzero(
+            h[:, i] == h.min(0)[i]).tolist()
+    assert not runs, runs
+
+
 @pytest.mark.parametrize("dt", ["float32", "float16"])
 def test_float_remainders_run_on_the_cpu_where_the_tpu_is_inexact(tpu, monkeypatch, dt):
     """A TPU's float remainder is ``x - trunc(x / y) * y`` in the data's

@@ -507,6 +507,14 @@ def _element_loop(np, errors):
     return arg_mins, errors[-1], errors[1:, ::3]
 
 
+def _on_cpu_device(h):
+    """NumPy's ``h`` as JAX holds it on the CPU device, uncommitted (JAX's
+    own array there; on a machine with an accelerator, made under
+    ``jax.default_device`` of the CPU)."""
+    with jax.default_device(jax.devices("cpu")[0]):
+        return np.asarray(jnp.asarray(h))
+
+
 @pytest.mark.parametrize("loop, shape", [(_rows_loop, (300, 3)), (_element_loop, (5, 200)),
                                          (_element_loop, (2, host.HOST_SIZE // 2 + 1))])
 def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
@@ -514,13 +522,13 @@ def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
     # device: its buffer read in place once, then NumPy's, compiling nothing
     h = onp.round(onp.random.default_rng(0).standard_normal(shape), 1)
     args = (onp.array([0.5, -1.0, 2.0]),) if loop is _rows_loop else ()
-    a = np.asarray(jnp.asarray(h))
+    a = _on_cpu_device(h)
     assert not lives_on_host(a)
     if loop is _rows_loop:
         np.outer(a[0] - args[0], a[0] - args[0])    # (what the first row's ops compile)
     else:
         np.nanargmin(a, axis=0), np.nanmin(a, axis=0)
-    a = np.asarray(jnp.asarray(h))
+    a = _on_cpu_device(h)
     c0 = _COMPILES[0]
     got = loop(np, a, *args)
     assert _COMPILES[0] == c0 and lives_on_host(a), shape
@@ -539,8 +547,8 @@ def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
 
 def test_committed_and_named_device_data_stay_on_the_device_when_read():
     h = onp.arange(12.0).reshape(4, 3)
-    for kept in (np.asarray(jax.device_put(jnp.asarray(h), jax.devices()[0])),
-                 np.asarray(jnp.asarray(h)).tag("n", None)):
+    for kept in (np.asarray(jax.device_put(jnp.asarray(h), jax.devices("cpu")[0])),
+                 _on_cpu_device(h).tag("n", None)):
         list(kept)
         kept[0], kept[1:]
         kept[0] = 1.0
@@ -551,7 +559,7 @@ def test_device_data_read_in_place_keeps_numpys_subnormals():
     # the compiled path flushes subnormal numbers; data brought to the host by
     # an element read is host data, whose arithmetic is NumPy's from then on
     h = onp.array([1e-310, 1.0, -3e-320])
-    d = np.asarray(jnp.asarray(h))
+    d = _on_cpu_device(h)
     assert (d * 1.0)[0] == 0.0            # compiled: flushed (docs/differences.md)
     d[1]
     assert lives_on_host(d)

@@ -4,6 +4,8 @@ and the named variant (the index applies to the positional axes of every named
 slice)."""
 import math
 
+import jax
+import jax.numpy as jnp
 import numpy as onp
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -317,4 +319,20 @@ def test_assignment_of_a_value_that_does_not_fit_names_the_shapes():
     # (NumPy writes the shapes without spaces)
     with pytest.raises(ValueError, match=r"__setitem__: could not broadcast input array "
                                          r"from shape \(2,2\) into shape \(2,\)"):
+        c[0] = np.ones((2, 2))
+
+
+def test_a_writes_error_that_is_not_the_shapes_is_not_reported_as_them(monkeypatch):
+    # (JAX's "incompatible devices" error of a write was reported as
+    # "could not broadcast input array from shape () into shape (3,)")
+    from namedarray.frontend import index_assign
+
+    def refused(d, idx, v):
+        raise ValueError("Received incompatible devices for jitted computation")
+    monkeypatch.setattr(index_assign, "_scatter", refused)
+    c = np.asarray(jax.device_put(jnp.zeros((4, 3)), jax.devices()[0]))   # (compiled)
+    with pytest.raises(ValueError, match="^Received incompatible devices"):
+        c[0] = 1.0
+    with pytest.raises(ValueError, match=r"^__setitem__: could not broadcast input array "
+                                         r"from shape \(2,2\) into shape \(3,\)"):
         c[0] = np.ones((2, 2))

@@ -644,7 +644,7 @@ def assign(x, idx, value, cast, check):
         # (the number a runtime operand: a loop's counter compiles nothing)
         check(x.dtype, value)
         put = Deferred(("put",), (x.data, m.data, value), x.data.shape, x.dtype)
-        x.data = evaluate((put,))[0]
+        x.data = backends.kept_on(x.data, evaluate((put,))[0])
         return True
     if lazy(value) and not pending(value._mask) and value._mask.data is m.data and \
             value._k == k:
@@ -662,7 +662,7 @@ def assign(x, idx, value, cast, check):
                 x.names or x.mapped or m.names or m.mapped):
             # the pending expression, its cast and the assignment: one compiled call
             put = Deferred(("put",), (x.data, m.data, v), x.data.shape, x.dtype)
-            x.data = evaluate((put,))[0]
+            x.data = backends.kept_on(x.data, evaluate((put,))[0])
             return True
         v = cast(x.dtype, v)
     elif not lazy(value):
@@ -684,7 +684,7 @@ def assign(x, idx, value, cast, check):
     else:
         return False
     if not (x.names or x.mapped or v.names or v.mapped or m.names or m.mapped):
-        x.data = _put(*backends.beside(x.data, (x.data, m.data, v.data)))
+        x.data = backends.written(x.data, (m.data, v.data), lambda d, a: _put(d, *a))
         return True
     mw = m if not k else positional(m.data.reshape(m.shape + (1,) * (len(shape) - k)))
     target = _plain(x)
