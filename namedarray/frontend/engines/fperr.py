@@ -26,9 +26,12 @@ set explicitly (``np.errstate(divide="warn")`` alone) still read as the
 default; ``np.errstate(all="warn")`` warns about every category, underflow
 included.
 
-How a category is found.  NumPy reads the processor's flags; namedarray
-classifies the result against the operands, as one compiled predicate on the
-device:
+How a category is found.  Data living on the host (engines/host.py) runs
+NumPy's own loop in every state, and what the loop meets (NumPy's flags,
+read under a collecting state) is reported as the user's state asks
+(:func:`call_reported`): NumPy's categories exactly, at NumPy's speed.  On
+a device NumPy reads the processor's flags; namedarray classifies the result
+against the operands, as one compiled predicate on the device:
 
 * *invalid*: a NaN where no operand is NaN (``0/0``, ``inf - inf``,
   ``sqrt(-1)``, ``log(-1)``);
@@ -206,6 +209,14 @@ def call_int(name, fn, args):
     st = int_state()
     if st is None:
         return call_ignoring(fn, *args)
+    return call_reported(name, fn, args, st)
+
+
+def call_reported(name, fn, args, st):
+    """NumPy's loop ``fn`` of the ufunc ``name`` on host data, what its loop
+    meets (NumPy's own flags) reported as the error state ``st`` asks
+    (:func:`report`: a warning at the caller's line, NumPy's error, the
+    ``seterrcall`` function called once)."""
     if _CALLING is None:    # pragma: no cover -- NumPy's state is not ours to set
         with onp.errstate(all="call", call=lambda _, bits: _MET.append(bits)):
             r = fn(*args)

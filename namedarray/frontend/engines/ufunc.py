@@ -272,7 +272,7 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
                         return _fast_named(hit[1](d), hit[0], a.dims, a.mapped)
             if n == self.nin and all(type(a) in _PY_NUMBERS or type(a) is not NamedArray
                                      and isinstance(a, onp.generic) for a in args) and \
-                    config._state["mode"] == "numpy" and fperr.state() is None:
+                    config._state["mode"] == "numpy":
                 r = self._on_host(args)     # Python numbers: NumPy's scalar answer
                 if r is not None:
                     return r
@@ -282,7 +282,7 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
                                        NamedArray else type(args[0]) is View and
                                        args[0]._hview is not None or
                                        type(args[0]) is onp.ndarray) and \
-                    config._state["mode"] == "numpy" and fperr.state() is None:
+                    config._state["mode"] == "numpy":
                 r = self._on_host(args)
                 if r is not None:
                     return r
@@ -308,9 +308,7 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
                 ta is View and a._hview is not None) or (
                 tb is View and b._hview is not None) or
                 ta is onp.ndarray or tb is onp.ndarray) and \
-                config._state["mode"] == "numpy" and (
-                    _FP_LAST[1] is None if _FP_STATE.get() is _FP_LAST[0]
-                    else fperr.state() is None):
+                config._state["mode"] == "numpy":
             r = self._on_host((a, b), op)
             if r is not None:
                 return r
@@ -493,11 +491,16 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
             outs = self._host_outs(key)
         if not outs or not untraced():
             return None
+        st = _FP_LAST[1] if _FP_STATE.get() is _FP_LAST[0] else fperr.state()
         try:
-            if self._checks_int(outs):
+            if st is not None:      # (what NumPy's loop meets, reported as the state asks)
+                r = fperr.call_reported(self._np.__name__, op or self._np, hs, st)
+            elif self._checks_int(outs):
                 r = fperr.call_int(self._np.__name__, op or self._np, hs)
             else:
                 r = call_ignoring(op or self._np, *hs)
+        except FloatingPointError:      # (the state's "raise")
+            raise
         except Exception:       # noqa: BLE001 -- NumPy's error: the general path's
             return None
         if self.nout == 1:
@@ -510,11 +513,11 @@ class ufunc(UfuncMethods, metaclass=_UfuncType):
             if type(r) is onp.ndarray:
                 if r.flags.c_contiguous:
                     return on_host(r)
-                if r.ndim > 1:      # (NumPy's memory order: the general path keeps it)
-                    return None
+                if r.ndim > 1 and st is None:   # (NumPy's memory order: the general path
+                    return None                 # keeps it; in an error state, reported once)
                 return kept(r, fresh=True)
             return on_host(r)       # (NumPy's scalar: namedarray's, core.array.on_host)
-        if tuple(e.dtype for e in r) != outs or any(
+        if tuple(e.dtype for e in r) != outs or st is None and any(
                 e.ndim > 1 and not e.flags.c_contiguous for e in r if type(e) is onp.ndarray):
             return None
         return tuple(kept(onp.asarray(e), fresh=True) for e in r)
