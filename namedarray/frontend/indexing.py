@@ -27,6 +27,7 @@ from .engines.masks import _device_mask, _plain, compact, size_error, traced
 from .engines.out import store_out
 from .engines.results import reraise
 from .engines.selection import Selection, lazy, padded
+from .engines import views
 from .engines.views import laid_out, memory_axes
 from .index_named import dict_key, named_getitem
 from .index_take import _basic, _has_ellipsis, _is_flat, _resident_items, _take
@@ -53,8 +54,9 @@ def getitem(x: NamedArray, idx):
                 y._array0d = y._ro = False
                 return y
     h, root = host_root(x)
-    if h is None and type(x) is NamedArray and _resident_items(idx) is not None and \
-            host.read_in_place(x):      # (an index living on the host: NumPy reads it)
+    if h is None and _resident_items(idx) is not None and (
+            type(x) is NamedArray and host.read_in_place(x) or
+            type(x) is View and views.read_in_place(x)):  # (a host index: NumPy reads it)
         h, root = host_root(x)
     if h is not None:       # living on the host: NumPy's copy, where it is one
         r = _resident_take(h, idx)

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import namedarray as np
-from namedarray.core.array import View, host_view_of, is_scalar
+from namedarray.core.array import View, host_root, host_view_of, is_scalar
 from namedarray.frontend.elementwise import UFUNCS
 from namedarray.frontend.engines import host
 
@@ -545,6 +545,40 @@ def test_loops_over_device_data_read_and_write_it_on_the_host(loop, shape):
     assert a.data.tolist() == h.tolist() and d.tolist() != h.tolist()
 
 
+def _view_loop(np, errors):
+    """The element loop over a view of a device result (a reshape, then
+    column reads, as an extrapolation's error table is read)."""
+    errors = errors.reshape(3, -1)
+    mins = np.min(errors, axis=0)
+    picks = np.zeros(errors.shape[1], int)
+    for i, m in enumerate(mins):
+        idx = np.flatnonzero(errors[:, i] == m)
+        picks[i] = idx[idx.size // 2]
+    errors[1, ::7] = -9.0                    # (a write through the view)
+    return picks, errors
+
+
+@pytest.mark.parametrize("view", [lambda a: a.reshape(3, -1), lambda a: a.T.T,
+                                  lambda a: a[::-1][::-1]])
+def test_views_of_device_data_are_read_on_the_host(view):
+    # (a view of a device result was read by a device call per element:
+    # numdifftools' Jacobian of 500 variables read 250,000 columns of a
+    # reshaped error table so, ~150 s where NumPy takes under 1)
+    h = onp.round(onp.random.default_rng(3).standard_normal((3, 400)), 1)
+    a = _on_cpu_device(h)
+    v = view(a)
+    d = a.data
+    w = v.reshape(3, -1)
+    w[:, 0]
+    assert host_root(w)[0] is not None       # (NumPy's view of the base's buffer)
+    got = _view_loop(np, v)
+    want = _view_loop(onp, h.reshape(3, -1).copy())
+    same(got[0], want[0])
+    same(got[1], want[1])
+    same(a, want[1])                         # (the write reached the base)
+    assert onp.asarray(d).tolist() == h.tolist()     # (JAX's array untouched)
+
+
 def test_committed_and_named_device_data_stay_on_the_device_when_read():
     h = onp.arange(12.0).reshape(4, 3)
     for kept in (np.asarray(jax.device_put(jnp.asarray(h), jax.devices("cpu")[0])),
@@ -684,3 +718,17 @@ def test_like_of_host_data_in_another_memory_order_lives_on_the_host(fn, order):
     r = np.fft.ifftn(np.fft.fftn(x, out=out), out=out)
     assert r is out
     onp.testing.assert_array_equal(onp.asarray(r), onp.fft.ifftn(onp.fft.fftn(h)))
+
+
+def test_out_none_given_keeps_a_call_on_the_host():
+    # (ndarray.clip passes out=None on; the host tier read any out= as a write
+    # into an array and compiled: x.clip(min=1) of host data was a device array)
+    h = onp.linspace(0.0, 3.0, 7)
+    x = np.asarray(h)
+    c0 = _COMPILES[0]
+    for got, want in [(x.clip(min=1), h.clip(min=1)), (x.clip(0.5, 2), h.clip(0.5, 2)),
+                      (np.sum(x, out=None), h.sum()), (np.cumsum(x, out=None), h.cumsum()),
+                      (x.round(1, out=None), h.round(1))]:
+        assert lives_on_host(got)
+        same(got, want)
+    assert _COMPILES[0] == c0

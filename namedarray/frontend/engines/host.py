@@ -452,7 +452,7 @@ def held(name, args, kwargs, any_order=False):
         hargs.append(h)
     hkw = {}
     for k, v in kwargs.items():
-        if k in _OFF_KEYWORDS:
+        if k in _OFF_KEYWORDS and (v is not None or k != "out"):    # (out=None: none)
             return None
         hkw[k] = h = _host_arg(v, any_order)
         if h is _NO:

@@ -30,7 +30,7 @@ import numpy as onp
 
 from ...core.array import (NamedArray, View, host_root, host_view_of, is_value, new, on_host,
                            writeable, zero_dim_array)
-from ...core.derived import derived
+from ...core.derived import derived, host_view
 from . import host
 
 _DATA = NamedArray.__dict__["_dev"]   # the slot behind .data
@@ -88,6 +88,39 @@ def _positions(x):
     if base is None or x._base.dtype != x.dtype:
         return None
     return onp.asarray(x._read(jnp.asarray(base)))
+
+
+def read_in_place(v) -> bool:
+    """Let the view ``v`` of positional data read its memory on the host:
+    the array its chain of views starts from brought there
+    (``host.read_in_place``: data JAX holds uncommitted on one CPU device),
+    and ``v`` NumPy's view of that buffer where its elements are strided
+    over it (:func:`_positions`), kept as its host view
+    (``core.derived.host_view``); whether it does.  Before an element or a
+    slice of the view is read (``errors[:, i]`` of a reshaped device result
+    in a loop): each is then NumPy's, instead of a device call each."""
+    if host_view_of(v) is not None:
+        return True
+    root = v
+    while type(root) is View:
+        root = root._base
+    if type(root) is not NamedArray or v.mapped or any(v.dims) or \
+            root._host is None and not host.read_in_place(root):
+        return False
+    h = root._host
+    if type(h) is not onp.ndarray or not h.flags.c_contiguous or h.dtype != v.dtype:
+        return False
+    p = _positions(v)
+    if p is None or not _strided(p):
+        return False
+    flat = h.reshape(-1)
+    if not p.size:
+        return bool(host_view(v, flat[:0].reshape(p.shape), root))
+    strides = tuple(int(onp.diff(p, axis=k).flat[0]) * h.itemsize if p.shape[k] > 1 else 0
+                    for k in range(p.ndim))
+    host_view(v, onp.lib.stride_tricks.as_strided(flat[int(p.flat[0]):], p.shape, strides),
+              root)
+    return True
 
 
 def _strided(p) -> bool:
