@@ -136,6 +136,7 @@ def _write(d, items, idx_is_tuple):
             raise ValueError(f"__setitem__: could not broadcast input array from shape "
                              f"{sh(v.shape)} into shape {sh(region)}") from None
 
+
 def element_writes(general):
     """NamedArray's ``__setitem__``: ``general(x, idx, value)`` with a short
     path in front, in one frame, for the commonest write of an eager loop:
