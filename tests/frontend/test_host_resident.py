@@ -732,3 +732,19 @@ def test_out_none_given_keeps_a_call_on_the_host():
         assert lives_on_host(got)
         same(got, want)
     assert _COMPILES[0] == c0
+
+
+@pytest.mark.parametrize("view, shape", [(lambda a: a.T, (2, 12)), (lambda a: a[1:3], (6, 4)),
+                                         (lambda a: a[:, ::2], (3, 8))])
+def test_a_view_read_on_the_host_after_its_base_is_reshaped_in_place(view, shape):
+    # (the view's positions in its base were read in the base's new shape:
+    # a[1:3] after a.shape = (6, 4) raised "cannot reshape array of shape (2, 6)")
+    h = onp.arange(24.0).reshape(4, 6)
+    a, want = _on_cpu_device(h), h.copy()
+    v, w = view(a), view(want)
+    a.shape = want.shape = shape
+    same(v[1], w[1])
+    v[0] = -1.0
+    w[0] = -1.0
+    same(a, want)
+    same(v, w)
